@@ -1,0 +1,110 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { BedDouble, MapPin } from "lucide-react";
+import type { Property } from "../../domain/catalogue/property.ts";
+import { MembersBadge } from "./members-badge.tsx";
+import { ResponsiveImage } from "./responsive-image.tsx";
+import { cn } from "./ui/cn.ts";
+
+/** Spec point 9: a hovered card shows its next image every 800 ms (with a 0.4 s fade). */
+export const CARD_IMAGE_INTERVAL_MS = 800;
+const CARD_SIZES =
+  "(min-width: 1280px) 400px, (min-width: 1024px) 31vw, (min-width: 768px) 46vw, 92vw";
+
+/**
+ * A catalogue card. Hovering (or focusing) it cycles through the estate's images; leaving
+ * returns to the first. Only the first image loads until the card is first hovered.
+ */
+export function PropertyCard({
+  property,
+  isAboveFold,
+}: {
+  property: Property;
+  isAboveFold: boolean;
+}) {
+  const { t } = useTranslation();
+  const [active, setActive] = useState(0);
+  const [isHovered, setHovered] = useState(false);
+  const [hasHovered, setHasHovered] = useState(false);
+  const imageCount = property.images.length;
+
+  useEffect(() => {
+    if (!isHovered || imageCount < 2) return;
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const timer = setInterval(
+      () => setActive((index) => (index + 1) % imageCount),
+      CARD_IMAGE_INTERVAL_MS,
+    );
+    return () => clearInterval(timer);
+  }, [isHovered, imageCount]);
+
+  const enter = () => {
+    setHovered(true);
+    setHasHovered(true);
+  };
+  const leave = () => {
+    setHovered(false);
+    setActive(0);
+  };
+
+  return (
+    <article
+      className="group bg-paper shadow-card has-[a:focus-visible]:outline-gold relative flex h-full flex-col overflow-hidden rounded-sm transition-shadow hover:shadow-lg has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2"
+      onMouseEnter={enter}
+      onMouseLeave={leave}
+      onFocus={enter}
+      onBlur={leave}
+      data-testid="property-card"
+    >
+      <div
+        className="bg-heritage/10 relative aspect-[4/3] overflow-hidden"
+        data-testid="card-gallery"
+        data-active-image={active}
+      >
+        {property.images.map((image, index) =>
+          index === 0 || hasHovered ? (
+            <ResponsiveImage
+              key={image.key}
+              image={image}
+              alt={
+                index === 0
+                  ? t("property.imageAlt", { name: property.name, index: 1, count: imageCount })
+                  : ""
+              }
+              sizes={CARD_SIZES}
+              isEager={isAboveFold && index === 0}
+              isHighPriority={isAboveFold && index === 0}
+              className={cn(
+                "absolute inset-0 size-full object-cover transition-opacity duration-[400ms] ease-in-out",
+                index === active ? "opacity-100" : "opacity-0",
+              )}
+            />
+          ) : null,
+        )}
+        {property.membersOnly && <MembersBadge className="absolute top-3 left-3 shadow" />}
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-5">
+        <p className="text-muted flex items-center gap-1.5 text-xs font-medium tracking-[0.14em] uppercase">
+          <MapPin aria-hidden className="text-gold size-3.5 shrink-0" />
+          {property.location}
+        </p>
+        <h2 className="text-heritage text-2xl leading-tight font-semibold">
+          <Link
+            to={`/property/${property.id}`}
+            className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none"
+          >
+            {property.name}
+          </Link>
+        </h2>
+        <p className="text-ink flex items-center gap-1.5 text-sm">
+          <BedDouble aria-hidden className="text-gold size-4" />
+          {t("castles.bedrooms", { count: property.bedrooms })}
+        </p>
+        <p className="text-muted line-clamp-3 text-sm leading-relaxed" data-testid="card-summary">
+          {property.summary}
+        </p>
+      </div>
+    </article>
+  );
+}

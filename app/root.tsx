@@ -1,0 +1,129 @@
+import { useMemo } from "react";
+import { I18nextProvider } from "react-i18next";
+import {
+  isRouteErrorResponse,
+  type ShouldRevalidateFunctionArgs,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import { SITE } from "../content/site.ts";
+import { LANGUAGE_TAGS } from "../i18n/config.ts";
+import { createI18n } from "../i18n/instance.ts";
+import { RESOURCES } from "../i18n/resources.ts";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { requestInfoContext } from "./context.ts";
+import { NotFoundContent } from "./components/not-found-content.tsx";
+import { SiteFooter } from "./components/site-footer.tsx";
+import { SiteHeader } from "./components/site-header.tsx";
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { language, publicUrl } = context.get(requestInfoContext);
+  return {
+    language,
+    // Only this language's messages travel to the browser.
+    messages: RESOURCES[language],
+    publicUrl,
+    year: new Date().getFullYear(),
+  };
+}
+
+/** Language changes are the only reason to reload the root data. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const changesLanguage = nextUrl.searchParams.get("lang") !== currentUrl.searchParams.get("lang");
+  return changesLanguage && defaultShouldRevalidate;
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const language = data?.language ?? "en";
+  return (
+    <html lang={LANGUAGE_TAGS[language]}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1F3D2B" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+function Providers({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const language = data?.language ?? "en";
+  const messages = data?.messages;
+  const i18n = useMemo(() => createI18n(language, messages ?? {}), [language, messages]);
+  return <I18nextProvider i18n={i18n}>{children}</I18nextProvider>;
+}
+
+function Page({ children }: { children: React.ReactNode }) {
+  return (
+    <Providers>
+      <SiteHeader />
+      <main id="main" className="flex-1" tabIndex={-1}>
+        {children}
+      </main>
+      <SiteFooter />
+    </Providers>
+  );
+}
+
+export default function App() {
+  return (
+    <Page>
+      <Outlet />
+    </Page>
+  );
+}
+
+/** Errors no route handled. A thrown 404 shows the not-found page; anything else, a notice. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const data = useRouteLoaderData<typeof loader>("root");
+  if (!data) {
+    // The root loader itself failed: no translations, so a plain, brand-only page.
+    return <p className="p-8">{SITE.brand}</p>;
+  }
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <Page>
+        <NotFoundContent />
+      </Page>
+    );
+  }
+  return (
+    <Page>
+      <GenericError />
+    </Page>
+  );
+}
+
+function GenericError() {
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <section className="mx-auto max-w-3xl px-6 py-24 text-center">
+      <h1 className="text-heritage text-4xl font-semibold">{data?.messages.errors.genericTitle}</h1>
+      <p className="text-muted mt-4">{data?.messages.errors.generic}</p>
+    </section>
+  );
+}

@@ -1,0 +1,168 @@
+import { useTranslation } from "react-i18next";
+import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { ArrowLeft, BedDouble, MapPin } from "lucide-react";
+import { getProperty } from "../../domain/catalogue/read-properties.ts";
+import { NotFoundError } from "../../domain/errors.ts";
+import { SITE } from "../../content/site.ts";
+import { translate } from "../../i18n/translate.ts";
+import type { Route } from "./+types/property";
+import { depsContext, requestInfoContext } from "../context.ts";
+import { pageMeta } from "../meta.ts";
+import { MembersBadge } from "../components/members-badge.tsx";
+import { ResponsiveImage } from "../components/responsive-image.tsx";
+
+/** Spec point 9: the page shows 4 images; the first 2 load eagerly. */
+const GRID_IMAGES = 4;
+const EAGER_IMAGES = 2;
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { language } = context.get(requestInfoContext);
+  try {
+    const property = await getProperty(context.get(depsContext), {
+      idOrSlug: params.idOrSlug,
+      language,
+    });
+    return {
+      property,
+      title: translate(language, "property.metaTitle", { brand: SITE.brand, name: property.name }),
+    };
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw data({ title: translate(language, "property.notFound") }, { status: 404 });
+    }
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = (args) => {
+  if (!args.loaderData) {
+    const title = isRouteErrorResponse(args.error)
+      ? (args.error.data as { title?: string })?.title
+      : undefined;
+    return [{ title: title ?? SITE.brand }, { name: "robots", content: "noindex" }];
+  }
+  const { property, title } = args.loaderData;
+  // The slug form is canonical, whichever form the visitor used.
+  return pageMeta(args, {
+    title,
+    description: property.summary,
+    path: `/property/${property.slug}`,
+  });
+};
+
+export default function PropertyPage({ loaderData: { property } }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const shown = property.images.slice(0, GRID_IMAGES);
+  return (
+    <article className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
+      <BackLink />
+      <header className="mt-8 flex flex-col gap-4">
+        <div className="flex flex-wrap items-center gap-4">
+          <h1 className="text-heritage text-5xl font-semibold sm:text-6xl">{property.name}</h1>
+          {property.membersOnly && <MembersBadge />}
+        </div>
+        <div className="text-muted flex flex-wrap items-center gap-x-6 gap-y-2">
+          <p className="flex items-center gap-2">
+            <MapPin aria-hidden className="text-gold size-4" />
+            {property.location}
+          </p>
+          <p className="flex items-center gap-2">
+            <BedDouble aria-hidden className="text-gold size-4" />
+            {t("castles.bedrooms", { count: property.bedrooms })}
+          </p>
+        </div>
+      </header>
+
+      <section aria-label={t("property.gallery", { name: property.name })} className="mt-8">
+        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="property-images">
+          {shown.map((image, index) => (
+            <li key={image.key} className="bg-heritage/10 aspect-[4/3] overflow-hidden rounded-sm">
+              <ResponsiveImage
+                image={image}
+                alt={t("property.imageAlt", {
+                  name: property.name,
+                  index: index + 1,
+                  count: property.images.length,
+                })}
+                sizes="(min-width: 1280px) 620px, (min-width: 640px) 48vw, 92vw"
+                isEager={index < EAGER_IMAGES}
+                isHighPriority={index === 0}
+                className="size-full object-cover"
+              />
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <div className="mt-12 grid gap-12 lg:grid-cols-[2fr_1fr]">
+        <div className="space-y-10">
+          <section>
+            <h2 className="text-heritage text-3xl font-semibold">{t("property.about")}</h2>
+            <p className="mt-4 text-lg leading-relaxed">{property.summary}</p>
+          </section>
+          {property.historicalSignificance && (
+            <section>
+              <h2 className="text-heritage text-3xl font-semibold">{t("property.history")}</h2>
+              <p className="text-muted mt-4 leading-relaxed">{property.historicalSignificance}</p>
+            </section>
+          )}
+        </div>
+        <div className="lg:border-gold/40 space-y-10 lg:border-l lg:pl-10">
+          <FactList title={t("property.amenities")} items={property.amenities} />
+          <FactList title={t("property.activities")} items={property.activities} />
+        </div>
+      </div>
+      <div className="border-gold/40 mt-14 border-t pt-8">
+        <BackLink />
+      </div>
+    </article>
+  );
+}
+
+function FactList({ title, items }: { title: string; items: string[] }) {
+  return (
+    <section>
+      <h2 className="text-heritage text-2xl font-semibold">{title}</h2>
+      <ul className="mt-4 space-y-2">
+        {items.map((item) => (
+          <li key={item} className="flex gap-3 leading-relaxed">
+            <span aria-hidden className="bg-gold mt-2.5 size-1.5 shrink-0 rotate-45" />
+            {item}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function BackLink() {
+  const { t } = useTranslation();
+  return (
+    <Link
+      to="/castles"
+      className="text-heritage inline-flex items-center gap-2 text-sm font-medium hover:underline"
+    >
+      <ArrowLeft aria-hidden className="size-4" />
+      {t("property.back")}
+    </Link>
+  );
+}
+
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  const isNotFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="mx-auto max-w-3xl px-6 py-24 text-center">
+      <h1 className="text-heritage text-5xl font-semibold">
+        {isNotFound ? t("property.notFound") : t("errors.genericTitle")}
+      </h1>
+      <p className="text-muted mt-4">
+        {isNotFound ? t("property.notFoundText") : t("errors.generic")}
+      </p>
+      <div className="mt-10">
+        <BackLink />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,16 @@
+/**
+ * One site configuration for the brand and the external links (decisions.md: not scattered
+ * through components). Operators change these here.
+ */
+export const SITE = {
+  brand: "Castellum",
+  token: "$CASL",
+  /** Shown in the footer's copyright line. */
+  company: "Castellum",
+  links: {
+    x: "https://x.com/castellum",
+    telegram: "https://t.me/castellum",
+    /** The external launch platform of the token sale. */
+    tokenSale: "https://launch.castellum.example/casl",
+  },
+} as const;

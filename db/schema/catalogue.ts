@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/** An estate of the network. Language-independent facts only; text lives in translations. */
+export const properties = pgTable("properties", {
+  id: integer("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  region: text("region").notNull(),
+  bedrooms: integer("bedrooms").notNull(),
+  guestCapacity: integer("guest_capacity").notNull(),
+  membersOnly: boolean("members_only").notNull().default(false),
+  ownerEmail: text("owner_email").notNull(),
+  amenityKeys: text("amenity_keys")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The per-language text of a property: one row per (property, language). */
+export const propertyTranslations = pgTable(
+  "property_translations",
+  {
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id, { onDelete: "cascade" }),
+    lang: text("lang").notNull(),
+    name: text("name").notNull(),
+    location: text("location").notNull(),
+    summary: text("summary").notNull(),
+    amenities: text("amenities").array().notNull(),
+    activities: text("activities").array().notNull(),
+    historicalSignificance: text("historical_significance"),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.lang] })],
+);
+
+/** What an image is made from: a generated illustration today, an owner upload later. */
+export type ImageSource = {
+  kind: "illustration";
+  seed: string;
+  terrain: string;
+  architecture: string;
+  index: number;
+};
+
+/**
+ * Ordered images of a property. `key` is derived from the source, so a changed image gets a
+ * new key and new URLs, which is what lets the media route answer with immutable caching.
+ */
+export const propertyImages = pgTable(
+  "property_images",
+  {
+    id: serial("id").primaryKey(),
+    propertyId: integer("property_id")
+      .notNull()
+      .references(() => properties.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    key: text("key").notNull().unique(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    source: jsonb("source").$type<ImageSource>().notNull(),
+    /** The owner's selection (owner area, later issue); every image starts selected. */
+    isSelected: boolean("is_selected").notNull().default(true),
+  },
+  (t) => [uniqueIndex("property_images_position_idx").on(t.propertyId, t.position)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/** Encoded image variants, made on first request and kept for every later one. */
+export const mediaVariants = pgTable(
+  "media_variants",
+  {
+    imageKey: text("image_key").notNull(),
+    width: integer("width").notNull(),
+    format: text("format").notNull(),
+    etag: text("etag").notNull(),
+    bytes: bytea("bytes").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.imageKey, t.width, t.format] }),
+    index("media_variants_created_idx").on(t.createdAt),
+  ],
+);

@@ -1,0 +1,76 @@
+import { count, eq } from "drizzle-orm";
+import { expect, it } from "vitest";
+import { properties, propertyImages, propertyTranslations } from "../../db/schema/index.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import type { Deps } from "../deps.ts";
+import { NotFoundError } from "../errors.ts";
+import { getProperty, listProperties } from "./read-properties.ts";
+import { seedCatalogue } from "./seed-catalogue.ts";
+
+describeEachBackend("catalogue", (database) => {
+  it("lists every estate of the demo catalogue with its text in the asked language", async () => {
+    const { deps } = database();
+    const english = await listProperties(deps, { language: "en" });
+    const chinese = await listProperties(deps, { language: "zh" });
+    expect(english.length).toBeGreaterThanOrEqual(40);
+    expect(chinese.map((p) => p.id)).toEqual(english.map((p) => p.id));
+    const gordonEn = english.find((p) => p.slug === "gordon-castle");
+    const gordonZh = chinese.find((p) => p.slug === "gordon-castle");
+    expect(gordonEn?.name).toBe("Gordon Castle");
+    expect(gordonZh?.language).toBe("zh");
+    expect(gordonZh?.summary).not.toBe(gordonEn?.summary);
+    expect(gordonZh?.summary).toMatch(/\p{Script=Han}/u);
+  });
+
+  it("gives each estate between 4 and 12 ordered images", async () => {
+    const list = await listProperties(database().deps, { language: "en" });
+    for (const property of list) {
+      expect(property.images.length).toBeGreaterThanOrEqual(4);
+      expect(property.images.length).toBeLessThanOrEqual(12);
+      expect(property.images[0]?.key).toMatch(new RegExp(`^${property.slug}-1-`));
+    }
+  });
+
+  it("finds one estate by id, by slug and by the spec's raw name form", async () => {
+    const { deps } = database();
+    const bySlug = await getProperty(deps, { idOrSlug: "gordon-castle", language: "fr" });
+    const byId = await getProperty(deps, { idOrSlug: String(bySlug.id), language: "fr" });
+    const byRaw = await getProperty(deps, { idOrSlug: "Gordon%20Castle", language: "fr" });
+    expect(byId).toEqual(bySlug);
+    expect(byRaw.id).toBe(bySlug.id);
+    expect(bySlug.language).toBe("fr");
+  });
+
+  it("throws NotFoundError for an unknown id or slug", async () => {
+    const { deps } = database();
+    await expect(getProperty(deps, { idOrSlug: "99999", language: "en" })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(
+      getProperty(deps, { idOrSlug: "no-such-castle", language: "en" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("re-seeds idempotently and keeps an owner's image selection", async () => {
+    const { deps } = database();
+    const gordon = await getProperty(deps, { idOrSlug: "gordon-castle", language: "en" });
+    const hidden = gordon.images[1]?.key ?? "";
+    await deps.db
+      .update(propertyImages)
+      .set({ isSelected: false })
+      .where(eq(propertyImages.key, hidden));
+    const before = await counts(deps);
+    await seedCatalogue(deps, DEMO_CATALOGUE);
+    expect(await counts(deps)).toEqual(before);
+    const after = await getProperty(deps, { idOrSlug: "gordon-castle", language: "en" });
+    expect(after.images.map((image) => image.key)).not.toContain(hidden);
+    expect(after.images).toHaveLength(gordon.images.length - 1);
+  });
+});
+
+async function counts(deps: Deps) {
+  const [p] = await deps.db.select({ n: count() }).from(properties);
+  const [t] = await deps.db.select({ n: count() }).from(propertyTranslations);
+  const [i] = await deps.db.select({ n: count() }).from(propertyImages);
+  return { properties: p?.n, translations: t?.n, images: i?.n };
+}

@@ -1,0 +1,92 @@
+import { expect, it } from "vitest";
+import { describeEachBackend } from "../../tests/setup/database.ts";
+import { serveApp } from "../../tests/setup/http.ts";
+
+describeEachBackend("GET /api/castles", (database) => {
+  const url = serveApp(() => database().deps);
+
+  it("returns the array of properties with the spec's fields, in the asked language", async () => {
+    const response = await fetch(`${url()}/api/castles?lang=it`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    const body = await response.json();
+    expect(Array.isArray(body)).toBe(true);
+    expect(body.length).toBeGreaterThanOrEqual(40);
+    const tuscany = body.find((p: { slug: string }) => p.slug === "tuscany");
+    expect(tuscany).toMatchObject({
+      id: expect.any(Number),
+      name: expect.any(String),
+      location: expect.any(String),
+      bedrooms: expect.any(Number),
+      summary: expect.any(String),
+      amenities: expect.any(Array),
+      activities: expect.any(Array),
+      membersOnly: true,
+      region: "italy",
+    });
+    expect(tuscany.name).toBe("Toscana");
+    expect(tuscany.images.length).toBeGreaterThanOrEqual(4);
+    expect(tuscany.images[0]).toMatch(/^\/media\/tuscany-1-[0-9a-f]+\/800\.jpg$/);
+    expect(tuscany.preview).toMatch(/^\/media\/tuscany-1-[0-9a-f]+\/1200\.jpg$/);
+    expect(tuscany).not.toHaveProperty("ownerEmail");
+  });
+
+  it("answers in English for a missing or unknown lang", async () => {
+    const [missing, unknown] = await Promise.all([
+      fetch(`${url()}/api/castles`).then((r) => r.json()),
+      fetch(`${url()}/api/castles?lang=de`).then((r) => r.json()),
+    ]);
+    const name = (list: { slug: string; name: string }[]) =>
+      list.find((p) => p.slug === "tuscany")?.name;
+    expect(name(missing)).toBe("Tuscany");
+    expect(name(unknown)).toBe("Tuscany");
+  });
+
+  it("returns one property by id or by slug", async () => {
+    const bySlug = await fetch(`${url()}/api/castles/gordon-castle?lang=zh`).then((r) => r.json());
+    const byId = await fetch(`${url()}/api/castles/${bySlug.id}?lang=zh`).then((r) => r.json());
+    expect(byId).toEqual(bySlug);
+    expect(bySlug.name).toMatch(/\p{Script=Han}/u);
+  });
+
+  it("answers 404 {message} in the caller's language for an unknown property", async () => {
+    const english = await fetch(`${url()}/api/castles/no-such-castle`);
+    expect(english.status).toBe(404);
+    expect(await english.json()).toEqual({ message: "Property not found" });
+    const french = await fetch(`${url()}/api/castles/424242`, {
+      headers: { "Accept-Language": "fr-FR,fr;q=0.9" },
+    });
+    expect(french.status).toBe(404);
+    const { message } = await french.json();
+    expect(message).toBeTypeOf("string");
+    expect(message).not.toBe("Property not found");
+  });
+
+  it("sends an ETag and answers 304 to a matching If-None-Match", async () => {
+    const first = await fetch(`${url()}/api/castles?lang=fr`);
+    const etag = first.headers.get("etag");
+    expect(etag).toBeTruthy();
+    const second = await fetch(`${url()}/api/castles?lang=fr`, {
+      headers: { "If-None-Match": etag ?? "" },
+    });
+    expect(second.status).toBe(304);
+    const other = await fetch(`${url()}/api/castles?lang=en`, {
+      headers: { "If-None-Match": etag ?? "" },
+    });
+    expect(other.status).toBe(200);
+  });
+
+  it("answers unknown API paths with 404 JSON", async () => {
+    const response = await fetch(`${url()}/api/nothing-here`);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ message: "Not found" });
+  });
+
+  it("redirects the old castle-network addresses to /castles with 301", async () => {
+    for (const path of ["/bookings", "/properties", "/castle-network"]) {
+      const response = await fetch(`${url()}${path}?lang=fr`, { redirect: "manual" });
+      expect(response.status).toBe(301);
+      expect(response.headers.get("location")).toBe("/castles?lang=fr");
+    }
+  });
+});

@@ -1,0 +1,33 @@
+import { join } from "node:path";
+import { loadPropertyContent } from "../content/load-properties.ts";
+import { type DatabaseHandle, openDatabase } from "../db/client.ts";
+import { isCatalogueEmpty, seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
+import type { Deps } from "../domain/deps.ts";
+import type { Env } from "./env.ts";
+import { createLogger } from "./logger.ts";
+
+/**
+ * Opens the database (PostgreSQL when DATABASE_URL is set, else PGlite under DATA_DIR), applies
+ * the migrations and, on an empty database, seeds the demo catalogue.
+ */
+export async function createDeps(
+  env: Env,
+  rootDir: string,
+): Promise<{ deps: Deps; database: DatabaseHandle }> {
+  const log = createLogger(env);
+  const started = performance.now();
+  const database = await openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+    join(rootDir, "db/migrations"),
+  );
+  await database.migrate();
+  const deps: Deps = { db: database.db, log };
+  if (env.SEED_DEMO_CATALOGUE && (await isCatalogueEmpty(deps))) {
+    await seedCatalogue(deps, loadPropertyContent(join(rootDir, "content/properties")));
+  }
+  log.info(
+    { backend: database.backend, ms: Math.round(performance.now() - started) },
+    "database ready",
+  );
+  return { deps, database };
+}

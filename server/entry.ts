@@ -1,0 +1,18 @@
+/**
+ * The server entry that Vite builds (and loads in development). It is the only module that
+ * imports the React Router build, so everything else stays testable without it.
+ */
+import type { ServerBuild } from "react-router";
+import { createExpressApp } from "./app.ts";
+import { createDeps } from "./deps.ts";
+import type { Env } from "./env.ts";
+
+export async function createApp(env: Env, rootDir: string) {
+  const { deps, database } = await createDeps(env, rootDir);
+  const app = createExpressApp({
+    deps,
+    env,
+    build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+  });
+  return { app, log: deps.log, close: () => database.close() };
+}

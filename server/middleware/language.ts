@@ -1,0 +1,52 @@
+import type { NextFunction, Request, Response } from "express";
+import {
+  LANGUAGE_COOKIE,
+  LANGUAGE_COOKIE_MAX_AGE_SECONDS,
+  type Language,
+  negotiateLanguage,
+} from "../../i18n/config.ts";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      language: Language;
+      requestId: string;
+    }
+  }
+}
+
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(";") ?? []) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(value.join("="));
+  }
+  return undefined;
+}
+
+/**
+ * Settles the request's language (`?lang=`, cookie, Accept-Language, `en`) into
+ * `res.locals.language`. A page request with `?lang=` remembers it in the cookie.
+ */
+export function languageMiddleware(options: { secureCookie: boolean }) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const query = typeof req.query.lang === "string" ? req.query.lang : undefined;
+    const { language, fromQuery } = negotiateLanguage({
+      query,
+      cookie: readCookie(req.headers.cookie, LANGUAGE_COOKIE),
+      acceptLanguage: req.headers["accept-language"],
+    });
+    res.locals.language = language;
+    const isPage = !req.path.startsWith("/api/") && !req.path.startsWith("/media/");
+    if (fromQuery && isPage && req.method === "GET") {
+      res.cookie(LANGUAGE_COOKIE, language, {
+        maxAge: LANGUAGE_COOKIE_MAX_AGE_SECONDS * 1000,
+        sameSite: "strict",
+        secure: options.secureCookie,
+        path: "/",
+      });
+    }
+    res.vary("Accept-Language");
+    res.vary("Cookie");
+    next();
+  };
+}

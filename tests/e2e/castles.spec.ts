@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { expectNoAxeViolations, useBrowser } from "./browser.ts";
+
+describe("the castle network", () => {
+  const browser = useBrowser();
+
+  it("lists 40+ estates in English with the call-out, badges and card details", async () => {
+    const page = await browser.newPage();
+    const response = await page.goto("/castles");
+    expect(response?.status()).toBe(200);
+    expect(await page.getAttribute("html", "lang")).toBe("en");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Our Castle Network");
+    const cards = page.getByTestId("property-card");
+    expect(await cards.count()).toBeGreaterThanOrEqual(40);
+    const callout = page.getByRole("link", { name: "Make a Booking Request" });
+    expect(await callout.getAttribute("href")).toBe("/booking-request");
+
+    const gordon = cards.filter({ has: page.getByRole("heading", { name: "Gordon Castle" }) });
+    expect(await gordon.getByTestId("members-badge").textContent()).toBe("Members");
+    expect(await gordon.getByText(/^\d+ Bedrooms?$/).count()).toBe(1);
+    const href = await gordon.getByRole("link", { name: "Gordon Castle" }).getAttribute("href");
+    expect(href).toMatch(/^\/property\/\d+$/);
+
+    // The summary is clamped to three lines.
+    const summary = cards.first().getByTestId("card-summary");
+    const lines = await summary.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return el.clientHeight / parseFloat(style.lineHeight);
+    });
+    expect(Math.round(lines)).toBeLessThanOrEqual(3);
+  });
+
+  it("cycles a hovered card's images every 800 ms and returns to the first on leave", async () => {
+    const page = await browser.newPage();
+    await page.goto("/castles");
+    const card = page.getByTestId("property-card").nth(4);
+    const gallery = card.getByTestId("card-gallery");
+    expect(await gallery.getAttribute("data-active-image")).toBe("0");
+    await card.scrollIntoViewIfNeeded();
+    await card.hover();
+    await expect.poll(() => gallery.getAttribute("data-active-image"), { timeout: 3000 }).toBe("1");
+    await expect.poll(() => gallery.getAttribute("data-active-image"), { timeout: 3000 }).toBe("2");
+    // The shown image is the active one: fully opaque after its 0.4 s fade.
+    const visible = gallery.locator("img").nth(2);
+    await expect
+      .poll(() => visible.evaluate((el) => getComputedStyle(el).opacity), { timeout: 3000 })
+      .toBe("1");
+    await page.mouse.move(5, 5);
+    await expect.poll(() => gallery.getAttribute("data-active-image")).toBe("0");
+  });
+
+  it("switches to Chinese without leaving the page, and the choice survives a reload", async () => {
+    const page = await browser.newPage();
+    await page.goto("/castles");
+    await page.getByTestId("language-menu").locator("summary").click();
+    await page.getByRole("link", { name: "中文" }).first().click();
+    await page.waitForURL(/\/castles\?lang=zh$/);
+    await expect.poll(() => page.locator("h1").textContent()).toMatch(/\p{Script=Han}/u);
+    expect(await page.getAttribute("html", "lang")).toBe("zh-Hans");
+    const chineseTitle = await page.locator("h1").textContent();
+
+    await page.reload();
+    expect(await page.locator("h1").textContent()).toBe(chineseTitle);
+    // The cookie carries the choice to pages opened without ?lang=.
+    await page.goto("/castles");
+    expect(await page.locator("h1").textContent()).toBe(chineseTitle);
+    expect(await page.getByTestId("property-card").count()).toBeGreaterThanOrEqual(40);
+  });
+
+  it("renders the Chinese page on the server for a Chinese browser", async () => {
+    const page = await browser.newPage({ locale: "zh-CN" });
+    await page.goto("/castles");
+    expect(await page.getAttribute("html", "lang")).toBe("zh-Hans");
+    const alternates = await page
+      .locator('link[rel="alternate"]')
+      .evaluateAll((links) => links.map((l) => l.getAttribute("hreflang")));
+    expect(alternates).toEqual(["en", "fr", "it", "zh-Hans", "x-default"]);
+  });
+
+  it.each(["en-GB", "zh-CN"])("has no axe violations (%s)", async (locale) => {
+    const page = await browser.newPage({ locale });
+    await page.goto("/castles");
+    await page.waitForLoadState("networkidle");
+    await expectNoAxeViolations(page);
+  });
+
+  it("opens the mobile menu on a phone", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto("/castles");
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    await page.getByRole("link", { name: "Home", exact: true }).first().click();
+    await page.waitForURL((url) => url.pathname === "/");
+  });
+});

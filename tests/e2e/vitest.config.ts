@@ -1,0 +1,14 @@
+import { defineConfig } from "vitest/config";
+
+// Browser journeys: Chromium (Debian's, through playwright-core) against the production build.
+export default defineConfig({
+  test: {
+    root: "../..",
+    include: ["tests/e2e/**/*.spec.ts"],
+    globalSetup: ["./tests/e2e/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // One browser at a time: the machine has two cores and the server needs one.
+    fileParallelism: false,
+  },
+});

@@ -1,0 +1,77 @@
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, beforeAll, describe } from "vitest";
+import { loadPropertyContent } from "../../content/load-properties.ts";
+import { type DatabaseBackend, type DatabaseHandle, openDatabase } from "../../db/client.ts";
+import { seedCatalogue } from "../../domain/catalogue/seed-catalogue.ts";
+import type { Deps } from "../../domain/deps.ts";
+
+export const ROOT_DIR = join(import.meta.dirname, "../..");
+export const DEMO_CATALOGUE = loadPropertyContent(join(ROOT_DIR, "content/properties"));
+
+/** The backends a database suite runs on: PGlite always, PostgreSQL when configured. */
+export const BACKENDS: DatabaseBackend[] = process.env.TEST_DATABASE_URL
+  ? ["pglite", "postgres"]
+  : ["pglite"];
+
+export interface TestDatabase {
+  deps: Deps;
+  handle: DatabaseHandle;
+}
+
+/**
+ * A migrated database of its own for one suite: in-memory PGlite, or a fresh schema on the
+ * PostgreSQL of TEST_DATABASE_URL (dropped afterwards).
+ */
+export async function openTestDatabase(
+  backend: DatabaseBackend,
+): Promise<TestDatabase & { dispose(): Promise<void> }> {
+  const log = pino({ level: "silent" });
+  if (backend === "pglite") {
+    const handle = await openDatabase({ memory: true });
+    await handle.migrate();
+    return { deps: { db: handle.db, log }, handle, dispose: () => handle.close() };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error("TEST_DATABASE_URL is not set");
+  const schema = `test_${randomBytes(6).toString("hex")}`;
+  const handle = await openDatabase({ databaseUrl: url, schema, poolSize: 4 });
+  await handle.migrate();
+  return {
+    deps: { db: handle.db, log },
+    handle,
+    dispose: async () => {
+      await handle.db.execute(sql.raw(`drop schema if exists ${schema} cascade`));
+      await handle.close();
+    },
+  };
+}
+
+/**
+ * Runs `suite` once per backend, each with its own migrated database (seeded with the demo
+ * catalogue unless `seed` is false). Suite titles name the backend, so the output says which ran.
+ */
+export function describeEachBackend(
+  title: string,
+  suite: (database: () => TestDatabase, backend: DatabaseBackend) => void,
+  options: { seed?: boolean } = {},
+) {
+  for (const backend of BACKENDS) {
+    describe(`${title} [${backend}]`, () => {
+      let current: (TestDatabase & { dispose(): Promise<void> }) | undefined;
+      beforeAll(async () => {
+        current = await openTestDatabase(backend);
+        if (options.seed !== false) await seedCatalogue(current.deps, DEMO_CATALOGUE);
+      });
+      afterAll(async () => {
+        await current?.dispose();
+      });
+      suite(() => {
+        if (!current) throw new Error("database not ready");
+        return current;
+      }, backend);
+    });
+  }
+}
