@@ -1,0 +1,46 @@
+/**
+ * First-load JavaScript per route: every module script and modulepreload the server-rendered
+ * HTML asks for, gzipped, beside the blank page of the same stack.
+ */
+import { gzipSync } from "node:zlib";
+import { ensureBuilds, startBlank, startCastellum } from "./servers.ts";
+
+async function firstLoadJs(base: string, path: string): Promise<{ files: number; raw: number; gzip: number }> {
+  const html = await (await fetch(`${base}${path}`, { headers: { "Accept-Language": "en" } })).text();
+  const urls = new Set<string>();
+  for (const match of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) urls.add(match[1] ?? "");
+  for (const match of html.matchAll(/import\s*\(?\s*"([^"]+\.js)"/g)) urls.add(match[1] ?? "");
+  for (const match of html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)) urls.add(match[1] ?? "");
+  let raw = 0;
+  let gzip = 0;
+  for (const url of urls) {
+    const bytes = Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer());
+    raw += bytes.length;
+    gzip += gzipSync(bytes, { level: 9 }).length;
+  }
+  // Inline scripts (the hydration data and the manifest) travel with the HTML.
+  return { files: urls.size, raw, gzip };
+}
+
+export const ROUTES = ["/", "/castles", "/property/gordon-castle", "/no-such-page"];
+
+export async function benchJsSize() {
+  ensureBuilds();
+  const app = await startCastellum();
+  const blank = await startBlank();
+  try {
+    const baseline = await firstLoadJs(blank.url, "/");
+    console.log("\nFirst-load JavaScript per route (gzip -9)");
+    console.log(`  ${"blank page of the same stack".padEnd(34)} ${(baseline.gzip / 1024).toFixed(1).padStart(6)} KB  (${baseline.files} files)`);
+    for (const route of ROUTES) {
+      const size = await firstLoadJs(app.url, route);
+      console.log(
+        `  ${route.padEnd(34)} ${(size.gzip / 1024).toFixed(1).padStart(6)} KB  (${size.files} files, ×${(size.gzip / baseline.gzip).toFixed(2)} blank)`,
+      );
+    }
+  } finally {
+    await Promise.all([app.stop(), blank.stop()]);
+  }
+}
+
+if (import.meta.main) await benchJsSize();

@@ -1,0 +1,56 @@
+/**
+ * Lighthouse mobile scores for the main pages beside a blank page of the same stack, measured
+ * in the same run (CHROME_PATH defaults to Debian's Chromium).
+ */
+import lighthouse from "lighthouse";
+import * as chromeLauncher from "chrome-launcher";
+import { ensureBuilds, startBlank, startCastellum } from "./servers.ts";
+
+const CHROME_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export async function benchLighthouse(paths = ["/castles", "/property/gordon-castle"]) {
+  ensureBuilds();
+  const app = await startCastellum();
+  const blank = await startBlank();
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    chromeFlags: CHROME_FLAGS,
+  });
+  try {
+    const targets = [
+      ["blank page", `${blank.url}/`],
+      ...paths.flatMap((path) => [
+        [`${path} (en)`, `${app.url}${path}?lang=en`],
+        [`${path} (zh)`, `${app.url}${path}?lang=zh`],
+      ]),
+    ];
+    // Warm the media cache so the runs measure serving, not the first encode.
+    for (const [, url] of targets) await fetch(url ?? "");
+    console.log("\nLighthouse mobile (performance / accessibility / best practices / SEO, LCP, TBT, CLS)");
+    for (const [label, url] of targets) {
+      await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+      const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      const audit = (id: string) => lhr.audits[id]?.displayValue ?? "?";
+      console.log(
+        `  ${String(label).padEnd(34)} ${score("performance")} / ${score("accessibility")} / ${score("best-practices")} / ${score("seo")}   LCP ${audit("largest-contentful-paint")}, TBT ${audit("total-blocking-time")}, CLS ${audit("cumulative-layout-shift")}`,
+      );
+    }
+  } finally {
+    chrome.kill();
+    await Promise.all([app.stop(), blank.stop()]);
+  }
+}
+
+if (import.meta.main) await benchLighthouse();

@@ -1,0 +1,8 @@
+/** `npm run bench`: every benchmark, one after the other (they share the machine's two cores). */
+import { benchJsSize } from "./js-size.ts";
+import { benchLighthouse } from "./lighthouse.ts";
+import { benchStartup } from "./startup.ts";
+
+await benchStartup();
+await benchJsSize();
+await benchLighthouse();

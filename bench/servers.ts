@@ -1,0 +1,81 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dirname, "..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  /** Milliseconds from spawn to the first successful answer of `readyPath`. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+async function waitUntilReady(child: ChildProcess, url: string, started: number): Promise<number> {
+  let exited = false;
+  child.once("exit", () => (exited = true));
+  while (!exited) {
+    try {
+      if ((await fetch(url)).ok) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`server exited before answering ${url}`);
+}
+
+function stopper(child: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+}
+
+export function ensureBuilds() {
+  if (!existsSync(join(ROOT, "build/server/index.js"))) {
+    execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
+  }
+  if (!existsSync(join(ROOT, "bench/blank/build/server/index.js"))) {
+    execFileSync("npx", ["react-router", "build", "bench/blank"], { cwd: ROOT, stdio: "inherit" });
+  }
+}
+
+/** The production server on `dataDir` (a new one by default: a first start). */
+export async function startCastellum(dataDir = mkdtempSync(join(tmpdir(), "castellum-bench-"))) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, ["server/index.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const readyMs = await waitUntilReady(child, `${url}/api/castles`, started);
+  return { url, readyMs, dataDir, stop: stopper(child) } satisfies RunningServer & { dataDir: string };
+}
+
+/** The blank page of the same stack (bench/blank), the baseline. */
+export async function startBlank(): Promise<RunningServer> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, ["bench/blank/server.ts", String(port)], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  const url = `http://127.0.0.1:${port}`;
+  const readyMs = await waitUntilReady(child, `${url}/`, started);
+  return { url, readyMs, stop: stopper(child) };
+}
