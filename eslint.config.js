@@ -33,7 +33,7 @@ const SERVER_RULES = {
 };
 
 export default tseslint.config(
-  { ignores: ["build/", ".react-router/", "data/", "node_modules/", "db/migrations/"] },
+  { ignores: ["build/", "bench/blank/build/", ".react-router/", "data/", "node_modules/", "db/migrations/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

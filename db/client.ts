@@ -26,12 +26,7 @@ export interface DatabaseHandle {
 export const MIGRATIONS_FOLDER = join(import.meta.dirname, "migrations");
 
 export type DatabaseOptions =
-  | {
-      databaseUrl: string;
-      poolSize?: number;
-      /** A PostgreSQL schema to keep every table in (tests use one each to run in parallel). */
-      schema?: string;
-    }
+  | { databaseUrl: string; poolSize?: number }
   | { dataDir: string }
   /** In-memory PGlite, for tests. */
   | { memory: true };
@@ -45,26 +40,14 @@ export async function openDatabase(
   migrationsFolder: string = MIGRATIONS_FOLDER,
 ): Promise<DatabaseHandle> {
   if ("databaseUrl" in options) {
-    const { schema: pgSchema } = options;
-    if (pgSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(pgSchema)) {
-      throw new Error(`Invalid PostgreSQL schema name: ${pgSchema}`);
-    }
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      ...(pgSchema ? { options: `-c search_path=${pgSchema}` } : {}),
-    });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // Fail at start, with the driver's own message, rather than at the first page view.
-    await pool.query(pgSchema ? `create schema if not exists ${pgSchema}` : "select 1");
+    await pool.query("select 1");
     const db = drizzleNodePg({ client: pool, schema });
     return {
       db,
       backend: "postgres",
-      migrate: () =>
-        migrateNodePg(db, {
-          migrationsFolder,
-          ...(pgSchema ? { migrationsSchema: pgSchema } : {}),
-        }),
+      migrate: () => migrateNodePg(db, { migrationsFolder }),
       close: () => pool.end(),
     };
   }

@@ -45,8 +45,12 @@ export function languageMiddleware(options: { secureCookie: boolean }) {
         path: "/",
       });
     }
-    res.vary("Accept-Language");
-    res.vary("Cookie");
+    // Pages differ by language; API data is chosen by `?lang=` and images by nothing, so only
+    // pages vary (a CDN keeps one copy of each image).
+    if (isPage) {
+      res.vary("Accept-Language");
+      res.vary("Cookie");
+    }
     next();
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { sql } from "drizzle-orm";
+import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe } from "vitest";
 import { loadPropertyContent } from "../../content/load-properties.ts";
@@ -22,8 +22,8 @@ export interface TestDatabase {
 }
 
 /**
- * A migrated database of its own for one suite: in-memory PGlite, or a fresh schema on the
- * PostgreSQL of TEST_DATABASE_URL (dropped afterwards).
+ * A migrated database of its own for one suite: in-memory PGlite, or a fresh database on the
+ * PostgreSQL server of TEST_DATABASE_URL (dropped afterwards).
  */
 export async function openTestDatabase(
   backend: DatabaseBackend,
@@ -36,15 +36,19 @@ export async function openTestDatabase(
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error("TEST_DATABASE_URL is not set");
-  const schema = `test_${randomBytes(6).toString("hex")}`;
-  const handle = await openDatabase({ databaseUrl: url, schema, poolSize: 4 });
+  // A database of its own per suite, created beside TEST_DATABASE_URL's and dropped afterwards.
+  const name = `castellum_test_${randomBytes(6).toString("hex")}`;
+  await adminQuery(url, `create database ${name}`);
+  const suiteUrl = new URL(url);
+  suiteUrl.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: suiteUrl.toString(), poolSize: 4 });
   await handle.migrate();
   return {
     deps: { db: handle.db, log },
     handle,
     dispose: async () => {
-      await handle.db.execute(sql.raw(`drop schema if exists ${schema} cascade`));
       await handle.close();
+      await adminQuery(url, `drop database if exists ${name} with (force)`);
     },
   };
 }
@@ -73,5 +77,15 @@ export function describeEachBackend(
         return current;
       }, backend);
     });
+  }
+}
+
+async function adminQuery(url: string, statement: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
   }
 }
