@@ -16,11 +16,17 @@ const CARD_SIZES =
  * A catalogue card. Hovering (or focusing) it cycles through the estate's images; leaving
  * returns to the first. Only the first image loads until the card is first hovered.
  */
+/** What a card shows; the catalogue page ships no more than this. */
+export type PropertyCardData = Pick<
+  Property,
+  "id" | "slug" | "name" | "location" | "bedrooms" | "summary" | "membersOnly" | "images"
+>;
+
 export function PropertyCard({
   property,
   isAboveFold,
 }: {
-  property: Property;
+  property: PropertyCardData;
   isAboveFold: boolean;
 }) {
   const { t } = useTranslation();

@@ -14,7 +14,20 @@ const ABOVE_FOLD_CARDS = 3;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
-  const properties = await listProperties(context.get(depsContext), { language });
+  const all = await listProperties(context.get(depsContext), { language });
+  // Ship only what a card shows: the page's data travels twice (HTML and hydration).
+  const properties = all.map(
+    ({ id, slug, name, location, bedrooms, summary, membersOnly, images }) => ({
+      id,
+      slug,
+      name,
+      location,
+      bedrooms,
+      summary,
+      membersOnly,
+      images,
+    }),
+  );
   return {
     properties,
     title: translate(language, "meta.castlesTitle"),

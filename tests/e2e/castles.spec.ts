@@ -87,9 +87,9 @@ describe("the castle network", () => {
   it("opens the mobile menu on a phone", async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto("/castles");
-    const toggle = page.getByRole("button", { name: "Open menu" });
-    await toggle.click();
-    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    await page.getByRole("button", { name: "Open menu" }).click();
+    const close = page.getByRole("button", { name: "Close menu" });
+    expect(await close.getAttribute("aria-expanded")).toBe("true");
     await page.getByRole("link", { name: "Home", exact: true }).first().click();
     await page.waitForURL((url) => url.pathname === "/");
   });

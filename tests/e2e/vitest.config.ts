@@ -1,9 +1,10 @@
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Browser journeys: Chromium (Debian's, through playwright-core) against the production build.
 export default defineConfig({
   test: {
-    root: "../..",
+    root: join(import.meta.dirname, "../.."),
     include: ["tests/e2e/**/*.spec.ts"],
     globalSetup: ["./tests/e2e/global-setup.ts"],
     testTimeout: 60_000,
