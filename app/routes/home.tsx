@@ -56,12 +56,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <ButtonLink to="/tokensale" size="lg" className="border-ivory/60 border">
             {t("home.joinUs")}
           </ButtonLink>
-          <ButtonLink
-            to="/whitepaper"
-            variant="ghost"
-            size="lg"
-            className="text-ivory hover:bg-white/10"
-          >
+          <ButtonLink to="/whitepaper" variant="onDark" size="lg">
             {t("home.learnMore")}
           </ButtonLink>
         </div>

@@ -11,11 +11,13 @@ export const buttonVariants = cva(
         outline: "border border-heritage text-heritage hover:bg-heritage hover:text-ivory",
         light: "bg-ivory text-heritage hover:bg-paper",
         ghost: "text-heritage hover:bg-heritage/5",
+        /** Over a dark image or the green of the nav. */
+        onDark: "border border-ivory/60 text-ivory hover:bg-white/10",
       },
       size: {
-        md: "h-11 px-5 text-sm",
-        lg: "h-12 px-7 text-base",
-        sm: "h-9 px-3 text-sm",
+        md: "min-h-11 px-5 py-2 text-sm",
+        lg: "min-h-12 px-7 py-2.5 text-base",
+        sm: "min-h-9 px-3 py-1.5 text-sm",
       },
     },
     defaultVariants: { variant: "primary", size: "md" },
