@@ -110,7 +110,8 @@ function archD(x: number, y: number, w: number, h: number): string {
 const path = (d: string, fill: string, extra = ""): string =>
   d ? `<path d="${d}" fill="${fill}"${extra}/>` : "";
 
-const op = (o: number): string => ` opacity="${f(o * 100) === "100" ? 1 : Math.round(o * 100) / 100}"`;
+const op = (o: number): string =>
+  ` opacity="${f(o * 100) === "100" ? 1 : Math.round(o * 100) / 100}"`;
 
 // ---------------------------------------------------------------------------------------------
 // Time of day
@@ -142,40 +143,124 @@ interface Sky {
 
 const SKIES: Record<TimeOfDay, Sky> = {
   dawn: {
-    time: "dawn", top: "#34406e", mid: "#a48bb0", horizon: "#f6c7a6", sun: "#fff4dc",
-    glow: "#ffd3ac", glowOpacity: 0.75, light: "#ffd9c2", ambient: "#5b5a8c", amb: 0.32,
-    haze: "#d2b2be", hazeAmt: 0.8, cloud: "#f4b9a6", sunY: 0.12, sunR: 46, night: false,
-    litWindows: 0.25, water: "#8f8fb4",
+    time: "dawn",
+    top: "#34406e",
+    mid: "#a48bb0",
+    horizon: "#f6c7a6",
+    sun: "#fff4dc",
+    glow: "#ffd3ac",
+    glowOpacity: 0.75,
+    light: "#ffd9c2",
+    ambient: "#5b5a8c",
+    amb: 0.32,
+    haze: "#d2b2be",
+    hazeAmt: 0.8,
+    cloud: "#f4b9a6",
+    sunY: 0.12,
+    sunR: 46,
+    night: false,
+    litWindows: 0.25,
+    water: "#8f8fb4",
   },
   morning: {
-    time: "morning", top: "#4f82c6", mid: "#94bce2", horizon: "#e5ede9", sun: "#fffbea",
-    glow: "#fff2cf", glowOpacity: 0.55, light: "#fff3dc", ambient: "#6a80aa", amb: 0.12,
-    haze: "#c5d6e3", hazeAmt: 0.7, cloud: "#ffffff", sunY: 0.5, sunR: 40, night: false,
-    litWindows: 0, water: "#6f9ebf",
+    time: "morning",
+    top: "#4f82c6",
+    mid: "#94bce2",
+    horizon: "#e5ede9",
+    sun: "#fffbea",
+    glow: "#fff2cf",
+    glowOpacity: 0.55,
+    light: "#fff3dc",
+    ambient: "#6a80aa",
+    amb: 0.12,
+    haze: "#c5d6e3",
+    hazeAmt: 0.7,
+    cloud: "#ffffff",
+    sunY: 0.5,
+    sunR: 40,
+    night: false,
+    litWindows: 0,
+    water: "#6f9ebf",
   },
   midday: {
-    time: "midday", top: "#3a70bd", mid: "#78aadc", horizon: "#d3e4ee", sun: "#ffffff",
-    glow: "#fffbe6", glowOpacity: 0.45, light: "#fffaf0", ambient: "#5c7399", amb: 0.06,
-    haze: "#bcd1e3", hazeAmt: 0.65, cloud: "#ffffff", sunY: 0.85, sunR: 38, night: false,
-    litWindows: 0, water: "#4f88b5",
+    time: "midday",
+    top: "#3a70bd",
+    mid: "#78aadc",
+    horizon: "#d3e4ee",
+    sun: "#ffffff",
+    glow: "#fffbe6",
+    glowOpacity: 0.45,
+    light: "#fffaf0",
+    ambient: "#5c7399",
+    amb: 0.06,
+    haze: "#bcd1e3",
+    hazeAmt: 0.65,
+    cloud: "#ffffff",
+    sunY: 0.85,
+    sunR: 38,
+    night: false,
+    litWindows: 0,
+    water: "#4f88b5",
   },
   golden: {
-    time: "golden", top: "#52689e", mid: "#d9a77e", horizon: "#fbd596", sun: "#fff1c4",
-    glow: "#ffbd6b", glowOpacity: 0.75, light: "#ffcf8c", ambient: "#6e5670", amb: 0.2,
-    haze: "#eec497", hazeAmt: 0.75, cloud: "#f6c38e", sunY: 0.2, sunR: 48, night: false,
-    litWindows: 0.15, water: "#b59a86",
+    time: "golden",
+    top: "#52689e",
+    mid: "#d9a77e",
+    horizon: "#fbd596",
+    sun: "#fff1c4",
+    glow: "#ffbd6b",
+    glowOpacity: 0.75,
+    light: "#ffcf8c",
+    ambient: "#6e5670",
+    amb: 0.2,
+    haze: "#eec497",
+    hazeAmt: 0.75,
+    cloud: "#f6c38e",
+    sunY: 0.2,
+    sunR: 48,
+    night: false,
+    litWindows: 0.15,
+    water: "#b59a86",
   },
   dusk: {
-    time: "dusk", top: "#1e2551", mid: "#70507e", horizon: "#ec9269", sun: "#ffc58f",
-    glow: "#ff9a6e", glowOpacity: 0.6, light: "#f7a584", ambient: "#2e2b58", amb: 0.5,
-    haze: "#9c7190", hazeAmt: 0.75, cloud: "#c9728a", sunY: 0.02, sunR: 50, night: false,
-    litWindows: 0.6, water: "#6c5a82",
+    time: "dusk",
+    top: "#1e2551",
+    mid: "#70507e",
+    horizon: "#ec9269",
+    sun: "#ffc58f",
+    glow: "#ff9a6e",
+    glowOpacity: 0.6,
+    light: "#f7a584",
+    ambient: "#2e2b58",
+    amb: 0.5,
+    haze: "#9c7190",
+    hazeAmt: 0.75,
+    cloud: "#c9728a",
+    sunY: 0.02,
+    sunR: 50,
+    night: false,
+    litWindows: 0.6,
+    water: "#6c5a82",
   },
   night: {
-    time: "night", top: "#060a1c", mid: "#132049", horizon: "#2f4472", sun: "#f3f0e2",
-    glow: "#9fb2de", glowOpacity: 0.35, light: "#b9c8ec", ambient: "#0c1431", amb: 0.72,
-    haze: "#2a3b66", hazeAmt: 0.6, cloud: "#3a4a78", sunY: 0.68, sunR: 34, night: true,
-    litWindows: 0.7, water: "#243562",
+    time: "night",
+    top: "#060a1c",
+    mid: "#132049",
+    horizon: "#2f4472",
+    sun: "#f3f0e2",
+    glow: "#9fb2de",
+    glowOpacity: 0.35,
+    light: "#b9c8ec",
+    ambient: "#0c1431",
+    amb: 0.72,
+    haze: "#2a3b66",
+    hazeAmt: 0.6,
+    cloud: "#3a4a78",
+    sunY: 0.68,
+    sunR: 34,
+    night: true,
+    litWindows: 0.7,
+    water: "#243562",
   },
 };
 
@@ -261,15 +346,18 @@ interface View {
   scale: number;
   gy: number; // ground line of the building, fraction of height
   close: boolean;
+  terrace?: boolean; // seen from a balustraded terrace
 }
 
 const VIEWS: readonly View[] = [
-  { bx: 0.5, scale: 0.62, gy: 0.63, close: false },
+  { bx: 0.5, scale: 0.7, gy: 0.63, close: false },
   { bx: 0.68, scale: 0.85, gy: 0.67, close: false },
   { bx: 0.32, scale: 0.85, gy: 0.67, close: false },
   { bx: 0.5, scale: 1.12, gy: 0.74, close: true },
-  { bx: 0.26, scale: 0.5, gy: 0.6, close: false },
+  { bx: 0.26, scale: 0.6, gy: 0.6, close: false },
   { bx: 0.72, scale: 1.15, gy: 0.75, close: true },
+  { bx: 0.6, scale: 0.9, gy: 0.6, close: false, terrace: true },
+  { bx: 0.44, scale: 1.42, gy: 0.8, close: true },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -293,6 +381,8 @@ interface Ctx {
   lightLeft: boolean;
   horizon: number;
   close: boolean;
+  terrace: boolean;
+  parterre: boolean;
   ids: number;
 }
 
@@ -311,7 +401,9 @@ function land(c: Ctx, base: string, depth: number): string {
 function vGrad(c: Ctx, top: string, bottom: string, y1?: number, y2?: number): string {
   const id = gradId(c);
   const units =
-    y1 === undefined ? `x2="0" y2="1"` : `gradientUnits="userSpaceOnUse" x1="0" y1="${f(y1)}" x2="0" y2="${f(y2 ?? H)}"`;
+    y1 === undefined
+      ? `x2="0" y2="1"`
+      : `gradientUnits="userSpaceOnUse" x1="0" y1="${f(y1)}" x2="0" y2="${f(y2 ?? H)}"`;
   c.defs.push(
     `<linearGradient id="${id}" ${units}><stop offset="0" stop-color="${top}"/><stop offset="1" stop-color="${bottom}"/></linearGradient>`,
   );
@@ -347,7 +439,8 @@ function ridge(r: Rng, y0: number, amp: number, o: RidgeOpts = {}): Pt[] {
   const out: Pt[] = [];
   for (let x = -20; x <= W + 20; x += step) {
     const u = (x / W) * TAU * fr;
-    const n = 0.55 * Math.sin(u * 0.8 + p1) + 0.3 * Math.sin(u * 1.9 + p2) + 0.15 * Math.sin(u * 4.3 + p3);
+    const n =
+      0.55 * Math.sin(u * 0.8 + p1) + 0.3 * Math.sin(u * 1.9 + p2) + 0.15 * Math.sin(u * 4.3 + p3);
     let y = y0 - amp * n;
     if (o.plateau) {
       const t = smooth(o.plateau.w, o.plateau.w * 2.2, Math.abs(x - o.plateau.x));
@@ -358,7 +451,12 @@ function ridge(r: Rng, y0: number, amp: number, o: RidgeOpts = {}): Pt[] {
   return out;
 }
 
-function mountainRidge(r: Rng, y0: number, amp: number, plateau?: { x: number; w: number; y: number }): Pt[] {
+function mountainRidge(
+  r: Rng,
+  y0: number,
+  amp: number,
+  plateau?: { x: number; w: number; y: number },
+): Pt[] {
   let pts: Pt[] = [];
   const n = r.int(4, 6);
   for (let i = 0; i <= n; i++) {
@@ -373,7 +471,10 @@ function mountainRidge(r: Rng, y0: number, amp: number, plateau?: { x: number; w
       const a = pts[i] as Pt;
       const b = pts[i + 1] as Pt;
       next.push(a);
-      next.push([(a[0] + b[0]) / 2 + r.range(-0.1, 0.1) * (b[0] - a[0]), (a[1] + b[1]) / 2 + r.range(-disp, disp)]);
+      next.push([
+        (a[0] + b[0]) / 2 + r.range(-0.1, 0.1) * (b[0] - a[0]),
+        (a[1] + b[1]) / 2 + r.range(-disp, disp),
+      ]);
     }
     next.push(pts[pts.length - 1] as Pt);
     pts = next;
@@ -438,20 +539,56 @@ function pineD(x: number, y: number, h: number): string {
 interface Trees {
   dark: string;
   lit: string;
+  shadow?: string;
 }
 
 function oakD(r: Rng, x: number, y: number, s: number, left: boolean, t: Trees): void {
-  t.dark += rectD(x - s * 0.07, y - s * 0.75, s * 0.14, s * 0.75);
-  const blobs = 6;
+  const lean = r.range(-0.08, 0.08) * s;
+  t.dark += polyD([
+    [x - s * 0.08, y],
+    [x - s * 0.045 + lean, y - s * 0.8],
+    [x + s * 0.045 + lean, y - s * 0.8],
+    [x + s * 0.08, y],
+  ]);
+  t.dark += polyD([
+    [x + lean, y - s * 0.5],
+    [x - s * 0.3, y - s * 0.9],
+    [x - s * 0.26, y - s * 0.93],
+    [x + lean + s * 0.03, y - s * 0.6],
+  ]);
+  t.dark += polyD([
+    [x + lean, y - s * 0.55],
+    [x + s * 0.32, y - s * 0.95],
+    [x + s * 0.28, y - s * 0.97],
+    [x + lean - s * 0.03, y - s * 0.65],
+  ]);
+  const cx0 = x + lean;
+  const cy0 = y - s * 1.08;
+  t.dark += ellipseD(cx0, cy0, s * 0.5, s * 0.36);
+  const blobs = s < 50 ? 4 : s < 130 ? 7 : 11;
   for (let i = 0; i < blobs; i++) {
-    const a = (i / blobs) * Math.PI + r.range(-0.2, 0.2);
-    const cx = x + Math.cos(a) * s * 0.55 * (i % 2 ? 1 : -1) * r.range(0.3, 1);
-    const cy = y - s * 1.05 - Math.sin(a) * s * 0.35 + r.range(-0.1, 0.1) * s;
-    t.dark += ellipseD(cx, cy, s * r.range(0.38, 0.5), s * r.range(0.3, 0.4));
+    const a = r.range(-0.15, Math.PI + 0.15);
+    const rr = r.range(0.55, 1);
+    const rx = s * r.range(0.2, 0.32);
+    t.dark += ellipseD(
+      cx0 + Math.cos(a) * s * 0.6 * rr,
+      cy0 - Math.sin(a) * s * 0.4 * rr + s * 0.08,
+      rx,
+      rx * 0.8,
+    );
   }
   const dx = left ? -1 : 1;
-  t.lit += ellipseD(x + dx * s * 0.28, y - s * 1.32, s * 0.32, s * 0.24);
-  t.lit += ellipseD(x + dx * s * 0.5, y - s * 1.05, s * 0.22, s * 0.18);
+  t.shadow = (t.shadow ?? "") + ellipseD(x - dx * s * 0.45, y + s * 0.02, s * 0.65, s * 0.08);
+  for (let i = 0; i < (s < 50 ? 2 : s < 130 ? 3 : 5); i++) {
+    const a = r.range(0.2, 1.3);
+    const rx = s * r.range(0.13, 0.22);
+    t.lit += ellipseD(
+      cx0 + dx * Math.cos(a) * s * 0.5,
+      cy0 - Math.sin(a) * s * 0.38,
+      rx,
+      rx * 0.75,
+    );
+  }
 }
 
 function umbrellaPineD(r: Rng, x: number, y: number, s: number, left: boolean, t: Trees): void {
@@ -466,6 +603,8 @@ function umbrellaPineD(r: Rng, x: number, y: number, s: number, left: boolean, t
 
 function pushTrees(c: Ctx, t: Trees, base: string, depth: number): void {
   const dark = land(c, base, depth);
+  if (t.shadow && !c.sky.night)
+    c.body.push(path(t.shadow, c.sky.ambient, op(c.sky.time === "dusk" ? 0.15 : 0.3)));
   c.body.push(path(t.dark, dark));
   c.body.push(path(t.lit, mix(dark, c.sky.light, c.sky.night ? 0.12 : 0.28)));
 }
@@ -488,14 +627,15 @@ function drawSky(c: Ctx): void {
     const n = sky.night ? 90 : 30;
     for (let i = 0; i < n; i++) {
       const x = c.r.range(0, W);
-      const y = c.r.range(0, c.horizon * (sky.night ? 0.8 : 0.45)) ** 1 ;
-      const big = c.r.chance(0.15);
-      const d = ellipseD(x, y, big ? 2.2 : 1.2, big ? 2.2 : 1.2);
-      if (big) d1 += d;
+      const y = c.r.range(0, c.horizon * (sky.night ? 0.8 : 0.45));
+      const d = `M${f(x)} ${f(y)}h.1`;
+      if (c.r.chance(0.15)) d1 += d;
       else d2 += d;
     }
-    c.body.push(path(d1, "#fffbe8", op(sky.night ? 0.9 : 0.5)));
-    c.body.push(path(d2, "#eef2ff", op(sky.night ? 0.6 : 0.3)));
+    const dot = (w: number, o: number) =>
+      ` stroke-width="${w}" stroke-linecap="round" stroke-opacity="${o}"`;
+    c.body.push(path(d1, "none", ` stroke="#fffbe8"${dot(4.4, sky.night ? 0.9 : 0.5)}`));
+    c.body.push(path(d2, "none", ` stroke="#eef2ff"${dot(2.4, sky.night ? 0.6 : 0.3)}`));
   }
 
   // Glow and disc
@@ -510,7 +650,9 @@ function drawSky(c: Ctx): void {
     const m = mix(sky.sun, "#9aa3b8", 0.5);
     c.body.push(
       path(
-        ellipseD(c.sunX - 9, c.sunYpx - 6, 9, 7) + ellipseD(c.sunX + 10, c.sunYpx + 8, 7, 6) + ellipseD(c.sunX + 4, c.sunYpx - 14, 5, 4),
+        ellipseD(c.sunX - 9, c.sunYpx - 6, 9, 7) +
+          ellipseD(c.sunX + 10, c.sunYpx + 8, 7, 6) +
+          ellipseD(c.sunX + 4, c.sunYpx - 14, 5, 4),
         m,
         op(0.35),
       ),
@@ -583,17 +725,21 @@ function win(b: B, x: number, y: number, w: number, h: number, arched = false): 
   else b.dark += d;
 }
 
-function crenelD(x0: number, x1: number, top: number, bottom: number, mw: number, mh: number): string {
+function crenelD(
+  x0: number,
+  x1: number,
+  top: number,
+  bottom: number,
+  mw: number,
+  mh: number,
+): string {
   const n = Math.max(2, Math.round((x1 - x0) / (mw * 2)));
   const slots = n * 2 - 1;
   const sw = (x1 - x0) / slots;
   let d = `M${f(x0)} ${f(bottom)}V${f(top - mh)}`;
   for (let i = 0; i < slots; i++) {
-    const x = x0 + sw * (i + 1);
-    const y = i % 2 === 0 ? top - mh : top;
-    d += `H${f(x)}`;
+    d += `H${f(x0 + sw * (i + 1))}`;
     if (i < slots - 1) d += `V${f(i % 2 === 0 ? top : top - mh)}`;
-    void y;
   }
   d += `V${f(bottom)}Z`;
   return d;
@@ -613,38 +759,85 @@ function roundTower(
     const pr = r * 1.14;
     add(b, path(rectD(cx - pr, base - h - r * 0.32, pr * 2, r * 0.32), b.cylWall));
     add(b, path(rectD(cx - pr, base - h, pr * 2, r * 0.08), b.wallShade, op(0.6)));
-    add(b, path(crenelD(cx - pr, cx + pr, base - h - r * 0.32, base - h - r * 0.3, r * 0.26, r * 0.3), b.cylWall));
+    add(
+      b,
+      path(
+        crenelD(cx - pr, cx + pr, base - h - r * 0.32, base - h - r * 0.3, r * 0.26, r * 0.3),
+        b.cylWall,
+      ),
+    );
   } else if (top === "cone") {
     const pr = r * 1.15;
-    add(b, path(`M${f(cx - pr)} ${f(base - h)}L${f(cx)} ${f(base - h - coneH)}L${f(cx + pr)} ${f(base - h)}Z`, b.cylRoof));
+    add(
+      b,
+      path(
+        `M${f(cx - pr)} ${f(base - h)}L${f(cx)} ${f(base - h - coneH)}L${f(cx + pr)} ${f(base - h)}Z`,
+        b.cylRoof,
+      ),
+    );
     add(b, path(rectD(cx - 1, base - h - coneH - r * 0.4, 2, r * 0.4), b.roofShade));
   }
   const rows = Math.max(1, Math.floor(h / (r * 1.6)));
   for (let i = 0; i < rows; i++) {
     const wy = base - h + r * 0.7 + i * ((h - r * 1.2) / rows);
-    if (b.rr.chance(0.7)) win(b, cx - r * 0.12 + (i % 2 ? r * 0.25 : -r * 0.2), wy, r * 0.22, r * 0.55, true);
+    if (b.rr.chance(0.7))
+      win(b, cx - r * 0.12 + (i % 2 ? r * 0.25 : -r * 0.2), wy, r * 0.22, r * 0.55, true);
   }
   flush(b);
 }
 
-function squareTower(b: B, cx: number, base: number, w: number, h: number, top: "crenel" | "roof" | "flat"): void {
+function squareTower(
+  b: B,
+  cx: number,
+  base: number,
+  w: number,
+  h: number,
+  top: "crenel" | "roof" | "flat",
+): void {
   const side = w * 0.18;
   const sx = b.c.lightLeft ? cx + w / 2 : cx - w / 2 - side;
   add(b, path(rectD(sx, base - h + side * 0.4, side, h - side * 0.4), b.wallShade));
   add(b, path(rectD(cx - w / 2, base - h, w, h), b.wall));
   if (top === "crenel") {
     const pw = w * 0.56;
-    add(b, path(crenelD(cx - pw, cx + pw, base - h - w * 0.16, base - h + 2, w * 0.09, w * 0.12), b.wall));
+    add(
+      b,
+      path(
+        crenelD(cx - pw, cx + pw, base - h - w * 0.16, base - h + 2, w * 0.09, w * 0.12),
+        b.wall,
+      ),
+    );
     add(b, path(rectD(cx - pw, base - h - 2, pw * 2, w * 0.05), b.wallShade, op(0.7)));
   } else if (top === "roof") {
     const rh = w * 1.1;
-    add(b, path(`M${f(cx - w * 0.6)} ${f(base - h)}L${f(cx)} ${f(base - h - rh)}L${f(cx + w * 0.6)} ${f(base - h)}Z`, b.roof));
+    add(
+      b,
+      path(
+        `M${f(cx - w * 0.6)} ${f(base - h)}L${f(cx)} ${f(base - h - rh)}L${f(cx + w * 0.6)} ${f(base - h)}Z`,
+        b.roof,
+      ),
+    );
     const lx = b.c.lightLeft ? -1 : 1;
-    add(b, path(`M${f(cx + lx * w * 0.6)} ${f(base - h)}L${f(cx)} ${f(base - h - rh)}L${f(cx + lx * w * 0.1)} ${f(base - h)}Z`, b.roofLit, op(0.6)));
+    add(
+      b,
+      path(
+        `M${f(cx + lx * w * 0.6)} ${f(base - h)}L${f(cx)} ${f(base - h - rh)}L${f(cx + lx * w * 0.1)} ${f(base - h)}Z`,
+        b.roofLit,
+        op(0.6),
+      ),
+    );
   }
 }
 
-function hipRoof(b: B, x0: number, x1: number, y: number, rh: number, inset: number, eave = 0): void {
+function hipRoof(
+  b: B,
+  x0: number,
+  x1: number,
+  y: number,
+  rh: number,
+  inset: number,
+  eave = 0,
+): void {
   const d = polyD([
     [x0 - eave, y],
     [x0 + inset, y - rh],
@@ -654,8 +847,16 @@ function hipRoof(b: B, x0: number, x1: number, y: number, rh: number, inset: num
   add(b, path(d, b.roof));
   // Light on the sloping end facing the light
   const end: Pt[] = b.c.lightLeft
-    ? [[x0 - eave, y], [x0 + inset, y - rh], [x0 + inset + 2, y]]
-    : [[x1 + eave, y], [x1 - inset, y - rh], [x1 - inset - 2, y]];
+    ? [
+        [x0 - eave, y],
+        [x0 + inset, y - rh],
+        [x0 + inset + 2, y],
+      ]
+    : [
+        [x1 + eave, y],
+        [x1 - inset, y - rh],
+        [x1 - inset - 2, y],
+      ];
   add(b, path(polyD(end), b.roofLit, op(0.55)));
   add(b, path(rectD(x0 - eave, y - 3, x1 - x0 + eave * 2, 4), b.roofShade, op(0.8)));
 }
@@ -669,11 +870,11 @@ function drawCastle(b: B): void {
   const hw = 190 * e.width;
   const wallH = 105 * e.height;
   // keep behind the wall
-  const kx = (b.rr.chance(0.5) ? -1 : 1) * 0; // centred, small offset from seed below
-  const keepX = kx + (e.variant - 1) * 45;
+  const keepX = (e.variant - 1) * 45;
   squareTower(b, keepX, -wallH * 0.6, 110, 210 * e.height, "crenel");
   flush(b);
-  for (let i = 0; i < 3; i++) win(b, keepX - 30 + i * 25, -wallH * 0.6 - 180 * e.height, 10, 24, true);
+  for (let i = 0; i < 3; i++)
+    win(b, keepX - 30 + i * 25, -wallH * 0.6 - 180 * e.height, 10, 24, true);
   win(b, keepX - 6, -wallH * 0.6 - 110 * e.height, 12, 28, true);
   flush(b);
   // great hall roof behind the wall
@@ -690,7 +891,8 @@ function drawCastle(b: B): void {
   if (e.towers === 4) xs.push(hw * 0.45);
   for (const tx of xs) {
     if (e.round) roundTower(b, tx, 0, 34, tH + b.rr.range(-10, 16), towerTop);
-    else squareTower(b, tx, 0, 66, tH + b.rr.range(-10, 16), towerTop === "cone" ? "roof" : "crenel");
+    else
+      squareTower(b, tx, 0, 66, tH + b.rr.range(-10, 16), towerTop === "cone" ? "roof" : "crenel");
     flush(b);
   }
   // gatehouse
@@ -702,7 +904,13 @@ function drawCastle(b: B): void {
   // flag
   const fy = -wallH * 0.6 - 210 * e.height - 20;
   add(b, path(rectD(keepX - 1.2, fy - 50, 2.4, 52), b.roofShade));
-  add(b, path(`M${f(keepX + 1)} ${f(fy - 50)}L${f(keepX + 34)} ${f(fy - 43)}L${f(keepX + 1)} ${f(fy - 35)}Z`, land(b.c, e.flag, 0)));
+  add(
+    b,
+    path(
+      `M${f(keepX + 1)} ${f(fy - 50)}L${f(keepX + 34)} ${f(fy - 43)}L${f(keepX + 1)} ${f(fy - 35)}Z`,
+      land(b.c, e.flag, 0),
+    ),
+  );
 }
 
 function drawChateau(b: B): void {
@@ -722,7 +930,14 @@ function drawChateau(b: B): void {
   for (let s = 0; s < storeys; s++) {
     for (let i = 0; i < bays; i++) {
       const y = -fh + 14 + s * (fh / storeys);
-      win(b, -hw + i * bw + bw * 0.3, y, bw * 0.4, fh / storeys - 26, s === storeys - 1 && e.variant === 1);
+      win(
+        b,
+        -hw + i * bw + bw * 0.3,
+        y,
+        bw * 0.4,
+        fh / storeys - 26,
+        s === storeys - 1 && e.variant === 1,
+      );
     }
   }
   flush(b);
@@ -733,7 +948,13 @@ function drawChateau(b: B): void {
     const x = -hw + i * bw + bw / 2;
     const dw = bw * 0.5;
     const y = -fh - rh * 0.42;
-    add(b, path(`M${f(x - dw / 2)} ${f(y + 28)}V${f(y)}L${f(x)} ${f(y - 14)}L${f(x + dw / 2)} ${f(y)}V${f(y + 28)}Z`, b.trim));
+    add(
+      b,
+      path(
+        `M${f(x - dw / 2)} ${f(y + 28)}V${f(y)}L${f(x)} ${f(y - 14)}L${f(x + dw / 2)} ${f(y)}V${f(y + 28)}Z`,
+        b.trim,
+      ),
+    );
     win(b, x - dw * 0.28, y + 2, dw * 0.56, 20, true);
   }
   flush(b);
@@ -741,22 +962,69 @@ function drawChateau(b: B): void {
   if (e.variant !== 0) {
     const pw = bw * 1.6;
     add(b, path(rectD(-pw, -fh - 10, pw * 2, fh + 10), b.wall));
-    add(b, path(rectD(-pw, -fh - 10, 6, fh + 10), b.c.lightLeft ? b.wallLit : b.wallShade, op(0.6)));
-    for (let s = 0; s < storeys; s++) win(b, -bw * 0.25, -fh + 6 + s * (fh / storeys), bw * 0.5, fh / storeys - 22, true);
+    add(
+      b,
+      path(rectD(-pw, -fh - 10, 6, fh + 10), b.c.lightLeft ? b.wallLit : b.wallShade, op(0.6)),
+    );
+    for (let s = 0; s < storeys; s++)
+      win(b, -bw * 0.25, -fh + 6 + s * (fh / storeys), bw * 0.5, fh / storeys - 22, true);
     flush(b);
+    const lx = b.c.lightLeft ? -1 : 1;
     if (e.variant === 1) {
-      add(b, path(`M${f(-pw - 6)} ${f(-fh - 10)}L${f(-pw * 0.5)} ${f(-fh - rh * 1.35)}H${f(pw * 0.5)}L${f(pw + 6)} ${f(-fh - 10)}Z`, b.roof));
+      const apex = -fh - rh * 1.55;
+      add(
+        b,
+        path(`M${f(-pw - 6)} ${f(-fh - 10)}L0 ${f(apex)}L${f(pw + 6)} ${f(-fh - 10)}Z`, b.roof),
+      );
+      add(
+        b,
+        path(
+          `M${f(lx * (pw + 6))} ${f(-fh - 10)}L0 ${f(apex)}L${f(lx * pw * 0.3)} ${f(-fh - 10)}Z`,
+          b.roofLit,
+          op(0.5),
+        ),
+      );
+      add(b, path(rectD(-1.5, apex - 24, 3, 26), b.roofShade));
     } else {
-      add(b, path(`M${f(-pw - 6)} ${f(-fh - 10)}Q${f(-pw)} ${f(-fh - rh * 1.3)} 0 ${f(-fh - rh * 1.4)}Q${f(pw)} ${f(-fh - rh * 1.3)} ${f(pw + 6)} ${f(-fh - 10)}Z`, b.cylRoof));
+      const rt = -fh - rh * 1.2;
+      add(
+        b,
+        path(
+          `M${f(-pw - 6)} ${f(-fh - 10)}L${f(-pw * 0.4)} ${f(rt)}H${f(pw * 0.4)}L${f(pw + 6)} ${f(-fh - 10)}Z`,
+          b.roof,
+        ),
+      );
+      add(
+        b,
+        path(
+          `M${f(lx * (pw + 6))} ${f(-fh - 10)}L${f(lx * pw * 0.4)} ${f(rt)}L${f(lx * pw * 0.25)} ${f(-fh - 10)}Z`,
+          b.roofLit,
+          op(0.5),
+        ),
+      );
+      // lantern
+      const lw = pw * 0.32;
+      add(b, path(rectD(-lw, rt - 34, lw * 2, 34), b.cylWall));
+      win(b, -lw * 0.5, rt - 28, lw * 0.4, 20, true);
+      win(b, lw * 0.1, rt - 28, lw * 0.4, 20, true);
+      flush(b);
+      add(
+        b,
+        path(
+          `M${f(-lw - 4)} ${f(rt - 34)}Q${f(-lw * 0.4)} ${f(rt - 60)} 0 ${f(rt - 72)}Q${f(lw * 0.4)} ${f(rt - 60)} ${f(lw + 4)} ${f(rt - 34)}Z`,
+          b.cylRoof,
+        ),
+      );
+      add(b, path(rectD(-1.5, rt - 92, 3, 22), b.roofShade));
     }
-    add(b, path(rectD(-1.5, -fh - rh * 1.4 - 22, 3, 24), b.roofShade));
   }
   // corner towers
   const tr = 36;
   const tH = fh + 22;
   for (const tx of [-hw - tr * 0.6, hw + tr * 0.6]) {
     roundTower(b, tx, 0, tr, tH, "cone", tr * 3.3 * e.height);
-    for (let s = 0; s < storeys; s++) win(b, tx - 7, -fh + 12 + s * (fh / storeys), 14, fh / storeys - 28, true);
+    for (let s = 0; s < storeys; s++)
+      win(b, tx - 7, -fh + 12 + s * (fh / storeys), 14, fh / storeys - 28, true);
     flush(b);
   }
   // terrace
@@ -782,7 +1050,8 @@ function drawVilla(b: B): void {
   const tw = 64;
   const th = fh + 78;
   add(b, path(rectD(tx - tw / 2, -th, tw, th), b.wall));
-  for (let i = 0; i < 3; i++) win(b, tx - tw / 2 + 8 + i * ((tw - 16) / 3) + 2, -th + 12, (tw - 16) / 3 - 4, 30, true);
+  for (let i = 0; i < 3; i++)
+    win(b, tx - tw / 2 + 8 + i * ((tw - 16) / 3) + 2, -th + 12, (tw - 16) / 3 - 4, 30, true);
   flush(b);
   hipRoof(b, tx - tw / 2, tx + tw / 2, -th, 24, tw / 2 - 2, 10);
   // main block
@@ -803,7 +1072,8 @@ function drawVilla(b: B): void {
       const x = -hw + i * bw;
       if (s === e.storeys - 1 && x + bw > lx0 + 1 && x < -lx0 - 1) continue;
       win(b, x + bw * 0.34, y, bw * 0.32, wh2);
-      if (!b.c.sky.night) shut += rectD(x + bw * 0.22, y, bw * 0.11, wh2) + rectD(x + bw * 0.67, y, bw * 0.11, wh2);
+      if (!b.c.sky.night)
+        shut += rectD(x + bw * 0.22, y, bw * 0.11, wh2) + rectD(x + bw * 0.67, y, bw * 0.11, wh2);
     }
   }
   flush(b);
@@ -811,7 +1081,8 @@ function drawVilla(b: B): void {
   const ay = -fh / e.storeys + 4;
   add(b, path(rectD(lx0, ay, -lx0 * 2, -ay), b.wallShade, op(0.6)));
   let arc = "";
-  for (let i = 0; i < arches; i++) arc += archD(lx0 + i * bw + bw * 0.14, ay + 6, bw * 0.72, -ay - 6);
+  for (let i = 0; i < arches; i++)
+    arc += archD(lx0 + i * bw + bw * 0.14, ay + 6, bw * 0.72, -ay - 6);
   add(b, path(arc, b.c.sky.litWindows > 0.3 ? b.glassLit : mix(b.glass, b.wallShade, 0.3)));
   // roof with deep eaves
   hipRoof(b, -hw, hw, -fh, 36, 60, 14);
@@ -830,10 +1101,29 @@ function drawManor(b: B): void {
   const rh = 80 * e.height;
   // chimney stacks behind
   for (const cx of [-hw * 0.75, hw * 0.1, hw * 0.75]) {
-    add(b, path(rectD(cx, -fh - rh - 34, 9, rh + 34) + rectD(cx + 12, -fh - rh - 34, 9, rh + 34) + rectD(cx - 2, -fh - rh - 40, 25, 7), b.wallShade));
+    add(
+      b,
+      path(
+        rectD(cx, -fh - rh - 34, 9, rh + 34) +
+          rectD(cx + 12, -fh - rh - 34, 9, rh + 34) +
+          rectD(cx - 2, -fh - rh - 40, 25, 7),
+        b.wallShade,
+      ),
+    );
   }
   // roof: long ridge with gabled ends
-  add(b, path(polyD([[-hw - 8, -fh], [-hw + rh * 0.6, -fh - rh], [hw - rh * 0.6, -fh - rh], [hw + 8, -fh]]), b.roof));
+  add(
+    b,
+    path(
+      polyD([
+        [-hw - 8, -fh],
+        [-hw + rh * 0.6, -fh - rh],
+        [hw - rh * 0.6, -fh - rh],
+        [hw + 8, -fh],
+      ]),
+      b.roof,
+    ),
+  );
   add(b, path(rectD(-hw - 8, -fh - 3, hw * 2 + 16, 4), b.roofShade));
   // main range
   add(b, path(rectD(-hw, -fh, hw * 2, fh), b.wall));
@@ -844,10 +1134,22 @@ function drawManor(b: B): void {
   for (let i = 0; i < n; i++) {
     const gx = n === 1 ? 0 : -hw + gw / 2 + i * gap;
     const gh = fh + rh * 0.75;
-    add(b, path(`M${f(gx - gw / 2)} 0V${f(-fh)}L${f(gx)} ${f(-gh)}L${f(gx + gw / 2)} ${f(-fh)}V0Z`, b.wall));
+    add(
+      b,
+      path(
+        `M${f(gx - gw / 2)} 0V${f(-fh)}L${f(gx)} ${f(-gh)}L${f(gx + gw / 2)} ${f(-fh)}V0Z`,
+        b.wall,
+      ),
+    );
     const side = b.c.lightLeft ? -1 : 1;
     add(b, path(rectD(side < 0 ? gx - gw / 2 : gx + gw / 2 - 5, -fh, 5, fh), b.wallLit, op(0.6)));
-    add(b, path(`M${f(gx - gw / 2 - 5)} ${f(-fh + 2)}L${f(gx)} ${f(-gh - 6)}L${f(gx + gw / 2 + 5)} ${f(-fh + 2)}L${f(gx + gw / 2)} ${f(-fh + 2)}L${f(gx)} ${f(-gh + 2)}L${f(gx - gw / 2)} ${f(-fh + 2)}Z`, b.trim));
+    add(
+      b,
+      path(
+        `M${f(gx - gw / 2 - 5)} ${f(-fh + 2)}L${f(gx)} ${f(-gh - 6)}L${f(gx + gw / 2 + 5)} ${f(-fh + 2)}L${f(gx + gw / 2)} ${f(-fh + 2)}L${f(gx)} ${f(-gh + 2)}L${f(gx - gw / 2)} ${f(-fh + 2)}Z`,
+        b.trim,
+      ),
+    );
     add(b, path(rectD(gx - 1.5, -gh - 18, 3, 14), b.trim));
     win(b, gx - 9, -fh - rh * 0.4, 18, 22, true);
   }
@@ -863,7 +1165,10 @@ function drawManor(b: B): void {
       const x = -hw + i * bw + bw * 0.18;
       const w = bw * 0.64;
       win(b, x, y, w, wh);
-      mull += rectD(x + w / 3 - 1, y, 2, wh) + rectD(x + (2 * w) / 3 - 1, y, 2, wh) + rectD(x, y + wh * 0.4, w, 2);
+      mull +=
+        rectD(x + w / 3 - 1, y, 2, wh) +
+        rectD(x + (2 * w) / 3 - 1, y, 2, wh) +
+        rectD(x, y + wh * 0.4, w, 2);
     }
   }
   flush(b);
@@ -882,19 +1187,44 @@ function drawTower(b: B): void {
   // annex house
   const ax0 = side < 0 ? tw * 0.3 : -tw * 0.3 - 150;
   add(b, path(rectD(ax0, -85, 150, 85), b.wall));
-  add(b, path(polyD([[ax0 - 6, -85], [ax0 + 30, -130], [ax0 + 120, -130], [ax0 + 156, -85]]), b.roof));
+  add(
+    b,
+    path(
+      polyD([
+        [ax0 - 6, -85],
+        [ax0 + 30, -130],
+        [ax0 + 120, -130],
+        [ax0 + 156, -85],
+      ]),
+      b.roof,
+    ),
+  );
   chimney(b, ax0 + 110, -120, 12, 24);
   for (let i = 0; i < 3; i++) win(b, ax0 + 22 + i * 44, -60, 16, 28, true);
   flush(b);
   // low wall
-  add(b, path(crenelD(-tw * 0.5 - 150 * (side < 0 ? 1 : 0) - 30, tw * 0.5 + 150 * (side > 0 ? 1 : 0) + 30, -38, 0, 8, 10), b.wall));
+  add(
+    b,
+    path(
+      crenelD(
+        -tw * 0.5 - 150 * (side < 0 ? 1 : 0) - 30,
+        tw * 0.5 + 150 * (side > 0 ? 1 : 0) + 30,
+        -38,
+        0,
+        8,
+        10,
+      ),
+      b.wall,
+    ),
+  );
   if (e.round) {
     roundTower(b, 0, 0, tw * 0.5, th, e.variant === 2 ? "cone" : "crenel", tw * 1.2);
   } else {
     squareTower(b, 0, 0, tw, th, e.variant === 2 ? "roof" : "crenel");
     // machicolations
     let m = "";
-    for (let x = -tw * 0.55; x < tw * 0.55; x += tw / 9) m += `M${f(x)} ${f(-th)}h${f(tw / 14)}l${f(-tw / 56)} 12h${f(-tw / 28)}Z`;
+    for (let x = -tw * 0.55; x < tw * 0.55; x += tw / 9)
+      m += `M${f(x)} ${f(-th)}h${f(tw / 14)}l${f(-tw / 56)} 12h${f(-tw / 28)}Z`;
     if (e.variant !== 2) add(b, path(m, b.wallShade, op(0.7)));
   }
   // stair turret
@@ -913,13 +1243,23 @@ function drawTower(b: B): void {
 }
 
 /** Building footprint half-width in local units, used for plateaus and gardens. */
-const HALF_WIDTH: Record<Architecture, number> = { castle: 215, chateau: 200, villa: 245, manor: 190, tower: 150 };
+const HALF_WIDTH: Record<Architecture, number> = {
+  castle: 215,
+  chateau: 200,
+  villa: 245,
+  manor: 190,
+  tower: 150,
+};
 
 function drawBuilding(c: Ctx): string {
   const e = c.est;
   const rr = makeRng(`windows:${c.est.wall}:${c.sky.time}:${c.bx}`);
-  const wallBase = mix(land(c, e.wall, 0.12), c.sky.light, c.sky.night ? 0.05 : 0.15);
-  const roofBase = land(c, e.roof, 0.12);
+  const wallBase = mix(
+    land(c, e.wall, 0.12),
+    c.sky.light,
+    c.sky.night ? 0.22 : c.sky.time === "dusk" ? 0.2 : 0.15,
+  );
+  const roofBase = mix(land(c, e.roof, 0.12), c.sky.light, c.sky.night ? 0.12 : 0);
   const wallLit = mix(wallBase, c.sky.light, c.sky.night ? 0.1 : 0.35);
   const wallShade = mix(wallBase, c.sky.ambient, 0.35);
   const roofLit = mix(roofBase, c.sky.light, 0.3);
@@ -962,16 +1302,23 @@ function placeBuilding(c: Ctx, reflect = false): void {
     c.defs.push(
       `<radialGradient id="${id}"><stop offset="0" stop-color="#ffc46b" stop-opacity=".35"/><stop offset="1" stop-color="#ffc46b" stop-opacity="0"/></radialGradient>`,
     );
-    c.body.push(`<ellipse cx="${f(c.bx)}" cy="${f(c.by - 80 * c.s)}" rx="${f(c.bw * 1.6)}" ry="${f(160 * c.s)}" fill="url(#${id})"/>`);
+    c.body.push(
+      `<ellipse cx="${f(c.bx)}" cy="${f(c.by - 80 * c.s)}" rx="${f(c.bw * 1.6)}" ry="${f(160 * c.s)}" fill="url(#${id})"/>`,
+    );
   }
   c.body.push(`<g id="bld" transform="${t}">${body}</g>`);
   if (reflect) {
-    c.body.push(`<use href="#bld" transform="matrix(1 0 0 -1 0 ${f(2 * c.by + 40 * c.s)})" opacity=".3"/>`);
+    c.body.push(
+      `<use href="#bld" transform="matrix(1 0 0 -1 0 ${f(2 * c.by + 40 * c.s)})" opacity=".3"/>`,
+    );
   }
   const formal = c.arch === "chateau" || c.arch === "villa" || c.arch === "manor";
   const open = c.terrain === "hills" || c.terrain === "vineyard" || c.terrain === "parkland";
-  if (formal && open && (c.close || c.arch === "chateau")) drawParterre(c);
-  if (c.arch === "castle" && c.terrain !== "coast" && c.terrain !== "lake") drawMoat(c);
+  if (formal && open && (c.close || c.arch === "chateau")) {
+    c.parterre = true;
+    drawParterre(c);
+  }
+  if (c.arch === "castle" && open) drawMoat(c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1002,13 +1349,19 @@ function drawParterre(c: Ctx): void {
     const u1 = -0.7 + (1.4 * (i + 1)) / cols - 0.03;
     if (i === cols / 2 - 1) {
       beds += quad(c, u0, u1 - 0.05, 0.03, 0.18) + quad(c, u0, u1 - 0.05, 0.22, 0.4);
-      lawns += quad(c, u0 + 0.025, u1 - 0.075, 0.045, 0.165) + quad(c, u0 + 0.025, u1 - 0.075, 0.235, 0.385);
+      lawns +=
+        quad(c, u0 + 0.025, u1 - 0.075, 0.045, 0.165) +
+        quad(c, u0 + 0.025, u1 - 0.075, 0.235, 0.385);
     } else if (i === cols / 2) {
       beds += quad(c, u0 + 0.05, u1, 0.03, 0.18) + quad(c, u0 + 0.05, u1, 0.22, 0.4);
-      lawns += quad(c, u0 + 0.075, u1 - 0.025, 0.045, 0.165) + quad(c, u0 + 0.075, u1 - 0.025, 0.235, 0.385);
+      lawns +=
+        quad(c, u0 + 0.075, u1 - 0.025, 0.045, 0.165) +
+        quad(c, u0 + 0.075, u1 - 0.025, 0.235, 0.385);
     } else {
       beds += quad(c, u0, u1, 0.03, 0.18) + quad(c, u0, u1, 0.22, 0.4);
-      lawns += quad(c, u0 + 0.025, u1 - 0.025, 0.045, 0.165) + quad(c, u0 + 0.025, u1 - 0.025, 0.235, 0.385);
+      lawns +=
+        quad(c, u0 + 0.025, u1 - 0.025, 0.045, 0.165) +
+        quad(c, u0 + 0.025, u1 - 0.025, 0.235, 0.385);
     }
   }
   c.body.push(path(beds, hedge));
@@ -1035,21 +1388,30 @@ function drawFountain(c: Ctx, at: Pt, k: number): void {
     path(
       `M${f(x - 2 * k)} ${f(y - 2)}Q${f(x - 1)} ${f(y - 40 * k)} ${f(x)} ${f(y - 58 * k)}Q${f(x + 1)} ${f(y - 40 * k)} ${f(x + 2 * k)} ${f(y - 2)}Z` +
         `M${f(x)} ${f(y - 56 * k)}Q${f(x - 20 * k)} ${f(y - 48 * k)} ${f(x - 26 * k)} ${f(y - 4)}Q${f(x - 16 * k)} ${f(y - 40 * k)} ${f(x)} ${f(y - 52 * k)}Q${f(x + 16 * k)} ${f(y - 40 * k)} ${f(x + 26 * k)} ${f(y - 4)}Q${f(x + 20 * k)} ${f(y - 48 * k)} ${f(x)} ${f(y - 56 * k)}Z`,
-        mix("#ffffff", c.sky.light, 0.3),
-        op(0.55),
-      ),
-    );
+      mix("#ffffff", c.sky.light, 0.3),
+      op(0.55),
+    ),
+  );
 }
 
 function drawMoat(c: Ctx): void {
   const hw = c.bw * 1.15;
   const top = c.by + 6 * c.s;
   const d = `M${f(c.bx - hw)} ${f(top)}H${f(c.bx + hw)}Q${f(c.bx + hw + 40 * c.s)} ${f(top + 18 * c.s)} ${f(c.bx + hw)} ${f(top + 34 * c.s)}H${f(c.bx - hw)}Q${f(c.bx - hw - 40 * c.s)} ${f(top + 18 * c.s)} ${f(c.bx - hw)} ${f(top)}Z`;
-  c.body.push(path(d, vGrad(c, mix(c.sky.water, c.sky.ambient, 0.3), mix(c.sky.water, c.sky.horizon, 0.4))));
+  c.body.push(
+    path(d, vGrad(c, mix(c.sky.water, c.sky.ambient, 0.3), mix(c.sky.water, c.sky.horizon, 0.4))),
+  );
   c.body.push(path(rectD(c.bx - hw, top, hw * 2, 3 * c.s), c.sky.ambient, op(0.4)));
 }
 
-function drawRiver(c: Ctx, fromX: number, fromY: number, toX: number, w0: number, w1: number): void {
+function drawRiver(
+  c: Ctx,
+  fromX: number,
+  fromY: number,
+  toX: number,
+  w0: number,
+  w1: number,
+): void {
   const left: Pt[] = [];
   const right: Pt[] = [];
   const n = 24;
@@ -1063,8 +1425,15 @@ function drawRiver(c: Ctx, fromX: number, fromY: number, toX: number, w0: number
     right.push([x + w, y]);
   }
   const d = polyD([...left, ...right.reverse()]);
-  c.body.push(path(d, vGrad(c, mix(c.sky.horizon, c.sky.water, 0.4), mix(c.sky.water, c.sky.top, 0.25), fromY, H)));
-  c.body.push(path(d, "none", ` stroke="${land(c, "#c9b98f", 0.2)}" stroke-width="3" stroke-opacity=".5"`));
+  c.body.push(
+    path(
+      d,
+      vGrad(c, mix(c.sky.horizon, c.sky.water, 0.4), mix(c.sky.water, c.sky.top, 0.25), fromY, H),
+    ),
+  );
+  c.body.push(
+    path(d, "none", ` stroke="${land(c, "#c9b98f", 0.2)}" stroke-width="3" stroke-opacity=".5"`),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1075,7 +1444,13 @@ function plateau(c: Ctx, extra = 1.15): { x: number; w: number; y: number } {
   return { x: c.bx, w: c.bw * extra, y: c.by };
 }
 
-function cypressRow(c: Ctx, pts: readonly Pt[], hFn: (p: Pt, i: number) => number, base: string, depth: number): void {
+function cypressRow(
+  c: Ctx,
+  pts: readonly Pt[],
+  hFn: (p: Pt, i: number) => number,
+  base: string,
+  depth: number,
+): void {
   let d = "";
   let lit = "";
   pts.forEach((p, i) => {
@@ -1089,33 +1464,50 @@ function cypressRow(c: Ctx, pts: readonly Pt[], hFn: (p: Pt, i: number) => numbe
 }
 
 /** Patchwork of fields following a land layer's contour, with olive groves in some of them. */
-function fields(c: Ctx, top: readonly Pt[], palette: readonly string[], depth: number, rows: number, rowH: number): void {
+function fields(
+  c: Ctx,
+  top: readonly Pt[],
+  palette: readonly string[],
+  depth: number,
+  rows: number,
+  rowH: number,
+): void {
   const { r } = c;
   const cells: string[] = palette.map(() => "");
-  let dots = "";
+  const dots: string[] = [];
+  const dotCol = land(c, "#56663a", depth);
   for (let j = 0; j < rows; j++) {
     const o0 = 8 + rowH * j * (1 + j * 0.35);
     const o1 = 8 + rowH * (j + 1) * (1 + (j + 1) * 0.35);
+    const sz = (3 + (o0 / rowH) * 1.5) * (1 - depth * 0.5);
+    let row = "";
     let xa = -20 + r.range(-100, 0);
     while (xa < W + 20) {
       const xb = xa + r.range(140, 340) * (1 + j * 0.3);
       const k = r.chance(0.18) ? palette.length : r.int(0, palette.length - 1);
-      const xs = [xa, ...top.filter((p) => p[0] > xa && p[0] < xb).map((p) => p[0]), xb];
+      const xs = [
+        xa,
+        ...top.filter((p, i) => i % 2 === 0 && p[0] > xa && p[0] < xb).map((p) => p[0]),
+        xb,
+      ];
       const edge0 = xs.map((x) => [x, yAt(top, x) + o0] as Pt);
       const edge1 = xs.map((x) => [x + (o1 - o0) * 0.3, yAt(top, x) + o1] as Pt).reverse();
       if (k < palette.length) cells[k] += polyD([...edge0, ...edge1]);
       else {
-        // olive grove: rows of small round trees
-        const sz = (3 + (o0 / rowH) * 1.5) * (1 - depth * 0.5);
+        // olive grove: rows of small round trees (round-capped dots)
         for (let y = o0 + sz * 2; y < o1 - sz; y += sz * 4) {
-          for (let x = xa + sz * 3; x < xb - sz * 3; x += sz * 5) dots += ellipseD(x + (y % 9), yAt(top, x) + y, sz * 1.4, sz);
+          for (let x = xa + sz * 3; x < xb - sz * 3; x += sz * 5)
+            row += `M${f(x + (y % 9))} ${f(yAt(top, x) + y)}h.1`;
         }
       }
       xa = xb;
     }
+    dots.push(
+      path(row, "none", ` stroke="${dotCol}" stroke-width="${f(sz * 2.3)}" stroke-linecap="round"`),
+    );
   }
   palette.forEach((col, i) => c.body.push(path(cells[i] ?? "", land(c, col, depth), op(0.55))));
-  c.body.push(path(dots, land(c, "#56663a", depth), op(0.9)));
+  c.body.push(...dots);
 }
 
 function hills(c: Ctx): void {
@@ -1148,19 +1540,40 @@ function hills(c: Ctx): void {
     const bb = road[i + 1] as Pt;
     const w0 = 2 + i * 2.4;
     const w1 = 2 + (i + 1) * 2.4;
-    rd += polyD([[a[0] - w0, a[1]], [bb[0] - w1, bb[1]], [bb[0] + w1, bb[1]], [a[0] + w0, a[1]]]);
+    rd += polyD([
+      [a[0] - w0, a[1]],
+      [bb[0] - w1, bb[1]],
+      [bb[0] + w1, bb[1]],
+      [a[0] + w0, a[1]],
+    ]);
   }
   c.body.push(path(rd, roadCol));
   const trees: Pt[] = road.slice(1, 9).map(([x, y], i) => [x + side * (8 + i * 4), y - 6] as Pt);
   const trees2: Pt[] = road.slice(1, 9).map(([x, y], i) => [x - side * (8 + i * 4), y + 6] as Pt);
   placeBuilding(c);
-  cypressRow(c, [...trees, ...trees2].sort((a, b) => a[1] - b[1]), (p) => 30 + (p[1] - c.by) * 0.55, "#2f4626", 0.15);
+  cypressRow(
+    c,
+    [...trees, ...trees2].sort((a, b) => a[1] - b[1]),
+    (p) => 30 + (p[1] - c.by) * 0.55,
+    "#2f4626",
+    0.15,
+  );
   const front = ridge(r, H - 110, 60, { freq: 0.8 });
   layer(c, front, r.pick(["#b8a45e", "#8a9a4c", "#c2ad6a"]), 0.05);
   fields(c, front, ["#c9b36a", "#8fa052"], 0.05, 2, 40);
   // foreground cypress pair
   const fx = c.bx > W / 2 ? r.range(60, 260) : r.range(W - 260, W - 60);
-  cypressRow(c, [[fx, H + 20], [fx + 70, H + 30]], (_, i) => (i === 0 ? 560 : 470), "#2a3f23", 0);
+  if (!c.terrace)
+    cypressRow(
+      c,
+      [
+        [fx, H + 20],
+        [fx + 70, H + 30],
+      ],
+      (_, i) => (i === 0 ? 560 : 470),
+      "#2a3f23",
+      0,
+    );
 }
 
 function coast(c: Ctx): void {
@@ -1245,23 +1658,45 @@ function coast(c: Ctx): void {
     if (r.chance(0.45)) continue;
     const [x, y] = top[i] as Pt;
     const w = r.range(2, 6);
-    fiss += polyD([[x, y + 12], [x + w, y + 12], [x + w * 0.3 + r.range(-10, 10), yw], [x - w * 0.5, yw]]);
+    fiss += polyD([
+      [x, y + 12],
+      [x + w, y + 12],
+      [x + w * 0.3 + r.range(-10, 10), yw],
+      [x - w * 0.5, yw],
+    ]);
   }
   const endT = top[n - 3] as Pt;
   fiss += polyD([endT, top[n] as Pt, tipFoot, [endT[0] - dir * 10, yw]]);
   c.body.push(path(fiss, rockDark, op(0.45)));
   // grass cap
   const cap = top.map(([x, y], i) => [x, y + 14 + 5 * Math.sin(i * 2.3)] as Pt).reverse();
-  c.body.push(path(polyD([...top, ...cap]), vGrad(c, land(c, "#93a05e", 0.15), land(c, "#6b7a40", 0.2))));
+  c.body.push(
+    path(polyD([...top, ...cap]), vGrad(c, land(c, "#93a05e", 0.15), land(c, "#6b7a40", 0.2))),
+  );
   // foam at the cliff foot and sea stacks off the tip
-  c.body.push(path(polyD([...foot.map(([x, y]) => [x, y - 3] as Pt), ...foot.map(([x, y]) => [x, y + 5] as Pt).reverse()]), "#ffffff", op(0.45)));
+  c.body.push(
+    path(
+      polyD([
+        ...foot.map(([x, y]) => [x, y - 3] as Pt),
+        ...foot.map(([x, y]) => [x, y + 5] as Pt).reverse(),
+      ]),
+      "#ffffff",
+      op(0.45),
+    ),
+  );
   let stacks = "";
   for (let i = 0; i < r.int(1, 3); i++) {
     const sx = tip + dir * r.range(60, 260);
     const sy = yw + r.range(0, 40);
     const sw = r.range(14, 30) * (0.7 + c.s * 0.5);
     const sh = sw * r.range(1.4, 3);
-    stacks += polyD([[sx - sw, sy], [sx - sw * 0.7, sy - sh], [sx - sw * 0.1, sy - sh * 1.08], [sx + sw * 0.6, sy - sh * 0.9], [sx + sw, sy]]);
+    stacks += polyD([
+      [sx - sw, sy],
+      [sx - sw * 0.7, sy - sh],
+      [sx - sw * 0.1, sy - sh * 1.08],
+      [sx + sw * 0.6, sy - sh * 0.9],
+      [sx + sw, sy],
+    ]);
   }
   c.body.push(path(stacks, cylGrad(c, rockLit, rock, rockDark)));
   // umbrella pines beside (and just behind) the building
@@ -1277,7 +1712,10 @@ function coast(c: Ctx): void {
   const fr: Pt[] = [];
   for (let i = 0; i <= 12; i++) {
     const t2 = i / 12;
-    fr.push([fx0 + dir * (t2 * r.range(420, 520)), H - 150 + t2 * t2 * 200 + r.range(-8, 8) - (1 - t2) * 60]);
+    fr.push([
+      fx0 + dir * (t2 * r.range(420, 520)),
+      H - 150 + t2 * t2 * 200 + r.range(-8, 8) - (1 - t2) * 60,
+    ]);
   }
   fr.push([fx0 + dir * 560, H + 10], [fx0, H + 10]);
   c.body.push(path(polyD(fr), vGrad(c, land(c, "#6f7448", 0.02), land(c, "#3f4630", 0))));
@@ -1297,12 +1735,19 @@ function lake(c: Ctx): void {
   const hillsBack = ridge(r, lakeY - 20, 25, { freq: 1.6 });
   c.body.push(path(landD(hillsBack, lakeY + 1), land(c, "#5d7048", 0.55)));
   // lake
-  c.body.push(path(rectD(0, lakeY, W, H - lakeY), vGrad(c, mix(sky.horizon, sky.water, 0.3), mix(sky.water, sky.top, 0.4), lakeY, H)));
+  c.body.push(
+    path(
+      rectD(0, lakeY, W, H - lakeY),
+      vGrad(c, mix(sky.horizon, sky.water, 0.3), mix(sky.water, sky.top, 0.4), lakeY, H),
+    ),
+  );
   // reflections of the far shore
   const refl = mts.map(([x, y]) => [x, 2 * lakeY - y] as Pt);
-  c.body.push(path(landD(refl, lakeY).replace(/Z$/, "Z"), mcol, op(0.25)).replace(`L${f((refl[refl.length - 1] as Pt)[0])} ${f(H + 10)}`, `L${f((refl[refl.length - 1] as Pt)[0])} ${f(lakeY)}`));
+  c.body.push(path(landD(refl, lakeY), mcol, op(0.25)));
   const hb = hillsBack.map(([x, y]) => [x, 2 * lakeY - y] as Pt);
-  c.body.push(path(polyD([...hb, [W + 20, lakeY], [-20, lakeY]]), land(c, "#5d7048", 0.55), op(0.4)));
+  c.body.push(
+    path(polyD([...hb, [W + 20, lakeY], [-20, lakeY]]), land(c, "#5d7048", 0.55), op(0.4)),
+  );
   // villages on far shore
   let vil = "";
   for (let i = 0; i < 10; i++) {
@@ -1322,7 +1767,11 @@ function lake(c: Ctx): void {
     const y = c.by - 6 * Math.sin(t * Math.PI) + r.range(-3, 3) - (t > 0.6 ? (t - 0.6) * 200 : 0);
     pts.push([x, y]);
   }
-  const prom: Pt[] = [...pts.map(([x, y]) => [x, Math.min(y, c.by)] as Pt), [side > 0 ? W + 40 : -40, shore], [tip - side * 10, shore]];
+  const prom: Pt[] = [
+    ...pts.map(([x, y]) => [x, Math.min(y, c.by)] as Pt),
+    [side > 0 ? W + 40 : -40, shore],
+    [tip - side * 10, shore],
+  ];
   c.body.push(path(polyD(prom), vGrad(c, land(c, "#7a8f52", 0.2), land(c, "#4f6236", 0.2))));
   placeBuilding(c, true);
   // ripples
@@ -1362,25 +1811,46 @@ function vineyard(c: Ctx): void {
   layer(c, far, "#8f9a7a", 0.85);
   const far2 = ridge(r, c.by - 50 * c.s, 40, { freq: 1.5 });
   layer(c, far2, "#8c9a5c", 0.6);
-  // distant vine stripes
+  fields(c, far2, ["#9aa35a", "#7d9150", "#b4a767"], 0.6, 2, 16);
+  // vine rows following the contour of the estate's hill
   const mid = ridge(r, c.by + 6, 55, { plateau: plateau(c) });
-  const clipId = gradId(c);
-  c.defs.push(`<clipPath id="${clipId}"><path d="${landD(mid)}"/></clipPath>`);
-  layer(c, mid, "#9ba55a", 0.3);
-  let stripes = "";
-  for (let x = -400; x < W + 400; x += 22) stripes += `M${f(x)} ${f(c.by - 60)}L${f(x + 300)} ${f(c.by + 300)}l6 0L${f(x + 6)} ${f(c.by - 60)}Z`;
-  c.body.push(`<g clip-path="url(#${clipId})">${path(stripes, land(c, "#566b2e", 0.3), op(0.5))}</g>`);
+  layer(c, mid, "#a4a35e", 0.3);
+  let rowsD = "";
+  for (let k = 1; k < 22; k++) {
+    const o = 5 + k * 5 * (1 + k * 0.09);
+    const pts = mid.filter((_, i) => i % 2 === 0).map(([x, y]) => [x, y + o] as Pt);
+    rowsD += "M" + pts.map(([x, y]) => `${f(x)} ${f(y)}`).join("L");
+  }
+  c.body.push(
+    path(
+      rowsD,
+      "none",
+      ` stroke="${land(c, "#4f6a2a", 0.3)}" stroke-width="3" stroke-opacity=".6"`,
+    ),
+  );
   placeBuilding(c);
   // cypresses beside the building
   const side = r.chance(0.5) ? 1 : -1;
   const cx = c.bx + side * (c.bw + 30);
-  cypressRow(c, [[cx, c.by + 4], [cx + side * 28, c.by + 6], [cx + side * 56, c.by + 8]], () => 130 * c.s, "#2f4626", 0.25);
+  cypressRow(
+    c,
+    [
+      [cx, c.by + 4],
+      [cx + side * 28, c.by + 6],
+      [cx + side * 56, c.by + 8],
+    ],
+    () => 130 * c.s,
+    "#2f4626",
+    0.25,
+  );
   // foreground slope with rows converging to a vanishing point
   const front = ridge(r, c.by + 120 + 60 * (1 - c.s), 40, { freq: 0.6 });
   const fid = gradId(c);
   c.defs.push(`<clipPath id="${fid}"><path d="${landD(front)}"/></clipPath>`);
   const earth = land(c, r.pick(["#a7805a", "#b08f62", "#9a7552"]), 0.05);
-  c.body.push(path(landD(front), vGrad(c, mix(earth, c.sky.light, 0.15), mix(earth, "#3c2c1c", 0.3))));
+  c.body.push(
+    path(landD(front), vGrad(c, mix(earth, c.sky.light, 0.15), mix(earth, "#3c2c1c", 0.3))),
+  );
   const vx = c.bx + r.range(-300, 300);
   const vy = Math.min(...front.map((p) => p[1])) - 140;
   let rows = "";
@@ -1393,11 +1863,23 @@ function vineyard(c: Ctx): void {
     leaves += `M${f(vx)} ${f(vy)}L${f(bxp - spread * 2.2 + 10)} ${f(H + 20)}H${f(bxp - spread * 0.6)}Z`;
   }
   const vine = land(c, r.pick(["#4c6a2c", "#56722f", "#60782f"]), 0.05);
-  c.body.push(`<g clip-path="url(#${fid})">${path(rows, vine)}${path(leaves, mix(vine, c.sky.light, 0.3), op(0.6))}</g>`);
-  // olive tree or cypress in the foreground
-  const t: Trees = { dark: "", lit: "" };
-  oakD(r, side > 0 ? r.range(80, 300) : r.range(W - 300, W - 80), H + 30, 200, c.lightLeft, t);
-  pushTrees(c, t, "#6d7a52", 0);
+  c.body.push(
+    `<g clip-path="url(#${fid})">${path(rows, vine)}${path(leaves, mix(vine, c.sky.light, 0.3), op(0.6))}</g>`,
+  );
+  // cypresses at the end of the rows
+  if (r.chance(0.7)) {
+    const fx = side > 0 ? r.range(60, 240) : r.range(W - 240, W - 60);
+    cypressRow(
+      c,
+      [
+        [fx, H + 20],
+        [fx + 64, H + 30],
+      ],
+      (_, i) => (i === 0 ? 520 : 430),
+      "#2a3f23",
+      0,
+    );
+  }
 }
 
 function mountain(c: Ctx): void {
@@ -1429,21 +1911,42 @@ function mountain(c: Ctx): void {
   });
   const snowD = polyD([...peaks, ...snowBottom.reverse()]);
   const snow = mix(land(c, "#f3f5f8", 0.3), sky.light, 0.3);
-  c.body.push(`<g clip-path="url(#${clipId})">${path(snowD, snow)}${path(shade, sky.ambient, op(0.35))}</g>`);
-  const range2 = mountainRidge(r, c.by - 10, r.range(120, 200), { x: c.bx, w: c.bw * 1.2, y: c.by });
+  c.body.push(
+    `<g clip-path="url(#${clipId})">${path(snowD, snow)}${path(shade, sky.ambient, op(0.35))}</g>`,
+  );
+  const range2 = mountainRidge(r, c.by - 10, r.range(120, 200), {
+    x: c.bx,
+    w: c.bw * 1.2,
+    y: c.by,
+  });
   layer(c, range2, "#5a6e4a", 0.3);
   // forest on the slope
   let pines = "";
-  for (let i = 0; i < 70; i++) {
+  for (let i = 0; i < 40; i++) {
     const x = r.range(-20, W + 20);
     if (Math.abs(x - c.bx) < c.bw * 1.2) continue;
-    const y = yAt(range2, x) + r.range(10, 160);
-    pines += pineD(x, y, r.range(30, 50));
+    const y = yAt(range2, x) + r.range(10, 90);
+    pines += pineD(x, y, r.range(26, 44));
   }
   c.body.push(path(pines, land(c, "#2e4532", 0.3)));
+  // dense forest with a spiky top edge on the lower slopes
+  const ph = r.range(0, TAU);
+  let forest = "M-20 " + f(c.by + 300);
+  for (let x = -20, k = 0; x < W + 30; x += 8, k++) {
+    const near = 1 - smooth(c.bw * 0.9, c.bw * 2.4, Math.abs(x - c.bx));
+    const y = yAt(range2, x) + 70 + 35 * Math.sin(x * 0.006 + ph) + near * 160;
+    forest += `L${f(x)} ${f(k % 2 ? y - r.range(12, 26) : y)}`;
+  }
+  forest += `L${W + 30} ${f(c.by + 300)}Z`;
+  c.body.push(path(forest, land(c, "#29402d", 0.22)));
   placeBuilding(c);
   const meadow = ridge(r, c.by + 160 + 40 * c.s, 40, { freq: 0.9 });
   layer(c, meadow, "#7f9a4e", 0.05);
+  // mountain stream winding through the meadow
+  if (r.chance(0.5)) {
+    const sx = c.bx + (c.bx > W / 2 ? -1 : 1) * (c.bw * 1.2 + r.range(40, 200));
+    drawRiver(c, sx, yAt(meadow, sx) + 4, sx + (c.bx > W / 2 ? -1 : 1) * r.range(0, 200), 3, 70);
+  }
   // foreground pines framing the view
   let fp = "";
   const side = c.bx > W / 2 ? -1 : 1;
@@ -1454,7 +1957,6 @@ function mountain(c: Ctx): void {
     fp += pineD(x, yAt(meadow, x) + 20, r.range(70, 110));
   }
   c.body.push(path(fp, land(c, "#243a28", 0)));
-  void sky;
 }
 
 function parkland(c: Ctx): void {
@@ -1462,17 +1964,23 @@ function parkland(c: Ctx): void {
   const far = ridge(r, c.by - 60 * c.s - 10, 25, { freq: 1.2 });
   layer(c, far, "#6e8656", 0.75);
   // woodland belt on the horizon
-  let tl = "";
-  for (let x = -20; x < W + 20; x += r.range(14, 30)) tl += ellipseD(x, yAt(far, x) + 4, r.range(14, 26), r.range(10, 20));
+  let tl = `M-20 ${f(yAt(far, 0) + 30)}`;
+  for (let x = -20; x < W + 20;) {
+    const w = r.range(24, 60);
+    const y = yAt(far, x + w) + 4;
+    tl += `Q${f(x + w / 2)} ${f(y - r.range(14, 40))} ${f(x + w)} ${f(y)}`;
+    x += w;
+  }
+  tl += `V${f(yAt(far, W) + 40)}H-20Z`;
   c.body.push(path(tl, land(c, "#4b653a", 0.65)));
   const lawn = ridge(r, c.by + 8, 30, { plateau: plateau(c), freq: 0.8 });
   layer(c, lawn, "#7fa050", 0.2);
   // clumps of trees in the middle distance
   const t: Trees = { dark: "", lit: "" };
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < 6; i++) {
     const cx = r.range(0, W);
-    if (Math.abs(cx - c.bx) < c.bw * 1.4) continue;
-    const n = r.int(2, 4);
+    if (Math.abs(cx - c.bx) < c.bw * 1.3) continue;
+    const n = r.int(2, 3);
     for (let k = 0; k < n; k++) {
       const x = cx + r.range(-70, 70);
       oakD(r, x, yAt(lawn, x) + r.range(6, 30), r.range(36, 60), c.lightLeft, t);
@@ -1480,30 +1988,46 @@ function parkland(c: Ctx): void {
   }
   pushTrees(c, t, "#45613a", 0.3);
   placeBuilding(c);
+  const lawn2 = ridge(r, c.by + (H - c.by) * 0.45, 30, { freq: 0.6 });
+  const l2 = lawn2.map(([x, y]) => [x, Math.max(y, c.by + 30)] as Pt);
+  layer(c, l2, "#87a857", 0.08);
   // serpentine lake in front of the house
   const lakeSide = c.bx > W / 2 ? -1 : 1;
-  if (r.chance(0.6)) {
+  const water = r.next();
+  if (!c.parterre && water < 0.45) {
     const y0 = c.by + 40 + 50 * c.s;
     const top: Pt[] = [];
     const bot: Pt[] = [];
+    const inner = c.bx + lakeSide * r.range(-120, 60);
+    const outer = lakeSide > 0 ? W + 40 : -40;
     for (let i = 0; i <= 20; i++) {
       const t2 = i / 20;
-      const x = -40 + (W + 80) * t2;
-      const y = y0 + 30 * Math.sin(t2 * 5 + 1) + lakeSide * (t2 - 0.5) * 60;
-      const th = 8 + 40 * (lakeSide > 0 ? t2 : 1 - t2) ** 1.5;
-      top.push([x, y - th * 0.3]);
+      const x = inner + (outer - inner) * t2;
+      const y = y0 + 20 * Math.sin(t2 * 4 + 1) + t2 * 40;
+      const th = (20 + 80 * t2 ** 1.3) * Math.sin(Math.min(1, t2 * 3) * Math.PI * 0.5);
+      top.push([x, y - th * 0.35]);
       bot.push([x, y + th]);
     }
     const d = polyD([...top, ...bot.reverse()]);
-    c.body.push(path(d, vGrad(c, mix(sky.horizon, sky.water, 0.35), mix(sky.water, sky.top, 0.3))));
-    c.body.push(path(polyD([...top, ...top.map(([x, y]) => [x, y + 3] as Pt).reverse()]), land(c, "#3f5a32", 0.15), op(0.7)));
+    c.body.push(path(d, vGrad(c, mix(sky.water, sky.top, 0.2), mix(sky.horizon, sky.water, 0.3))));
+    c.body.push(
+      path(
+        polyD([...top, ...top.map(([x, y]) => [x, y + 3] as Pt).reverse()]),
+        land(c, "#3f5a32", 0.15),
+        op(0.7),
+      ),
+    );
     let rip = "";
     for (let i = 0; i < 12; i++) {
       const p = top[r.int(2, 18)] as Pt;
       rip += rectD(p[0] + r.range(-30, 30), p[1] + r.range(6, 24), r.range(20, 70), 1.5);
     }
     c.body.push(path(rip, mix(sky.horizon, "#ffffff", 0.4), op(0.35)));
-  } else {
+  } else if (!c.parterre && water < 0.7) {
+    // a river winding out of the park towards the viewer
+    const sx = c.bx + lakeSide * (c.bw * 1.3 + r.range(20, 160));
+    drawRiver(c, sx, c.by + 24, sx + lakeSide * r.range(100, 400), 4, 110);
+  } else if (!c.parterre) {
     // gravel drive sweeping up to the house
     const sw = lakeSide * r.range(150, 350);
     c.body.push(
@@ -1513,6 +2037,13 @@ function parkland(c: Ctx): void {
       ),
     );
   }
+  const t3: Trees = { dark: "", lit: "" };
+  for (let i = 0; i < 3; i++) {
+    const x = r.range(0, W);
+    if (Math.abs(x - c.bx) < c.bw * 1.1) continue;
+    oakD(r, x, yAt(l2, x) + r.range(20, 60), r.range(80, 120), c.lightLeft, t3);
+  }
+  pushTrees(c, t3, "#3f5a32", 0.1);
   const fore = ridge(r, H - 60, 25, { freq: 0.7 });
   layer(c, fore, "#6f9446", 0.02);
   // specimen oak framing the view
@@ -1522,6 +2053,71 @@ function parkland(c: Ctx): void {
   pushTrees(c, t2, "#3c5630", 0.02);
 }
 
+/** A stone balustrade with an urn across the foreground: the view from a terrace. */
+function drawTerrace(c: Ctx): void {
+  const { r, sky } = c;
+  const stone = mix(land(c, "#e2d5bb", 0), sky.light, sky.night ? 0.08 : 0.2);
+  const shade = mix(stone, sky.ambient, 0.45);
+  const left = c.bx > W / 2;
+  const x0 = left ? -20 : W * r.range(0.3, 0.45);
+  const x1 = left ? W * r.range(0.55, 0.7) : W + 20;
+  const y = H - r.range(200, 240);
+  const railH = 30;
+  const balH = 110;
+  // shadowed body behind the balusters
+  c.body.push(path(rectD(x0, y + railH, x1 - x0, H - y), mix(shade, "#1b1e26", 0.35)));
+  let bal = "";
+  for (let x = x0 + 16; x < x1 - 26; x += 40) {
+    const t = y + railH;
+    const k = 1.35;
+    bal += `M${f(x + 5 * k)} ${f(t)}H${f(x + 17 * k)}Q${f(x + 10 * k)} ${f(t + balH * 0.2)} ${f(x + 20 * k)} ${f(t + balH * 0.6)}Q${f(x + 22 * k)} ${f(t + balH * 0.85)} ${f(x + 17 * k)} ${f(t + balH)}H${f(x + 5 * k)}Q${f(x)} ${f(t + balH * 0.85)} ${f(x + 2 * k)} ${f(t + balH * 0.6)}Q${f(x + 12 * k)} ${f(t + balH * 0.2)} ${f(x + 5 * k)} ${f(t)}Z`;
+  }
+  c.body.push(path(bal, cylGrad(c, stone, mix(stone, shade, 0.4), shade)));
+  // coping and plinth
+  c.body.push(
+    path(
+      rectD(x0 - 6, y, x1 - x0 + 12, railH) + rectD(x0 - 6, y + railH + balH, x1 - x0 + 12, H - y),
+      stone,
+    ),
+  );
+  c.body.push(
+    path(
+      rectD(x0 - 6, y + railH - 5, x1 - x0 + 12, 5) +
+        rectD(x0 - 6, y + railH + balH + 10, x1 - x0 + 12, H),
+      shade,
+      op(0.7),
+    ),
+  );
+  // pedestal with an urn at the open end
+  const px = left ? x1 - 10 : x0 + 10;
+  c.body.push(path(rectD(px - 40, y - 30, 80, H - y + 30), stone));
+  c.body.push(path(rectD(left ? px + 18 : px - 40, y - 30, 22, H - y + 30), shade, op(0.6)));
+  c.body.push(path(rectD(px - 46, y - 40, 92, 12), stone));
+  const uy = y - 40;
+  c.body.push(
+    path(
+      `M${f(px - 12)} ${f(uy)}L${f(px - 8)} ${f(uy - 14)}Q${f(px - 38)} ${f(uy - 30)} ${f(px - 34)} ${f(uy - 56)}H${f(px + 34)}Q${f(px + 38)} ${f(uy - 30)} ${f(px + 8)} ${f(uy - 14)}L${f(px + 12)} ${f(uy)}Z`,
+      cylGrad(c, stone, mix(stone, shade, 0.3), shade),
+    ),
+  );
+  // flowering plant in the urn
+  const leaf = land(c, "#4a6a34", 0);
+  let plant = "";
+  for (let i = 0; i < 7; i++)
+    plant += ellipseD(
+      px + r.range(-40, 40),
+      uy - 62 - r.range(0, 40),
+      r.range(14, 24),
+      r.range(10, 16),
+    );
+  c.body.push(path(plant, leaf));
+  let flowers = "";
+  for (let i = 0; i < 14; i++)
+    flowers += `M${f(px + r.range(-44, 44))} ${f(uy - 60 - r.range(0, 50))}h.1`;
+  const bloom = land(c, r.pick(["#e8a0a8", "#f0e6f0", "#d86a6a", "#f2c46a"]), 0);
+  c.body.push(path(flowers, "none", ` stroke="${bloom}" stroke-width="9" stroke-linecap="round"`));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Render
 // ---------------------------------------------------------------------------------------------
@@ -1529,7 +2125,7 @@ function parkland(c: Ctx): void {
 /** Same scene in, byte-identical SVG out. */
 export function renderEstateSvg(scene: EstateScene): string {
   const est = makeEstate(scene.seed, scene.architecture);
-  const index = Math.max(0, Math.floor(scene.index));
+  const index = Number.isFinite(scene.index) ? Math.max(0, Math.floor(scene.index)) : 0;
   const r = makeRng(`view:${scene.seed}:${index}`);
   const time = est.todOrder[(index + Math.floor(index / 6) * 3) % 6] as TimeOfDay;
   const sky = SKIES[time];
@@ -1560,6 +2156,8 @@ export function renderEstateSvg(scene: EstateScene): string {
     lightLeft: sunX < bx,
     horizon,
     close: base.close,
+    terrace: base.terrace === true,
+    parterre: false,
     ids: 0,
   };
   drawSky(c);
@@ -1570,6 +2168,7 @@ export function renderEstateSvg(scene: EstateScene): string {
   else if (scene.terrain === "vineyard") vineyard(c);
   else if (scene.terrain === "mountain") mountain(c);
   else parkland(c);
+  if (c.terrace) drawTerrace(c);
   // soft light wash and vignette
   const vid = gradId(c);
   c.defs.push(
