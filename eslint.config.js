@@ -33,7 +33,16 @@ const SERVER_RULES = {
 };
 
 export default tseslint.config(
-  { ignores: ["build/", "bench/blank/build/", ".react-router/", "data/", "node_modules/", "db/migrations/"] },
+  {
+    ignores: [
+      "build/",
+      "bench/blank/build/",
+      ".react-router/",
+      "data/",
+      "node_modules/",
+      "db/migrations/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

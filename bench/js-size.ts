@@ -5,10 +5,16 @@
 import { gzipSync } from "node:zlib";
 import { ensureBuilds, startBlank, startCastellum } from "./servers.ts";
 
-async function firstLoadJs(base: string, path: string): Promise<{ files: number; raw: number; gzip: number }> {
-  const html = await (await fetch(`${base}${path}`, { headers: { "Accept-Language": "en" } })).text();
+async function firstLoadJs(
+  base: string,
+  path: string,
+): Promise<{ files: number; raw: number; gzip: number }> {
+  const html = await (
+    await fetch(`${base}${path}`, { headers: { "Accept-Language": "en" } })
+  ).text();
   const urls = new Set<string>();
-  for (const match of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) urls.add(match[1] ?? "");
+  for (const match of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g))
+    urls.add(match[1] ?? "");
   for (const match of html.matchAll(/import\s*\(?\s*"([^"]+\.js)"/g)) urls.add(match[1] ?? "");
   for (const match of html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)) urls.add(match[1] ?? "");
   let raw = 0;
@@ -31,7 +37,9 @@ export async function benchJsSize() {
   try {
     const baseline = await firstLoadJs(blank.url, "/");
     console.log("\nFirst-load JavaScript per route (gzip -9)");
-    console.log(`  ${"blank page of the same stack".padEnd(34)} ${(baseline.gzip / 1024).toFixed(1).padStart(6)} KB  (${baseline.files} files)`);
+    console.log(
+      `  ${"blank page of the same stack".padEnd(34)} ${(baseline.gzip / 1024).toFixed(1).padStart(6)} KB  (${baseline.files} files)`,
+    );
     for (const route of ROUTES) {
       const size = await firstLoadJs(app.url, route);
       console.log(

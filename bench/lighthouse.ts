@@ -35,10 +35,16 @@ export async function benchLighthouse(paths = ["/castles", "/property/gordon-cas
     ];
     // Warm the media cache so the runs measure serving, not the first encode.
     for (const [, url] of targets) await fetch(url ?? "");
-    console.log("\nLighthouse mobile (performance / accessibility / best practices / SEO, LCP, TBT, CLS)");
+    console.log(
+      "\nLighthouse mobile (performance / accessibility / best practices / SEO, LCP, TBT, CLS)",
+    );
     for (const [label, url] of targets) {
       await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
-      const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+      });
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);

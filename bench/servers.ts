@@ -62,19 +62,32 @@ export async function startCastellum(dataDir = mkdtempSync(join(tmpdir(), "caste
   const started = performance.now();
   const child = spawn(process.execPath, ["server/index.ts"], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      LOG_LEVEL: "warn",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
   const readyMs = await waitUntilReady(child, `${url}/api/castles`, started);
-  return { url, readyMs, dataDir, stop: stopper(child) } satisfies RunningServer & { dataDir: string };
+  return { url, readyMs, dataDir, stop: stopper(child) } satisfies RunningServer & {
+    dataDir: string;
+  };
 }
 
 /** The blank page of the same stack (bench/blank), the baseline. */
 export async function startBlank(): Promise<RunningServer> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ["bench/blank/server.ts", String(port)], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, ["bench/blank/server.ts", String(port)], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const url = `http://127.0.0.1:${port}`;
   const readyMs = await waitUntilReady(child, `${url}/`, started);
   return { url, readyMs, stop: stopper(child) };

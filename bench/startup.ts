@@ -7,7 +7,8 @@ import { rmSync } from "node:fs";
 import { ensureBuilds, startBlank, startCastellum } from "./servers.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 export async function benchStartup() {
   ensureBuilds();
@@ -34,7 +35,9 @@ export async function benchStartup() {
   ] as const;
   console.log(`\nStart-up, process spawn to first answer (median of ${RUNS})`);
   for (const [label, ms] of rows) {
-    console.log(`  ${label.padEnd(56)} ${(ms / 1000).toFixed(2).padStart(6)} s   ×${(ms / base).toFixed(1)}`);
+    console.log(
+      `  ${label.padEnd(56)} ${(ms / 1000).toFixed(2).padStart(6)} s   ×${(ms / base).toFixed(1)}`,
+    );
   }
 }
 

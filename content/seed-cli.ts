@@ -10,11 +10,15 @@ import { loadPropertyContent } from "./load-properties.ts";
 const root = resolve(import.meta.dirname, "..");
 if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
 const env = parseEnv();
-const database = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR });
+const database = await openDatabase(
+  env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+);
 await database.migrate();
 const result = await seedCatalogue(
   { db: database.db, log: pino({ level: "warn" }) },
   loadPropertyContent(join(root, "content/properties")),
 );
 await database.close();
-console.log(`Seeded ${result.properties} properties and ${result.images} images (${database.backend}).`);
+console.log(
+  `Seeded ${result.properties} properties and ${result.images} images (${database.backend}).`,
+);

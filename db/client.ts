@@ -40,7 +40,10 @@ export async function openDatabase(
   migrationsFolder: string = MIGRATIONS_FOLDER,
 ): Promise<DatabaseHandle> {
   if ("databaseUrl" in options) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+    });
     // Fail at start, with the driver's own message, rather than at the first page view.
     await pool.query("select 1");
     const db = drizzleNodePg({ client: pool, schema });

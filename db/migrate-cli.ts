@@ -7,7 +7,9 @@ import { openDatabase } from "./client.ts";
 const root = resolve(import.meta.dirname, "..");
 if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
 const env = parseEnv();
-const database = await openDatabase(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR });
+const database = await openDatabase(
+  env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+);
 await database.migrate();
 await database.close();
 console.log(`Migrations applied (${database.backend}).`);

@@ -9,7 +9,10 @@ const dir = import.meta.dirname;
 const port = Number(process.argv[2] ?? 3100);
 const build = (await import(pathToFileURL(join(dir, "build/server/index.js")).href)) as ServerBuild;
 const app = express();
-app.use("/assets", express.static(join(dir, "build/client/assets"), { immutable: true, maxAge: "1y" }));
+app.use(
+  "/assets",
+  express.static(join(dir, "build/client/assets"), { immutable: true, maxAge: "1y" }),
+);
 app.use(express.static(join(dir, "build/client")));
 app.use(createRequestHandler({ build, mode: "production" }));
 app.listen(port, "127.0.0.1", (error?: Error) => {
