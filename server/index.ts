@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import compression from "compression";
 import express from "express";
 import { EnvError, parseEnv } from "./env.ts";
 
@@ -22,6 +23,8 @@ try {
 
 const server = express();
 server.disable("x-powered-by");
+// HTML, JS, CSS and JSON travel compressed; images are already.
+server.use(compression());
 type Entry = typeof import("./entry.ts");
 let entry: Entry;
 if (env.NODE_ENV === "production") {
