@@ -20,6 +20,7 @@ import "./app.css";
 import cormorantLatin from "@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url";
 import interLatin from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { requestInfoContext } from "./context.ts";
+import { NavigationProgress } from "./components/navigation-progress.tsx";
 import { NotFoundContent } from "./components/not-found-content.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
@@ -90,6 +91,7 @@ function Providers({ children }: { children: React.ReactNode }) {
 function Page({ children }: { children: React.ReactNode }) {
   return (
     <Providers>
+      <NavigationProgress />
       <SiteHeader />
       <main id="main" className="flex-1" tabIndex={-1}>
         {children}

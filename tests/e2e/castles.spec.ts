@@ -94,3 +94,34 @@ describe("the castle network", () => {
     await page.waitForURL((url) => url.pathname === "/");
   });
 });
+
+describe("the castle network's loading and error states", () => {
+  const browser = useBrowser();
+
+  it("says 'Loading...' while the list reloads", async () => {
+    const page = await browser.newPage();
+    await page.goto("/castles");
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/castles\.data/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByTestId("language-menu").locator("summary").click();
+    await page.getByRole("link", { name: "Français" }).first().click();
+    await expect.poll(() => page.getByRole("status").textContent()).toBe("Loading...");
+    release();
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Notre réseau de châteaux");
+  });
+
+  it("says 'Failed to load properties' when the list cannot be loaded", async () => {
+    const page = await browser.newPage();
+    await page.goto("/");
+    await page.route(/\/castles\.data/, (route) => route.fulfill({ status: 500, body: "" }));
+    await page.getByRole("link", { name: "Book a Stay" }).click();
+    await expect
+      .poll(() => page.getByRole("alert").textContent())
+      .toBe("Failed to load properties");
+    expect(await page.locator("h1").textContent()).toBe("Our Castle Network");
+  });
+});
