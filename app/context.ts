@@ -10,5 +10,7 @@ export interface RequestInfo {
   language: Language;
   /** Public origin for canonical and alternate links, without a trailing slash. */
   publicUrl: string;
+  /** Where the whitepaper link points (the configured URL, or the site's own PDF). */
+  whitepaperUrl: string | null;
 }
 export const requestInfoContext = createContext<RequestInfo>();

@@ -19,15 +19,21 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import cormorantLatin from "@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url";
 import interLatin from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
-import { requestInfoContext } from "./context.ts";
+import { getFeaturedImage } from "../domain/catalogue/read-properties.ts";
+import { translate } from "../i18n/translate.ts";
+import { depsContext, requestInfoContext } from "./context.ts";
+import { shareImageOf } from "./share-image.ts";
 import { NavigationProgress } from "./components/navigation-progress.tsx";
 import { NotFoundContent } from "./components/not-found-content.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
+import { Toaster } from "./components/toaster.tsx";
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { language, publicUrl } = context.get(requestInfoContext);
+  const featured = await getFeaturedImage(context.get(depsContext));
   return {
+    shareImage: featured ? shareImageOf(featured, translate(language, "meta.shareImageAlt")) : null,
     language,
     // Only this language's messages travel to the browser.
     messages: RESOURCES[language],
@@ -48,6 +54,7 @@ export function shouldRevalidate({
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
   // The Latin faces every page uses, fetched with the HTML rather than after the CSS.
   { rel: "preload", href: interLatin, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   {
@@ -97,6 +104,7 @@ function Page({ children }: { children: React.ReactNode }) {
         {children}
       </main>
       <SiteFooter />
+      <Toaster />
     </Providers>
   );
 }

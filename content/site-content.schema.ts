@@ -64,7 +64,13 @@ export const RoadmapContentSchema = z.strictObject({
         /** e.g. "2025-Q2"; the page formats it per language. */
         quarter: z.string().regex(/^\d{4}-Q[1-4]$/),
         items: z
-          .array(z.strictObject({ key: z.string().regex(/^[a-z0-9-]+$/), title: LocalizedSchema, description: LocalizedSchema }))
+          .array(
+            z.strictObject({
+              key: z.string().regex(/^[a-z0-9-]+$/),
+              title: LocalizedSchema,
+              description: LocalizedSchema,
+            }),
+          )
           .min(1),
       }),
     )

@@ -14,3 +14,16 @@ export const SITE = {
     tokenSale: "https://launch.castellum.example/casl",
   },
 } as const;
+
+/** The public pages listed in the sitemap, each in every language (properties are added). */
+export const PUBLIC_PAGES = [
+  "/",
+  "/castles",
+  "/team",
+  "/faqs",
+  "/contact",
+  "/roadmap",
+  "/tokenomics",
+  "/tokensale",
+  "/whitepaper",
+] as const;

@@ -7,6 +7,8 @@ import type { Env } from "./env.ts";
 import { catalogueRoutes } from "./api/catalogue.ts";
 import { apiErrorHandler, apiNotFound } from "./api/errors.ts";
 import { mediaRoutes } from "./api/media.ts";
+import { seoRoutes } from "./api/seo.ts";
+import { whitepaperRoutes } from "./api/whitepaper.ts";
 import { languageMiddleware } from "./middleware/language.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
@@ -16,7 +18,7 @@ export const CASTLES_REDIRECTS = ["/bookings", "/properties", "/castle-network"]
 
 export interface AppOptions {
   deps: Deps;
-  env: Pick<Env, "NODE_ENV" | "PUBLIC_URL">;
+  env: Pick<Env, "NODE_ENV" | "PUBLIC_URL"> & Partial<Pick<Env, "WHITEPAPER_URL">>;
   /** The React Router server build; without it only the API and media routes exist (tests). */
   build?: () => Promise<ServerBuild>;
 }
@@ -41,6 +43,9 @@ export function createExpressApp({ deps, env, build }: AppOptions): Express {
   app.use("/media", apiNotFound);
   app.use("/media", apiErrorHandler(deps.log));
 
+  app.use(seoRoutes(deps, env.PUBLIC_URL));
+  app.use(whitepaperRoutes({ externalUrl: env.WHITEPAPER_URL }));
+
   app.get(CASTLES_REDIRECTS, (req, res) => {
     const query = req.originalUrl.indexOf("?");
     res.redirect(301, `/castles${query >= 0 ? req.originalUrl.slice(query) : ""}`);
@@ -57,6 +62,7 @@ export function createExpressApp({ deps, env, build }: AppOptions): Express {
           context.set(requestInfoContext, {
             language: res.locals.language,
             publicUrl: env.PUBLIC_URL,
+            whitepaperUrl: env.WHITEPAPER_URL ?? null,
           });
           return context;
         },

@@ -1,7 +1,11 @@
 import { join } from "node:path";
 import { loadPropertyContent } from "../content/load-properties.ts";
 import { type DatabaseHandle, openDatabase } from "../db/client.ts";
-import { isCatalogueEmpty, seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
+import {
+  isCatalogueEmpty,
+  refreshSearchDocuments,
+  seedCatalogue,
+} from "../domain/catalogue/seed-catalogue.ts";
 import type { Deps } from "../domain/deps.ts";
 import type { Env } from "./env.ts";
 import { createLogger } from "./logger.ts";
@@ -24,6 +28,8 @@ export async function createDeps(
   const deps: Deps = { db: database.db, log };
   if (env.SEED_DEMO_CATALOGUE && (await isCatalogueEmpty(deps))) {
     await seedCatalogue(deps, loadPropertyContent(join(rootDir, "content/properties")));
+  } else {
+    await refreshSearchDocuments(deps);
   }
   log.info(
     { backend: database.backend, ms: Math.round(performance.now() - started) },

@@ -21,6 +21,8 @@ export const EnvSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** Seed the demo catalogue into an empty database at start. */
   SEED_DEMO_CATALOGUE: booleanFlag.default(true),
+  /** An external whitepaper PDF; by default the site serves the one it makes from its content. */
+  WHITEPAPER_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

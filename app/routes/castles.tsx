@@ -1,22 +1,33 @@
 import { useTranslation } from "react-i18next";
-import { useNavigation } from "react-router";
-import { ArrowRight } from "lucide-react";
-import { listProperties } from "../../domain/catalogue/read-properties.ts";
+import { Link, useLocation, useNavigation } from "react-router";
+import { ArrowLeft, ArrowRight } from "lucide-react";
+import {
+  CatalogueFilterSchema,
+  filterInputFromSearchParams,
+  hasFilters,
+} from "../../domain/catalogue/catalogue-filter.schema.ts";
+import { searchProperties } from "../../domain/catalogue/read-properties.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/castles";
 import { depsContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
+import { CatalogueFilters } from "../components/catalogue-filters.tsx";
 import { PropertyCard } from "../components/property-card.tsx";
 import { ButtonLink } from "../components/ui/button.tsx";
 
 /** Cards in the first rows get their first image eagerly (3 columns on large screens). */
 const ABOVE_FOLD_CARDS = 3;
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
-  const all = await listProperties(context.get(depsContext), { language });
+  const parsed = CatalogueFilterSchema.safeParse(
+    filterInputFromSearchParams(new URL(request.url).searchParams),
+  );
+  // A hand-edited URL with a bad value still shows the catalogue, with a notice.
+  const filter = parsed.success ? parsed.data : {};
+  const page = await searchProperties(context.get(depsContext), { language, filter });
   // Ship only what a card shows: the page's data travels twice (HTML and hydration).
-  const properties = all.map(
+  const properties = page.properties.map(
     ({ id, slug, name, location, bedrooms, summary, membersOnly, images }) => ({
       id,
       slug,
@@ -30,8 +41,14 @@ export async function loader({ context }: Route.LoaderArgs) {
   );
   return {
     properties,
+    filter,
+    isFiltered: hasFilters(filter),
+    hasInvalidFilter: !parsed.success,
+    total: page.total,
+    nextAfter: page.nextAfter,
+    previousBefore: page.previousBefore,
     title: translate(language, "meta.castlesTitle"),
-    description: translate(language, "meta.castlesDescription", { count: properties.length }),
+    description: translate(language, "meta.castlesDescription", { count: page.total }),
   };
 }
 
@@ -44,27 +61,95 @@ export const meta: Route.MetaFunction = (args) =>
 export default function Castles({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
+  const location = useLocation();
   const isReloading = navigation.state === "loading" && navigation.location.pathname === "/castles";
+  const { properties, filter, total, isFiltered } = loaderData;
   return (
     <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 lg:py-16">
       <CastlesHeading />
       <CalloutCard />
-      <p role="status" className={isReloading ? "text-muted mt-8 text-center" : "sr-only"}>
+      {/* Remounted when the URL changes, so its fields always show the URL's filters. */}
+      <CatalogueFilters key={location.search} filter={filter} />
+      {loaderData.hasInvalidFilter && (
+        <p role="alert" className="text-burgundy mt-4 text-sm">
+          {t("filters.invalid")}
+        </p>
+      )}
+      <p role="status" className="text-muted mt-8 text-sm" data-testid="results-status">
         {isReloading
           ? t("castles.loading")
-          : t("castles.count", { count: loaderData.properties.length })}
+          : isFiltered
+            ? t("filters.results", { count: total })
+            : t("castles.count", { count: total })}
       </p>
-      <ul
-        className="mt-10 grid grid-cols-1 gap-8 md:grid-cols-2 lg:grid-cols-3"
-        aria-busy={isReloading}
-      >
-        {loaderData.properties.map((property, index) => (
-          <li key={property.id}>
-            <PropertyCard property={property} isAboveFold={index < ABOVE_FOLD_CARDS} />
-          </li>
-        ))}
-      </ul>
+      {properties.length === 0 ? (
+        <div
+          className="border-gold/40 bg-paper mt-6 rounded-sm border p-8 text-center"
+          data-testid="no-results"
+        >
+          <p className="font-display text-heritage text-2xl">{t("filters.empty")}</p>
+          <p className="text-muted mt-2">{t("filters.emptyHint")}</p>
+          <Link
+            to="/castles"
+            className="text-heritage mt-4 inline-block underline underline-offset-4"
+          >
+            {t("filters.clear")}
+          </Link>
+        </div>
+      ) : (
+        <ul
+          className="mt-6 grid grid-cols-1 gap-8 md:grid-cols-2 lg:grid-cols-3"
+          aria-busy={isReloading}
+        >
+          {properties.map((property, index) => (
+            <li key={property.id}>
+              <PropertyCard property={property} isAboveFold={index < ABOVE_FOLD_CARDS} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination nextAfter={loaderData.nextAfter} previousBefore={loaderData.previousBefore} />
     </div>
+  );
+}
+
+/** Keyset page links that keep the filters of the current URL. */
+function Pagination({
+  nextAfter,
+  previousBefore,
+}: {
+  nextAfter: number | null;
+  previousBefore: number | null;
+}) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  if (nextAfter === null && previousBefore === null) return null;
+  const hrefWith = (cursor: "after" | "before", id: number) => {
+    const params = new URLSearchParams(location.search);
+    params.delete("after");
+    params.delete("before");
+    params.set(cursor, String(id));
+    return `/castles?${params}`;
+  };
+  const linkClass =
+    "inline-flex min-h-11 items-center gap-2 rounded-sm border border-heritage px-5 text-sm text-heritage hover:bg-heritage hover:text-ivory";
+  return (
+    <nav aria-label={t("filters.pagination")} className="mt-12 flex justify-between gap-4">
+      {previousBefore !== null ? (
+        <Link to={hrefWith("before", previousBefore)} className={linkClass} rel="prev">
+          <ArrowLeft aria-hidden className="size-4" />
+          {t("filters.previous")}
+        </Link>
+      ) : (
+        <span />
+      )}
+      {nextAfter !== null && (
+        <Link to={hrefWith("after", nextAfter)} className={linkClass} rel="next">
+          {t("filters.next")}
+          <ArrowRight aria-hidden className="size-4" />
+        </Link>
+      )}
+    </nav>
   );
 }
 

@@ -1,18 +1,91 @@
+import type { CSSProperties } from "react";
 import { useTranslation } from "react-i18next";
-import { listProperties } from "../../domain/catalogue/read-properties.ts";
+import { Link } from "react-router";
+import {
+  Bot,
+  Building2,
+  Castle,
+  CreditCard,
+  Crown,
+  Gamepad2,
+  Gem,
+  Glasses,
+  KeyRound,
+  Landmark,
+  PartyPopper,
+  Plane,
+  UtensilsCrossed,
+  type LucideIcon,
+} from "lucide-react";
+import { HOME, localize } from "../../content/site-content.ts";
 import { SITE } from "../../content/site.ts";
+import { getFeaturedImage, listProperties } from "../../domain/catalogue/read-properties.ts";
+import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/home";
 import { depsContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
+import { PropertyCard } from "../components/property-card.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
 import { ButtonLink } from "../components/ui/button.tsx";
 
+/** Spec point 2: the four featured estates, by name. */
+const FEATURED_SLUGS = ["venetian-countryside", "padua", "carlton-towers", "gordon-castle"];
+
+const CARD_ICONS: Record<string, LucideIcon> = {
+  "buy-access": KeyRound,
+  "exclusive-perks": Gem,
+  "travel-lifestyle": Plane,
+  "ai-concierge": Bot,
+  "physical-properties": Castle,
+  "vip-membership": Crown,
+  "payment-card": CreditCard,
+  "food-beverage": UtensilsCrossed,
+  events: PartyPopper,
+  metaverse: Glasses,
+  gaming: Gamepad2,
+  "virtual-museum": Landmark,
+};
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
-  const [first] = await listProperties(context.get(depsContext), { language });
+  const deps = context.get(depsContext);
+  const [all, heroImage] = await Promise.all([
+    listProperties(deps, { language }),
+    getFeaturedImage(deps),
+  ]);
+  const featured = FEATURED_SLUGS.flatMap((slug) => {
+    const property = all.find((p) => p.slug === slug);
+    if (!property) return [];
+    const { id, name, location, bedrooms, summary, membersOnly, images } = property;
+    return [
+      { id, slug, name, location, bedrooms, summary, membersOnly, images: images.slice(0, 4) },
+    ];
+  });
+  const text = (value: Parameters<typeof localize>[0]) => localize(value, language);
+  const card = (c: (typeof HOME.tokenUtility.cards)[number]) => ({
+    key: c.key,
+    title: text(c.title),
+    description: text(c.description),
+  });
   return {
-    heroImage: first?.images[1] ?? first?.images[0] ?? null,
+    heroImage,
+    featured,
+    content: {
+      hero: { title: text(HOME.hero.title), subtitle: text(HOME.hero.subtitle) },
+      featured: { title: text(HOME.featured.title), intro: text(HOME.featured.intro) },
+      tokenUtility: {
+        title: text(HOME.tokenUtility.title),
+        intro: text(HOME.tokenUtility.intro),
+        cards: HOME.tokenUtility.cards.map(card),
+      },
+      memberBenefits: {
+        title: text(HOME.memberBenefits.title),
+        intro: text(HOME.memberBenefits.intro),
+        cards: HOME.memberBenefits.cards.map(card),
+      },
+    },
+    supply: tokenomicsFigures(language).totalSupply,
     title: translate(language, "meta.defaultTitle"),
     description: translate(language, "meta.defaultDescription"),
   };
@@ -24,43 +97,162 @@ export const meta: Route.MetaFunction = (args) =>
     description: args.loaderData?.description ?? "",
   });
 
+type Loaded = Route.ComponentProps["loaderData"];
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { content } = loaderData;
   return (
-    <section className="bg-heritage relative isolate flex min-h-[78vh] items-end overflow-hidden">
-      {loaderData.heroImage && (
-        <ResponsiveImage
-          image={loaderData.heroImage}
-          alt=""
-          sizes="100vw"
-          isEager
-          isHighPriority
-          pictureClassName="absolute inset-0 -z-10"
-          className="size-full object-cover"
+    <>
+      <section className="bg-heritage relative isolate flex min-h-[78vh] items-end overflow-hidden">
+        {loaderData.heroImage && (
+          <ResponsiveImage
+            image={loaderData.heroImage}
+            alt=""
+            sizes="100vw"
+            isEager
+            isHighPriority
+            pictureClassName="absolute inset-0 -z-10"
+            className="size-full object-cover"
+          />
+        )}
+        <div
+          aria-hidden
+          className="from-ink/85 via-ink/45 to-ink/10 absolute inset-0 -z-10 bg-gradient-to-t"
         />
-      )}
-      <div
-        aria-hidden
-        className="from-ink/85 via-ink/45 to-ink/10 absolute inset-0 -z-10 bg-gradient-to-t"
-      />
-      <div className="mx-auto w-full max-w-7xl px-6 pt-32 pb-20">
-        <img src="/brand/crest.svg" alt="" width={72} height={72} className="size-18" />
-        <h1 className="text-ivory mt-6 max-w-3xl text-5xl leading-tight font-semibold sm:text-7xl">
-          {t("home.title")}
-        </h1>
-        <p className="text-ivory/90 mt-6 max-w-2xl text-lg leading-relaxed">{t("home.subtitle")}</p>
-        <div className="mt-10 flex flex-wrap gap-4">
-          <ButtonLink to="/castles" variant="light" size="lg">
-            {t("home.bookStay")}
-          </ButtonLink>
-          <ButtonLink to="/tokensale" size="lg" className="border-ivory/60 border">
-            {t("home.joinUs")}
-          </ButtonLink>
-          <ButtonLink to="/whitepaper" variant="onDark" size="lg">
-            {t("home.learnMore")}
-          </ButtonLink>
+        <div className="mx-auto w-full max-w-7xl px-6 pt-32 pb-20">
+          <img src="/brand/crest.svg" alt={SITE.brand} width={72} height={72} className="size-18" />
+          <h1 className="text-ivory mt-6 max-w-3xl text-5xl leading-tight font-semibold sm:text-7xl">
+            {content.hero.title}
+          </h1>
+          <p className="text-ivory/90 mt-6 max-w-2xl text-lg leading-relaxed">
+            {content.hero.subtitle}
+          </p>
+          <div className="mt-10 flex flex-wrap gap-4">
+            <ButtonLink to="/castles" variant="light" size="lg">
+              {t("home.bookStay")}
+            </ButtonLink>
+            <ButtonLink to="/tokensale" size="lg" variant="onDark">
+              {t("home.joinUs")}
+            </ButtonLink>
+            <ButtonLink to="/whitepaper" variant="onDark" size="lg">
+              {t("home.learnMore")}
+            </ButtonLink>
+          </div>
         </div>
+      </section>
+      <FeaturedSection featured={loaderData.featured} text={content.featured} />
+      <CardSection id="token-utility" section={content.tokenUtility} columns="lg:grid-cols-4">
+        <p className="text-heritage mt-3 text-sm font-medium">
+          {t("home.supplyFact", { supply: loaderData.supply })}
+        </p>
+      </CardSection>
+      <CardSection
+        id="member-benefits"
+        section={content.memberBenefits}
+        columns="sm:grid-cols-2 lg:grid-cols-4"
+      />
+    </>
+  );
+}
+
+function FeaturedSection({
+  featured,
+  text,
+}: {
+  featured: Loaded["featured"];
+  text: Loaded["content"]["featured"];
+}) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="featured-title" className="mx-auto max-w-7xl px-4 py-20 sm:px-6">
+      <div className="flex flex-wrap items-end justify-between gap-6">
+        <div className="max-w-2xl">
+          <h2 id="featured-title" className="text-heritage text-4xl font-semibold sm:text-5xl">
+            {text.title}
+          </h2>
+          <p className="text-muted mt-4 text-lg">{text.intro}</p>
+        </div>
+        <ButtonLink to="/castles" variant="outline">
+          {t("home.viewAll")}
+        </ButtonLink>
       </div>
+      {featured.length === 0 ? (
+        // Spec point 2: the home list shows the loading text when nothing matches.
+        <p role="status" className="text-muted mt-10">
+          {t("home.loading")}
+        </p>
+      ) : (
+        <ul
+          className="mt-10 grid grid-cols-1 gap-8 sm:grid-cols-2 lg:grid-cols-4"
+          data-testid="featured"
+        >
+          {featured.map((property, index) => (
+            <li
+              key={property.id}
+              className="stagger-in"
+              style={{ "--stagger-index": index } as CSSProperties}
+            >
+              <PropertyCard property={property} isAboveFold={false} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function CardSection({
+  id,
+  section,
+  columns,
+  children,
+}: {
+  id: string;
+  section: Loaded["content"]["tokenUtility"];
+  columns: string;
+  children?: React.ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${id}-title`} className="border-gold/30 bg-paper/60 border-t">
+      <div className="mx-auto max-w-7xl px-4 py-20 sm:px-6">
+        <h2 id={`${id}-title`} className="text-heritage text-4xl font-semibold sm:text-5xl">
+          {section.title}
+        </h2>
+        <p className="text-muted mt-4 max-w-2xl text-lg">{section.intro}</p>
+        {children}
+        <ul className={`mt-10 grid grid-cols-1 gap-6 ${columns}`} data-testid={id}>
+          {section.cards.map((card, index) => {
+            const Icon = CARD_ICONS[card.key] ?? Building2;
+            return (
+              <li
+                key={card.key}
+                className="stagger-in border-gold/30 bg-paper shadow-card rounded-sm border p-6"
+                style={{ "--stagger-index": index } as CSSProperties}
+              >
+                <Icon aria-hidden className="text-gold size-7" />
+                <h3 className="text-heritage mt-4 text-2xl font-semibold">{card.title}</h3>
+                <p className="text-muted mt-2 leading-relaxed">{card.description}</p>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+/** The featured list could not be read: the spec's message, with the rest of the way on. */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return (
+    <section className="mx-auto max-w-3xl px-6 py-24 text-center">
+      <p role="alert" className="text-burgundy text-lg">
+        {t("home.error")}
+      </p>
+      <Link to="/castles" className="text-heritage mt-6 inline-block underline underline-offset-4">
+        {t("home.viewAll")}
+      </Link>
     </section>
   );
 }

@@ -1,19 +1,20 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { ArrowLeft, BedDouble, MapPin } from "lucide-react";
+import { ArrowLeft, BedDouble, CalendarCheck, MapPin } from "lucide-react";
 import { getProperty } from "../../domain/catalogue/read-properties.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { SITE } from "../../content/site.ts";
+import { LANGUAGE_TAGS, type Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
+import { mediaUrl } from "../../domain/media/media-url.ts";
 import type { Route } from "./+types/property";
 import { depsContext, requestInfoContext } from "../context.ts";
-import { pageMeta } from "../meta.ts";
+import { localizedUrl, pageMeta } from "../meta.ts";
 import { MembersBadge } from "../components/members-badge.tsx";
-import { ResponsiveImage } from "../components/responsive-image.tsx";
-
-/** Spec point 9: the page shows 4 images; the first 2 load eagerly. */
-const GRID_IMAGES = 4;
-const EAGER_IMAGES = 2;
+import { PropertyGallery } from "../components/property-gallery.tsx";
+import { ShareControl } from "../components/share-control.tsx";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { shareImageOf } from "../share-image.ts";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
@@ -25,6 +26,15 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     return {
       property,
       title: translate(language, "property.metaTitle", { brand: SITE.brand, name: property.name }),
+      shareTitle: translate(language, "property.shareTitle", {
+        brand: SITE.brand,
+        name: property.name,
+      }),
+      imageAlt: translate(language, "property.imageAlt", {
+        name: property.name,
+        index: 1,
+        count: property.images.length,
+      }),
     };
   } catch (error) {
     if (error instanceof NotFoundError) {
@@ -41,18 +51,24 @@ export const meta: Route.MetaFunction = (args) => {
       : undefined;
     return [{ title: title ?? SITE.brand }, { name: "robots", content: "noindex" }];
   }
-  const { property, title } = args.loaderData;
+  const { property, title, shareTitle, imageAlt } = args.loaderData;
+  const first = property.images[0];
   // The slug form is canonical, whichever form the visitor used.
   return pageMeta(args, {
     title,
+    shareTitle,
     description: property.summary,
     path: `/property/${property.slug}`,
+    image: first ? shareImageOf(first, imageAlt) : undefined,
+    type: "article",
+    jsonLd: propertyJsonLd(property, args.matches),
   });
 };
 
-export default function PropertyPage({ loaderData: { property } }: Route.ComponentProps) {
+export default function PropertyPage({
+  loaderData: { property, shareTitle },
+}: Route.ComponentProps) {
   const { t } = useTranslation();
-  const shown = property.images.slice(0, GRID_IMAGES);
   return (
     <article className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
       <BackLink />
@@ -71,28 +87,16 @@ export default function PropertyPage({ loaderData: { property } }: Route.Compone
             {t("castles.bedrooms", { count: property.bedrooms })}
           </p>
         </div>
+        <div className="flex flex-wrap items-center justify-between gap-4">
+          <ShareControl title={shareTitle} description={property.summary} />
+          <ButtonLink to={`/booking/${property.slug}#top`} size="lg">
+            <CalendarCheck aria-hidden className="size-4" />
+            {t("property.book")}
+          </ButtonLink>
+        </div>
       </header>
 
-      <section aria-label={t("property.gallery", { name: property.name })} className="mt-8">
-        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="property-images">
-          {shown.map((image, index) => (
-            <li key={image.key} className="bg-heritage/10 aspect-[4/3] overflow-hidden rounded-sm">
-              <ResponsiveImage
-                image={image}
-                alt={t("property.imageAlt", {
-                  name: property.name,
-                  index: index + 1,
-                  count: property.images.length,
-                })}
-                sizes="(min-width: 1280px) 620px, (min-width: 640px) 48vw, 92vw"
-                isEager={index < EAGER_IMAGES}
-                isHighPriority={index === 0}
-                className="size-full object-cover"
-              />
-            </li>
-          ))}
-        </ul>
-      </section>
+      <PropertyGallery name={property.name} images={property.images} />
 
       <div className="mt-12 grid gap-12 lg:grid-cols-[2fr_1fr]">
         <div className="space-y-10">
@@ -165,4 +169,33 @@ export function ErrorBoundary() {
       </div>
     </section>
   );
+}
+
+/** schema.org data for search engines: the estate as a lodging business. */
+function propertyJsonLd(
+  property: Route.ComponentProps["loaderData"]["property"],
+  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>,
+) {
+  const root = matches.find((match) => match?.id === "root")?.loaderData as
+    { publicUrl: string; language: Language } | undefined;
+  const publicUrl = root?.publicUrl ?? "";
+  return {
+    "@context": "https://schema.org",
+    "@type": "LodgingBusiness",
+    name: property.name,
+    description: property.summary,
+    url: localizedUrl(publicUrl, `/property/${property.slug}`, root?.language ?? "en"),
+    image: property.images
+      .slice(0, 4)
+      .map((image) => `${publicUrl}${mediaUrl(image.key, 1200, "jpg")}`),
+    address: { "@type": "PostalAddress", addressLocality: property.location },
+    numberOfRooms: property.bedrooms,
+    maximumAttendeeCapacity: property.guestCapacity,
+    amenityFeature: property.amenities.map((name) => ({
+      "@type": "LocationFeatureSpecification",
+      name,
+      value: true,
+    })),
+    inLanguage: LANGUAGE_TAGS[root?.language ?? "en"],
+  };
 }

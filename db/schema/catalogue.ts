@@ -30,7 +30,13 @@ export const properties = pgTable("properties", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** The per-language text of a property: one row per (property, language). */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * The per-language text of a property: one row per (property, language). `search_document` is
+ * the text to search, prepared by the domain (Chinese as character bigrams: PostgreSQL has no
+ * Chinese parser); `search_vector` indexes it with the language's own configuration.
+ */
 export const propertyTranslations = pgTable(
   "property_translations",
   {
@@ -44,8 +50,17 @@ export const propertyTranslations = pgTable(
     amenities: text("amenities").array().notNull(),
     activities: text("activities").array().notNull(),
     historicalSignificance: text("historical_significance"),
+    searchDocument: text("search_document").notNull().default(""),
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`CASE lang WHEN 'en' THEN to_tsvector('english'::regconfig, search_document) WHEN 'fr' THEN to_tsvector('french'::regconfig, search_document) WHEN 'it' THEN to_tsvector('italian'::regconfig, search_document) ELSE to_tsvector('simple'::regconfig, search_document) END`,
+      ),
   },
-  (t) => [primaryKey({ columns: [t.propertyId, t.lang] })],
+  (t) => [
+    primaryKey({ columns: [t.propertyId, t.lang] }),
+    index("property_translations_search_idx").using("gin", t.searchVector),
+  ],
 );
 
 /** What an image is made from: a generated illustration today, an owner upload later. */

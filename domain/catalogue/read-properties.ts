@@ -1,17 +1,44 @@
-import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import {
+  and,
+  arrayContains,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  inArray,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import { properties, propertyImages, propertyTranslations } from "../../db/schema/index.ts";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { Property, PropertyImage } from "./property.ts";
+import { CATALOGUE_PAGE_SIZE, type CatalogueFilter } from "./catalogue-filter.schema.ts";
+import { chineseTsQuery } from "./search-text.ts";
 import { slugify } from "./slug.ts";
 
 /**
  * Reads properties with their text in `language` (English where a translation is missing) and
  * their selected images in order. Three indexed queries, whatever the number of properties.
  */
-async function readProperties(deps: Deps, language: Language, where?: SQL): Promise<Property[]> {
-  const rows = await deps.db.select().from(properties).where(where).orderBy(asc(properties.id));
+async function readProperties(
+  deps: Deps,
+  language: Language,
+  where?: SQL,
+  page?: { limit: number; isBackward: boolean },
+): Promise<Property[]> {
+  const query = deps.db
+    .select()
+    .from(properties)
+    .where(where)
+    .orderBy(page?.isBackward ? desc(properties.id) : asc(properties.id));
+  const found = page ? await query.limit(page.limit) : await query;
+  const rows = page?.isBackward ? found.reverse() : found;
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const languages = language === DEFAULT_LANGUAGE ? [language] : [language, DEFAULT_LANGUAGE];
@@ -76,6 +103,84 @@ async function readProperties(deps: Deps, language: Language, where?: SQL): Prom
   });
 }
 
+/**
+ * The search condition of a free-text query, in any of the four languages: each translation is
+ * matched with its own language's configuration, Chinese through bigrams.
+ */
+function matchesText(q: string): SQL {
+  const perLanguage: SQL[] = [
+    sql`(${propertyTranslations.lang} = 'en' and ${propertyTranslations.searchVector} @@ websearch_to_tsquery('english', ${q}))`,
+    sql`(${propertyTranslations.lang} = 'fr' and ${propertyTranslations.searchVector} @@ websearch_to_tsquery('french', ${q}))`,
+    sql`(${propertyTranslations.lang} = 'it' and ${propertyTranslations.searchVector} @@ websearch_to_tsquery('italian', ${q}))`,
+    sql`(${propertyTranslations.lang} = 'zh' and ${propertyTranslations.searchVector} @@ websearch_to_tsquery('simple', ${q}))`,
+  ];
+  const chinese = chineseTsQuery(q);
+  if (chinese) {
+    perLanguage.push(
+      sql`(${propertyTranslations.lang} = 'zh' and ${propertyTranslations.searchVector} @@ to_tsquery('simple', ${chinese}))`,
+    );
+  }
+  return sql`exists (select 1 from ${propertyTranslations} where ${propertyTranslations.propertyId} = ${properties.id} and (${or(...perLanguage)}))`;
+}
+
+/** The filters as one condition on `properties` (without the page cursors). */
+function filterCondition(filter: CatalogueFilter): SQL | undefined {
+  return and(
+    filter.region ? eq(properties.region, filter.region) : undefined,
+    filter.guests ? gte(properties.guestCapacity, filter.guests) : undefined,
+    filter.bedrooms ? gte(properties.bedrooms, filter.bedrooms) : undefined,
+    filter.amenities?.length ? arrayContains(properties.amenityKeys, filter.amenities) : undefined,
+    filter.members ? eq(properties.membersOnly, true) : undefined,
+    filter.q ? matchesText(filter.q) : undefined,
+  );
+}
+
+export interface CataloguePage {
+  properties: Property[];
+  /** How many properties match the filters, over all pages. */
+  total: number;
+  /** Cursor of the next page (`after`), when there is one. */
+  nextAfter: number | null;
+  /** Cursor of the previous page (`before`), when there is one. */
+  previousBefore: number | null;
+}
+
+/**
+ * One page of the catalogue matching `filter`, in catalogue order, paged by keyset on the id
+ * (`after` moves forward, `before` backward), so a page costs the same wherever it is.
+ */
+export async function searchProperties(
+  deps: Deps,
+  input: { language: Language; filter: CatalogueFilter; pageSize?: number },
+): Promise<CataloguePage> {
+  const { filter, language } = input;
+  const pageSize = input.pageSize ?? CATALOGUE_PAGE_SIZE;
+  const matching = filterCondition(filter);
+  const isBackward = filter.before !== undefined && filter.after === undefined;
+  const cursor = isBackward
+    ? lt(properties.id, filter.before as number)
+    : filter.after !== undefined
+      ? gt(properties.id, filter.after)
+      : undefined;
+  const [found, [counted]] = await Promise.all([
+    readProperties(deps, language, and(matching, cursor), { limit: pageSize + 1, isBackward }),
+    deps.db.select({ n: count() }).from(properties).where(matching),
+  ]);
+  // One row more than a page tells whether another page lies in the direction of travel.
+  const hasMore = found.length > pageSize;
+  const page = isBackward ? found.slice(hasMore ? 1 : 0) : found.slice(0, pageSize);
+  const first = page[0]?.id;
+  const last = page.at(-1)?.id;
+  const hasNext = isBackward ? true : hasMore;
+  const hasPrevious = isBackward ? hasMore : filter.after !== undefined;
+  return {
+    properties: page,
+    total: counted?.n ?? 0,
+    nextAfter: hasNext && last !== undefined ? last : null,
+    previousBefore: hasPrevious && first !== undefined ? first : null,
+  };
+}
+
 /** Every property of the network, in catalogue order, in one language. */
 export function listProperties(deps: Deps, input: { language: Language }): Promise<Property[]> {
   return readProperties(deps, input.language);
@@ -105,4 +210,15 @@ function decodeURIComponentSafe(value: string): string {
   } catch {
     return value;
   }
+}
+
+/** The first image of the first estate: the site's default link-preview picture. */
+export async function getFeaturedImage(deps: Deps): Promise<PropertyImage | null> {
+  const [image] = await deps.db
+    .select({ key: propertyImages.key, width: propertyImages.width, height: propertyImages.height })
+    .from(propertyImages)
+    .where(eq(propertyImages.isSelected, true))
+    .orderBy(asc(propertyImages.propertyId), asc(propertyImages.position))
+    .limit(1);
+  return image ?? null;
 }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, count, eq, gt, sql } from "drizzle-orm";
+import { isLanguage } from "../../i18n/config.ts";
 import type { PropertyContent } from "../../content/property-content.schema.ts";
 import {
   type ImageSource,
@@ -14,6 +15,7 @@ import {
   ILLUSTRATION_VERSION,
   ILLUSTRATION_WIDTH,
 } from "../media/illustration-source.ts";
+import { searchDocument } from "./search-text.ts";
 import { slugify } from "./slug.ts";
 
 /** The image key changes whenever its source or the generator changes (immutable URLs). */
@@ -71,6 +73,7 @@ export async function seedCatalogue(
               amenities: text.amenities,
               activities: text.activities,
               historicalSignificance: text.historicalSignificance ?? null,
+              searchDocument: searchDocument(lang, text),
             };
           }),
         )
@@ -83,6 +86,7 @@ export async function seedCatalogue(
             amenities: sql`excluded.amenities`,
             activities: sql`excluded.activities`,
             historicalSignificance: sql`excluded.historical_significance`,
+            searchDocument: sql`excluded.search_document`,
           },
         });
 
@@ -124,4 +128,28 @@ export async function seedCatalogue(
   });
   deps.log.info({ properties: catalogue.length, images: imageCount }, "catalogue seeded");
   return { properties: catalogue.length, images: imageCount };
+}
+
+/**
+ * Fills the search text of translations written before search existed (an empty
+ * `search_document`), so an older database becomes searchable at its next start.
+ */
+export async function refreshSearchDocuments(deps: Deps): Promise<number> {
+  const stale = await deps.db
+    .select()
+    .from(propertyTranslations)
+    .where(eq(propertyTranslations.searchDocument, ""));
+  for (const row of stale) {
+    if (!isLanguage(row.lang)) continue;
+    await deps.db
+      .update(propertyTranslations)
+      .set({ searchDocument: searchDocument(row.lang, row) })
+      .where(
+        and(
+          eq(propertyTranslations.propertyId, row.propertyId),
+          eq(propertyTranslations.lang, row.lang),
+        ),
+      );
+  }
+  return stale.length;
 }

@@ -5,6 +5,7 @@ import { mediaVariants, propertyImages } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { renderImageSource } from "./illustration-source.ts";
+import { renderTeamPortrait } from "./team-portraits.ts";
 import { MEDIA_CONTENT_TYPES, type MediaFormat } from "./media-url.ts";
 import type { MediaVariantRequest } from "./media-variant.schema.ts";
 
@@ -52,18 +53,22 @@ export async function getMediaVariant(
   return render;
 }
 
-async function renderAndStore(deps: Deps, { key, width, format }: MediaVariantRequest) {
+/** The SVG behind a key: an estate's image from the database, or a team portrait. */
+async function findSourceSvg(deps: Deps, key: string): Promise<string> {
+  const portrait = renderTeamPortrait(key);
+  if (portrait) return portrait;
   const [image] = await deps.db
     .select({ source: propertyImages.source })
     .from(propertyImages)
     .where(eq(propertyImages.key, key));
   if (!image) throw new NotFoundError("errors.mediaNotFound");
+  return renderImageSource(image.source);
+}
 
+async function renderAndStore(deps: Deps, { key, width, format }: MediaVariantRequest) {
+  const svg = await findSourceSvg(deps, key);
   const started = performance.now();
-  const bytes = await encode(
-    sharp(Buffer.from(renderImageSource(image.source))).resize({ width }),
-    format,
-  );
+  const bytes = await encode(sharp(Buffer.from(svg)).resize({ width }), format);
   const etag = `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
   await deps.db
     .insert(mediaVariants)

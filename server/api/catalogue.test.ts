@@ -92,3 +92,43 @@ describeEachBackend("GET /api/castles", (database) => {
     }
   });
 });
+
+describeEachBackend("GET /api/castles with filters", (database) => {
+  const url = serveApp(() => database().deps);
+
+  it("filters and searches, in any language, with the same array shape", async () => {
+    const response = await fetch(`${url()}/api/castles?lang=fr&region=uk&amenities=garden`);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.length).toBeGreaterThan(0);
+    expect(body.every((p: { region: string }) => p.region === "uk")).toBe(true);
+    expect(Number(response.headers.get("x-total-count"))).toBe(body.length);
+    const chinese = await fetch(`${url()}/api/castles?q=${encodeURIComponent("城堡")}`).then((r) =>
+      r.json(),
+    );
+    expect(chinese.length).toBeGreaterThan(0);
+  });
+
+  it("pages with a Link header once the results exceed a page", async () => {
+    const first = await fetch(`${url()}/api/castles?bedrooms=1`);
+    const body = await first.json();
+    expect(body).toHaveLength(24);
+    expect(first.headers.get("x-total-count")).toBe("42");
+    const next = first.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
+    expect(next).toMatch(/after=\d+/);
+    const second = await fetch(`${url()}${next}`).then((r) => r.json());
+    expect(second).toHaveLength(18);
+    expect(second[0].id).toBeGreaterThan(body.at(-1).id);
+  });
+
+  it("refuses an invalid filter with 400 {message} in the caller's language", async () => {
+    const response = await fetch(`${url()}/api/castles?region=atlantis`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: "Unknown region" });
+    const guests = await fetch(`${url()}/api/castles?guests=lots`, {
+      headers: { "Accept-Language": "it" },
+    });
+    expect(guests.status).toBe(400);
+    expect((await guests.json()).message).toBeTypeOf("string");
+  });
+});

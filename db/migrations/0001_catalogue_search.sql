@@ -1,0 +1,3 @@
+ALTER TABLE "property_translations" ADD COLUMN "search_document" text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE "property_translations" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (CASE lang WHEN 'en' THEN to_tsvector('english'::regconfig, search_document) WHEN 'fr' THEN to_tsvector('french'::regconfig, search_document) WHEN 'it' THEN to_tsvector('italian'::regconfig, search_document) ELSE to_tsvector('simple'::regconfig, search_document) END) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "property_translations_search_idx" ON "property_translations" USING gin ("search_vector");
