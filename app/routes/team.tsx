@@ -53,7 +53,7 @@ export default function Team({ loaderData }: Route.ComponentProps) {
             </div>
             <div className="flex flex-1 flex-col p-5">
               <h2 className="text-heritage text-2xl font-semibold">{member.name}</h2>
-              <p className="text-gold text-xs font-semibold tracking-[0.14em] uppercase">
+              <p className="text-burgundy text-xs font-semibold tracking-[0.14em] uppercase">
                 {member.title}
               </p>
               <p className="text-muted mt-3 flex-1 text-sm leading-relaxed">{member.description}</p>

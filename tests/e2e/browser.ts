@@ -46,7 +46,7 @@ export function useBrowser() {
 }
 
 /** Fails with the list of axe violations (WCAG 2.x A and AA) on the page as it is now. */
-export async function expectNoAxeViolations(page: Page) {
+export async function expectNoAxeViolations(page: Page, label = page.url()) {
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
     .analyze();
@@ -57,5 +57,5 @@ export async function expectNoAxeViolations(page: Page) {
         .slice(0, 3)
         .join(", ")}`,
   );
-  expect(summary).toEqual([]);
+  expect(summary, label).toEqual([]);
 }

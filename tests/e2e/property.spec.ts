@@ -9,7 +9,7 @@ describe("a property page", () => {
     await page.goto("/castles");
     await page.getByRole("link", { name: "Gordon Castle" }).click();
     await page.waitForURL(/\/property\/\d+$/);
-    expect(await page.locator("h1").textContent()).toBe("Gordon Castle");
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Gordon Castle");
     expect(await page.getByTestId("members-badge").count()).toBe(1);
     expect(await page.getByText(/^\d+ Bedrooms?$/).count()).toBeGreaterThanOrEqual(1);
     for (const heading of ["Amenities", "Activities", "Historical Significance"]) {
