@@ -28,7 +28,19 @@ async function firstLoadJs(
   return { files: urls.size, raw, gzip };
 }
 
-export const ROUTES = ["/", "/castles", "/property/gordon-castle", "/no-such-page"];
+export const ROUTES = [
+  "/",
+  "/castles",
+  "/property/gordon-castle",
+  "/team",
+  "/contact",
+  "/faqs",
+  "/roadmap",
+  "/tokenomics",
+  "/tokensale",
+  "/whitepaper",
+  "/no-such-page",
+];
 
 export async function benchJsSize() {
   ensureBuilds();

@@ -17,7 +17,16 @@ const CHROME_FLAGS = [
   "--disable-sync",
 ];
 
-export async function benchLighthouse(paths = ["/castles", "/property/gordon-castle"]) {
+/** The pages issue 3 measures, each in English and Chinese. */
+export const LIGHTHOUSE_PATHS = [
+  "/",
+  "/castles",
+  "/property/gordon-castle",
+  "/faqs",
+  "/tokenomics",
+];
+
+export async function benchLighthouse(paths = LIGHTHOUSE_PATHS) {
   ensureBuilds();
   const app = await startCastellum();
   const blank = await startBlank();
