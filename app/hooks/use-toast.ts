@@ -63,11 +63,12 @@ function subscribe(listener: Listener) {
 
 const NO_TOASTS: ToastData[] = [];
 
-/** The current toasts, for the one Toaster of the page. */
+/** The toasts now (the Toaster reads them through useToasts). */
+export function getToasts(): ToastData[] {
+  return toasts;
+}
+
+/** The current toasts, for the one Toaster of the page; none on the server. */
 export function useToasts(): ToastData[] {
-  return useSyncExternalStore(
-    subscribe,
-    () => toasts,
-    () => NO_TOASTS,
-  );
+  return useSyncExternalStore(subscribe, getToasts, () => NO_TOASTS);
 }
