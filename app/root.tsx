@@ -1,4 +1,4 @@
-import { useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import { I18nextProvider } from "react-i18next";
 import {
   isRouteErrorResponse,
@@ -27,7 +27,7 @@ import { NavigationProgress } from "./components/navigation-progress.tsx";
 import { NotFoundContent } from "./components/not-found-content.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
-import { Toaster } from "./components/toaster.tsx";
+import { useToasts } from "./hooks/use-toast.ts";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { language, publicUrl } = context.get(requestInfoContext);
@@ -104,8 +104,23 @@ function Page({ children }: { children: React.ReactNode }) {
         {children}
       </main>
       <SiteFooter />
-      <Toaster />
+      <DeferredToaster />
     </Providers>
+  );
+}
+
+const Toaster = lazy(() =>
+  import("./components/toaster.tsx").then((m) => ({ default: m.Toaster })),
+);
+
+/** The notification region, loaded with the first toast rather than with every page. */
+function DeferredToaster() {
+  const hasToasts = useToasts().length > 0;
+  if (!hasToasts) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
   );
 }
 

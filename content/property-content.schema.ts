@@ -2,36 +2,9 @@ import { z } from "zod";
 
 export { LANGUAGES } from "../i18n/config.ts";
 
-/** Regions a guest can prefer (spec point 3, preferredRegion). */
-export const REGIONS = [
-  "france",
-  "italy",
-  "spain",
-  "uk",
-  "germany",
-  "switzerland",
-  "portugal",
-  "austria",
-] as const;
+import { AMENITY_KEYS, ARCHITECTURES, REGIONS, TERRAINS } from "./catalogue-keys.ts";
 
-/** Amenity keys shared with the booking form (spec point 3, preferredAmenities). */
-export const AMENITY_KEYS = [
-  "pool",
-  "spa",
-  "gym",
-  "wine",
-  "library",
-  "garden",
-  "tennis",
-  "golf",
-  "beach",
-  "mountain",
-  "lake",
-  "city",
-] as const;
-
-export const TERRAINS = ["hills", "coast", "lake", "vineyard", "mountain", "parkland"] as const;
-export const ARCHITECTURES = ["castle", "chateau", "villa", "manor", "tower"] as const;
+export { AMENITY_KEYS, ARCHITECTURES, REGIONS, TERRAINS };
 
 const text = (min: number, max: number) => z.string().trim().min(min).max(max);
 

@@ -1,10 +1,12 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Images } from "lucide-react";
 import type { PropertyImage } from "../../domain/catalogue/property.ts";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { Button } from "./ui/button.tsx";
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from "./ui/dialog.tsx";
+
+// The dialogs' code loads with the first click, not with the page.
+const GalleryDialogs = lazy(() => import("./property-gallery-dialogs.tsx"));
 
 /** Spec point 9: the page shows 4 images; the first 2 load eagerly. */
 const GRID_IMAGES = 4;
@@ -51,69 +53,18 @@ export function PropertyGallery({ name, images }: { name: string; images: Proper
         </Button>
       )}
 
-      <Dialog open={isGalleryOpen} onOpenChange={setGalleryOpen}>
-        <DialogContent
-          closeLabel={t("property.closeDialog")}
-          className="max-w-6xl"
-          data-testid="gallery-dialog"
-        >
-          <DialogTitle className="text-heritage pr-12 text-3xl font-semibold">{name}</DialogTitle>
-          <DialogDescription className="text-muted mt-1 text-sm">
-            {t("property.galleryCount", { count: images.length })}
-          </DialogDescription>
-          <ol className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {images.map((image, index) => (
-              <li key={image.key}>
-                <figure>
-                  <button
-                    type="button"
-                    className="bg-heritage/10 block aspect-[4/3] w-full cursor-zoom-in overflow-hidden rounded-sm"
-                    onClick={() => setFullSize(index)}
-                    aria-label={t("property.openFullSize", { label: alt(index) })}
-                  >
-                    <ResponsiveImage
-                      image={image}
-                      alt={alt(index)}
-                      sizes="(min-width: 1024px) 360px, (min-width: 640px) 45vw, 90vw"
-                      className="size-full object-cover"
-                    />
-                  </button>
-                  <figcaption className="text-muted mt-2 text-sm">
-                    {t("property.imageNumber", { index: index + 1, count: images.length })}
-                  </figcaption>
-                </figure>
-              </li>
-            ))}
-          </ol>
-        </DialogContent>
-      </Dialog>
-
-      <Dialog open={fullSize !== null} onOpenChange={(open) => !open && setFullSize(null)}>
-        <DialogContent
-          closeLabel={t("property.closeDialog")}
-          className="bg-ink max-w-[min(96vw,1600px)] p-2"
-          data-testid="fullsize-dialog"
-        >
-          <DialogTitle className="sr-only">{fullSize !== null ? alt(fullSize) : name}</DialogTitle>
-          <DialogDescription className="sr-only">{t("property.fullSizeHint")}</DialogDescription>
-          {fullSize !== null && images[fullSize] && (
-            <button
-              type="button"
-              className="block w-full cursor-zoom-out"
-              onClick={() => setFullSize(null)}
-              aria-label={t("property.closeFullSize")}
-            >
-              <ResponsiveImage
-                image={images[fullSize]}
-                alt={alt(fullSize)}
-                sizes="96vw"
-                isEager
-                className="mx-auto max-h-[86vh] w-auto object-contain"
-              />
-            </button>
-          )}
-        </DialogContent>
-      </Dialog>
+      {(isGalleryOpen || fullSize !== null) && (
+        <Suspense fallback={null}>
+          <GalleryDialogs
+            name={name}
+            images={images}
+            isGalleryOpen={isGalleryOpen}
+            onGalleryOpenChange={setGalleryOpen}
+            fullSize={fullSize}
+            onFullSizeChange={setFullSize}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

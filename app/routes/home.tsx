@@ -137,6 +137,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </ButtonLink>
             <ButtonLink to="/whitepaper" variant="onDark" size="lg">
               {t("home.learnMore")}
+              {/* Screen readers (and crawlers) hear where the link leads. */}
+              <span className="sr-only">{t("home.learnMoreContext")}</span>
             </ButtonLink>
           </div>
         </div>
