@@ -17,8 +17,6 @@ import { createI18n } from "../i18n/instance.ts";
 import { RESOURCES } from "../i18n/resources.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
-import cormorantLatin from "@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url";
-import interLatin from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import { getFeaturedImage } from "../domain/catalogue/read-properties.ts";
 import { translate } from "../i18n/translate.ts";
 import { depsContext, requestInfoContext } from "./context.ts";
@@ -55,15 +53,6 @@ export function shouldRevalidate({
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/manifest.webmanifest" },
-  // The Latin faces every page uses, fetched with the HTML rather than after the CSS.
-  { rel: "preload", href: interLatin, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  {
-    rel: "preload",
-    href: cormorantLatin,
-    as: "font",
-    type: "font/woff2",
-    crossOrigin: "anonymous",
-  },
 ];
 
 export function Layout({ children }: { children: React.ReactNode }) {
