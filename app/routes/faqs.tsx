@@ -1,4 +1,3 @@
-import * as Accordion from "@radix-ui/react-accordion";
 import { useTranslation } from "react-i18next";
 import { ChevronDown } from "lucide-react";
 import { FAQ, fillPlaceholders, localize } from "../../content/site-content.ts";
@@ -38,37 +37,33 @@ export const meta: Route.MetaFunction = (args) =>
       : undefined,
   });
 
-/** Spec point 2: one item open at most, and the open one can be closed again. */
+/**
+ * Spec point 2: one item open at most, and the open one can be closed again. Native
+ * `<details name>` gives exactly that (an exclusive accordion) with no JavaScript, keyboard
+ * and screen-reader support included.
+ */
 export default function Faqs({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
     <PageFrame>
       <PageHeader title={t("faq.title")} description={t("faq.description")} />
-      <Accordion.Root
-        type="single"
-        collapsible
+      <div
         className="divide-gold/30 border-gold/30 mt-12 max-w-4xl divide-y border-y"
         data-testid="faq"
       >
         {loaderData.items.map((item) => (
-          <Accordion.Item key={item.key} value={item.key}>
-            <Accordion.Header asChild>
-              <h2>
-                <Accordion.Trigger className="group font-display text-heritage hover:text-heritage-light flex w-full items-center justify-between gap-6 py-5 text-left text-2xl font-semibold">
-                  {item.question}
-                  <ChevronDown
-                    aria-hidden
-                    className="text-gold size-5 shrink-0 transition-transform duration-200 group-data-[state=open]:rotate-180"
-                  />
-                </Accordion.Trigger>
-              </h2>
-            </Accordion.Header>
-            <Accordion.Content className="text-muted pb-6 leading-relaxed">
-              {item.answer}
-            </Accordion.Content>
-          </Accordion.Item>
+          <details key={item.key} name="faq" className="group">
+            <summary className="font-display text-heritage hover:text-heritage-light flex cursor-pointer list-none items-center justify-between gap-6 py-5 text-left text-2xl font-semibold [&::-webkit-details-marker]:hidden">
+              <h2>{item.question}</h2>
+              <ChevronDown
+                aria-hidden
+                className="text-gold size-5 shrink-0 transition-transform duration-200 group-open:rotate-180"
+              />
+            </summary>
+            <p className="text-muted pb-6 leading-relaxed">{item.answer}</p>
+          </details>
         ))}
-      </Accordion.Root>
+      </div>
     </PageFrame>
   );
 }

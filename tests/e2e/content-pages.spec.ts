@@ -9,18 +9,21 @@ describe("content pages", () => {
     async (language) => {
       const page = await browser.newPage();
       await page.goto(`/faqs?lang=${language}`);
-      const triggers = page.getByTestId("faq").locator("button");
+      const items = page.getByTestId("faq").locator("details");
+      const triggers = items.locator("summary");
       expect(await triggers.count()).toBe(15);
-      const expanded = () =>
-        triggers.evaluateAll((buttons) => buttons.map((b) => b.getAttribute("aria-expanded")));
+      const open = () => items.evaluateAll((all) => all.map((d) => (d as HTMLDetailsElement).open));
       await triggers.nth(0).click();
-      expect((await expanded()).filter((v) => v === "true")).toHaveLength(1);
+      expect((await open()).filter(Boolean)).toHaveLength(1);
+      // With the keyboard: the next one opens and the first closes.
+      await triggers.nth(3).focus();
+      await page.keyboard.press("Enter");
+      const state = await open();
+      expect(state[0]).toBe(false);
+      expect(state[3]).toBe(true);
+      expect(await items.nth(3).locator("p").isVisible()).toBe(true);
       await triggers.nth(3).click();
-      const state = await expanded();
-      expect(state[0]).toBe("false");
-      expect(state[3]).toBe("true");
-      await triggers.nth(3).click();
-      expect((await expanded()).every((v) => v === "false")).toBe(true);
+      expect((await open()).every((v) => !v)).toBe(true);
     },
   );
 
@@ -30,7 +33,7 @@ describe("content pages", () => {
     const supply = await page.getByTestId("token-facts").locator("dd").first().textContent();
     expect(supply).toBe("10 billion $CASL");
     await page.goto("/faqs");
-    const basics = page.getByTestId("faq").locator("h2 button").nth(2);
+    const basics = page.getByTestId("faq").locator("summary").nth(2);
     await basics.click();
     expect(await page.getByTestId("faq").textContent()).toContain("10 billion");
   });

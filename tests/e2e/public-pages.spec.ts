@@ -69,13 +69,15 @@ describe("every public page", () => {
   it("updates the title on client navigation and restores it on leaving", async () => {
     const page = await browser.newPage();
     await page.goto("/castles");
+    // Hydrated, so the click is a client-side navigation.
+    await page.waitForLoadState("networkidle");
     const listTitle = await page.title();
     await page.getByRole("link", { name: "Gordon Castle" }).click();
     await expect
-      .poll(() => page.title())
+      .poll(() => page.title(), { timeout: 5000 })
       .toBe("Book a unique stay with Castellum! Check out Gordon Castle - beautiful!");
     await page.goBack();
-    await expect.poll(() => page.title()).toBe(listTitle);
+    await expect.poll(() => page.title(), { timeout: 5000 }).toBe(listTitle);
   });
 
   it("serves a sitemap of every page in every language, robots.txt and a manifest", async () => {

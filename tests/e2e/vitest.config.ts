@@ -8,6 +8,8 @@ export default defineConfig({
     include: ["tests/e2e/**/*.spec.ts"],
     globalSetup: ["./tests/e2e/global-setup.ts"],
     testTimeout: 60_000,
+    // Pages load and hydrate on a shared two-core machine: give polled assertions room.
+    expect: { poll: { timeout: 5000, interval: 50 } },
     hookTimeout: 120_000,
     // One browser at a time: the machine has two cores and the server needs one.
     fileParallelism: false,
