@@ -6,6 +6,7 @@
  * of day, the viewpoint and the details. No text, fonts, filters or external references.
  */
 import { ARCHITECTURES, TERRAINS } from "../../content/property-content.schema.ts";
+import { mix, smoothstep as smooth } from "./colour.ts";
 import { makeRng, type Rng } from "./seeded-random.ts";
 
 export type Terrain = (typeof TERRAINS)[number];
@@ -26,34 +27,12 @@ const H = ILLUSTRATION_HEIGHT;
 const TAU = Math.PI * 2;
 
 // ---------------------------------------------------------------------------------------------
-// Seeded randomness
-// ---------------------------------------------------------------------------------------------
-
-// ---------------------------------------------------------------------------------------------
 // Numbers, colours, path helpers
 // ---------------------------------------------------------------------------------------------
 
 type Pt = readonly [number, number];
 
 const f = (n: number): string => String(Math.round(n * 10) / 10);
-const clamp = (v: number, lo = 0, hi = 1): number => Math.min(hi, Math.max(lo, v));
-const smooth = (e0: number, e1: number, x: number): number => {
-  const t = clamp((x - e0) / (e1 - e0));
-  return t * t * (3 - 2 * t);
-};
-
-function rgb(c: string): [number, number, number] {
-  const n = parseInt(c.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
-function mix(a: string, b: string, t: number): string {
-  const x = rgb(a);
-  const y = rgb(b);
-  const k = clamp(t);
-  const out = x.map((v, i) => Math.round(v + ((y[i] ?? 0) - v) * k));
-  return "#" + out.map((v) => v.toString(16).padStart(2, "0")).join("");
-}
 
 function polyD(p: readonly Pt[]): string {
   return "M" + p.map(([x, y]) => `${f(x)} ${f(y)}`).join("L") + "Z";

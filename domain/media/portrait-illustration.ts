@@ -7,6 +7,7 @@
  * filters or external references.
  */
 
+import { clamp, mix, smoothstep } from "./colour.ts";
 import { makeRng, type Rng } from "./seeded-random.ts";
 
 export interface PortraitSpec {
@@ -24,10 +25,6 @@ export const PORTRAIT_SIZE = 1200;
 const S = PORTRAIT_SIZE;
 
 // ---------------------------------------------------------------------------------------------
-// Seeded randomness
-// ---------------------------------------------------------------------------------------------
-
-// ---------------------------------------------------------------------------------------------
 // Numbers, colours, paths
 // ---------------------------------------------------------------------------------------------
 
@@ -35,25 +32,7 @@ const S = PORTRAIT_SIZE;
 type Pt = readonly [number, number, number?];
 
 const f = (n: number): string => String(Math.round(n * 10) / 10 || 0);
-const clamp = (v: number, lo = 0, hi = 1): number => Math.min(hi, Math.max(lo, v));
 const lerp = (a: number, b: number, t: number): number => a + (b - a) * t;
-const smoothstep = (e0: number, e1: number, x: number): number => {
-  const t = clamp((x - e0) / (e1 - e0));
-  return t * t * (3 - 2 * t);
-};
-
-function rgb(c: string): [number, number, number] {
-  const n = parseInt(c.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
-
-function mix(a: string, b: string, t: number): string {
-  const x = rgb(a);
-  const y = rgb(b);
-  const k = clamp(t);
-  const out = x.map((v, i) => Math.round(v + ((y[i] ?? 0) - v) * k));
-  return "#" + out.map((v) => v.toString(16).padStart(2, "0")).join("");
-}
 
 const pt = (p: Pt): string => `${f(p[0])} ${f(p[1])}`;
 
