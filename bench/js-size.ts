@@ -3,6 +3,7 @@
  * HTML asks for, gzipped, beside the blank page of the same stack.
  */
 import { gzipSync } from "node:zlib";
+import { PUBLIC_PAGES } from "../content/site.ts";
 import { ensureBuilds, startBlank, startCastellum } from "./servers.ts";
 
 async function firstLoadJs(
@@ -28,19 +29,8 @@ async function firstLoadJs(
   return { files: urls.size, raw, gzip };
 }
 
-export const ROUTES = [
-  "/",
-  "/castles",
-  "/property/gordon-castle",
-  "/team",
-  "/contact",
-  "/faqs",
-  "/roadmap",
-  "/tokenomics",
-  "/tokensale",
-  "/whitepaper",
-  "/no-such-page",
-];
+/** Every public page (the sitemap's list), one estate, and the not-found page. */
+export const ROUTES = [...PUBLIC_PAGES, "/property/gordon-castle", "/no-such-page"];
 
 export async function benchJsSize() {
   ensureBuilds();

@@ -1,19 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { PUBLIC_PAGES } from "../../content/site.ts";
+import { LANGUAGES } from "../../i18n/config.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
-const PUBLIC_ROUTES = [
-  "/",
-  "/castles",
-  "/property/gordon-castle",
-  "/team",
-  "/contact",
-  "/faqs",
-  "/roadmap",
-  "/tokenomics",
-  "/tokensale",
-  "/whitepaper",
-];
-const LANGUAGES = ["en", "fr", "it", "zh"];
+// The sitemap's pages plus one estate: the public routes, from one list.
+const PUBLIC_ROUTES = [...PUBLIC_PAGES, "/property/gordon-castle"];
 
 describe("every public page", () => {
   const browser = useBrowser();
