@@ -19,7 +19,7 @@ import {
 } from "lucide-react";
 import { HOME, localize } from "../../content/site-content.ts";
 import { SITE } from "../../content/site.ts";
-import { getFeaturedImage, listProperties } from "../../domain/catalogue/read-properties.ts";
+import { getFeaturedImage, listPropertiesBySlug } from "../../domain/catalogue/read-properties.ts";
 import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/home";
@@ -50,18 +50,22 @@ const CARD_ICONS: Record<string, LucideIcon> = {
 export async function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
   const deps = context.get(depsContext);
-  const [all, heroImage] = await Promise.all([
-    listProperties(deps, { language }),
+  const [featuredProperties, heroImage] = await Promise.all([
+    listPropertiesBySlug(deps, { slugs: FEATURED_SLUGS, language }),
     getFeaturedImage(deps),
   ]);
-  const featured = FEATURED_SLUGS.flatMap((slug) => {
-    const property = all.find((p) => p.slug === slug);
-    if (!property) return [];
-    const { id, name, location, bedrooms, summary, membersOnly, images } = property;
-    return [
-      { id, slug, name, location, bedrooms, summary, membersOnly, images: images.slice(0, 4) },
-    ];
-  });
+  const featured = featuredProperties.map(
+    ({ id, slug, name, location, bedrooms, summary, membersOnly, images }) => ({
+      id,
+      slug,
+      name,
+      location,
+      bedrooms,
+      summary,
+      membersOnly,
+      images: images.slice(0, 4),
+    }),
+  );
   const text = (value: Parameters<typeof localize>[0]) => localize(value, language);
   const card = (c: (typeof HOME.tokenUtility.cards)[number]) => ({
     key: c.key,

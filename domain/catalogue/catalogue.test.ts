@@ -4,7 +4,7 @@ import { properties, propertyImages, propertyTranslations } from "../../db/schem
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
-import { getProperty, listProperties } from "./read-properties.ts";
+import { getProperty, listProperties, listPropertiesBySlug } from "./read-properties.ts";
 import { seedCatalogue } from "./seed-catalogue.ts";
 
 describeEachBackend("catalogue", (database) => {
@@ -39,6 +39,15 @@ describeEachBackend("catalogue", (database) => {
     expect(byId).toEqual(bySlug);
     expect(byRaw.id).toBe(bySlug.id);
     expect(bySlug.language).toBe("fr");
+  });
+
+  it("lists chosen estates by slug in the order asked, skipping unknown ones", async () => {
+    const found = await listPropertiesBySlug(database().deps, {
+      slugs: ["gordon-castle", "no-such-castle", "padua"],
+      language: "it",
+    });
+    expect(found.map((p) => p.slug)).toEqual(["gordon-castle", "padua"]);
+    expect(found[1]?.name).toBe("Padova");
   });
 
   it("throws NotFoundError for an unknown id or slug", async () => {

@@ -222,3 +222,12 @@ export async function getFeaturedImage(deps: Deps): Promise<PropertyImage | null
     .limit(1);
   return image ?? null;
 }
+
+/** The properties with these slugs, in the order given (unknown slugs are skipped). */
+export async function listPropertiesBySlug(
+  deps: Deps,
+  input: { slugs: string[]; language: Language },
+): Promise<Property[]> {
+  const found = await readProperties(deps, input.language, inArray(properties.slug, input.slugs));
+  return input.slugs.flatMap((slug) => found.filter((property) => property.slug === slug));
+}
