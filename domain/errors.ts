@@ -1,14 +1,18 @@
+import type { FieldIssue } from "./requests/fields.ts";
+
 /**
  * Typed domain errors. Adapters (API routes, loaders) map them to HTTP; `messageKey` is a
  * translation key so the answer is in the caller's language.
  */
+export type DomainErrorCode = "not_found" | "invalid" | "validation" | "bot_check" | "conflict";
+
 export class DomainError extends Error {
-  readonly code: "not_found" | "invalid";
+  readonly code: DomainErrorCode;
   readonly messageKey: string;
   readonly params: Record<string, string | number>;
 
   constructor(
-    code: "not_found" | "invalid",
+    code: DomainErrorCode,
     messageKey: string,
     params: Record<string, string | number> = {},
   ) {
@@ -31,5 +35,31 @@ export class InvalidInputError extends DomainError {
   constructor(messageKey: string, params: Record<string, string | number> = {}) {
     super("invalid", messageKey, params);
     this.name = "InvalidInputError";
+  }
+}
+
+/** A form that breaks its schema: one issue per field, each message a translation key. */
+export class ValidationError extends DomainError {
+  readonly issues: FieldIssue[];
+  constructor(issues: FieldIssue[]) {
+    super("validation", "errors.validationFailed");
+    this.name = "ValidationError";
+    this.issues = issues;
+  }
+}
+
+/** A bot-check token that is missing, forged, expired or already spent (spec: 403). */
+export class BotCheckError extends DomainError {
+  constructor() {
+    super("bot_check", "errors.botCheckFailed");
+    this.name = "BotCheckError";
+  }
+}
+
+/** An Idempotency-Key already used for a different request body. */
+export class IdempotencyConflictError extends DomainError {
+  constructor() {
+    super("conflict", "errors.idempotencyConflict");
+    this.name = "IdempotencyConflictError";
   }
 }

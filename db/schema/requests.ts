@@ -1,0 +1,127 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/**
+ * Every request a guest sends: general booking requests, property bookings and membership
+ * applications. Common facts are columns (for the staff area's filters); the validated form is
+ * kept whole in `details`. The guest's status page finds a row by the SHA-256 of its token.
+ */
+export const guestRequests = pgTable(
+  "guest_requests",
+  {
+    id: uuid("id").primaryKey(),
+    kind: text("kind", { enum: ["booking_request", "property_booking", "membership"] }).notNull(),
+    reference: text("reference").notNull().unique(),
+    status: text("status", {
+      enum: ["New", "Contacted", "In progress", "Confirmed", "Rejected"],
+    })
+      .notNull()
+      .default("New"),
+    language: text("language").notNull(),
+    email: text("email").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    propertyId: integer("property_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull(),
+    statusTokenHash: text("status_token_hash").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("guest_requests_kind_created_idx").on(table.kind, table.createdAt)],
+);
+
+/** Who changed a request's status, when, from what to what (the first row: created as New). */
+export const guestRequestStatusHistory = pgTable(
+  "guest_request_status_history",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    requestId: uuid("request_id")
+      .notNull()
+      .references(() => guestRequests.id, { onDelete: "cascade" }),
+    fromStatus: text("from_status"),
+    toStatus: text("to_status").notNull(),
+    changedBy: text("changed_by").notNull(),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("guest_request_status_history_request_idx").on(table.requestId)],
+);
+
+/**
+ * The first answer given to an Idempotency-Key, per endpoint, so a retry gets the same answer
+ * and stores nothing new. Written in the transaction that stores the request.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    bodyHash: text("body_hash").notNull(),
+    responseStatus: integer("response_status").notNull(),
+    responseBody: jsonb("response_body").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.scope, table.key] }),
+    index("idempotency_keys_expires_idx").on(table.expiresAt),
+  ],
+);
+
+/** Bot-check tokens already spent, kept until they would have expired anyway. */
+export const usedBotTokens = pgTable(
+  "used_bot_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("used_bot_tokens_expires_idx").on(table.expiresAt)],
+);
+
+/**
+ * Mail waiting to go out. A worker claims due rows, sends them and marks them sent; a failure
+ * pushes `next_attempt_at` back (exponential, capped) and keeps the row, so an outage delays
+ * mail but never loses it.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: uuid("id").primaryKey(),
+    requestId: uuid("request_id").references(() => guestRequests.id, { onDelete: "set null" }),
+    template: text("template").notNull(),
+    recipient: text("recipient").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    status: text("status", { enum: ["pending", "sent"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("mail_outbox_due_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'pending'`),
+  ],
+);
+
+/** Secrets the application makes for itself on first start (shared by every instance). */
+export const appSecrets = pgTable("app_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,38 @@
+import { eq } from "drizzle-orm";
+import { guestRequests } from "../../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import type { RequestKind, RequestStatus } from "../requests/options.ts";
+import { hashStatusToken } from "./submit-request.ts";
+
+export interface GuestRequestView {
+  kind: RequestKind;
+  reference: string;
+  status: RequestStatus;
+  createdAt: string;
+  updatedAt: string;
+  details: Record<string, unknown>;
+}
+
+/** Status tokens are 32 base64url characters; anything else is not worth a query. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32}$/;
+
+/** The request behind a guest's status link, or null for any token that opens nothing. */
+export async function findRequestByStatusToken(
+  deps: Deps,
+  token: string,
+): Promise<GuestRequestView | null> {
+  if (!TOKEN_SHAPE.test(token)) return null;
+  const [row] = await deps.db
+    .select()
+    .from(guestRequests)
+    .where(eq(guestRequests.statusTokenHash, hashStatusToken(token)));
+  if (!row) return null;
+  return {
+    kind: row.kind,
+    reference: row.reference,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    details: row.details,
+  };
+}

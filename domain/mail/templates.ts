@@ -1,0 +1,108 @@
+import { SITE } from "../../content/site.ts";
+import { LANGUAGE_NAMES, type Language } from "../../i18n/config.ts";
+import { translate } from "../../i18n/translate.ts";
+import type { RequestKind } from "../requests/options.ts";
+import { summarizeRequest, type SummaryRow } from "../requests/summary.ts";
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailRequest {
+  kind: RequestKind;
+  reference: string;
+  language: Language;
+  firstName: string;
+  lastName: string;
+  email: string;
+  details: Record<string, unknown>;
+}
+
+/** The guest's confirmation, in the guest's language: reference, summary, what happens next. */
+export function renderGuestConfirmation(request: MailRequest, statusUrl: string): RenderedMail {
+  const t = (key: string, params: Record<string, unknown> = {}) =>
+    translate(request.language, key, { brand: SITE.brand, ...params });
+  const kindName = t(`mail.kinds.${request.kind}`);
+  const rows = summarizeRequest(request.kind, request.details, request.language, t);
+  const subject = t("mail.confirmation.subject", { kind: kindName, reference: request.reference });
+  const paragraphs = [
+    t("mail.confirmation.greeting", { name: request.firstName }),
+    t("mail.confirmation.received", { kind: kindName, reference: request.reference }),
+    t(`mail.confirmation.next.${request.kind}`),
+  ];
+  const statusLine = t("mail.confirmation.statusLink");
+  const closing = t("mail.confirmation.closing");
+  const text = [
+    ...paragraphs,
+    "",
+    t("mail.summaryHeading"),
+    ...rows.map((row) => `${row.label}: ${row.value}`),
+    "",
+    `${statusLine} ${statusUrl}`,
+    "",
+    closing,
+    SITE.brand,
+  ].join("\n");
+  const html = layout(
+    request.language,
+    subject,
+    [
+      ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+      `<h2 style="font-size:16px">${escapeHtml(t("mail.summaryHeading"))}</h2>`,
+      table(rows),
+      `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`,
+      `<p>${escapeHtml(closing)}<br>${escapeHtml(SITE.brand)}</p>`,
+    ].join("\n"),
+  );
+  return { subject, text, html };
+}
+
+/** The staff notification (in English, the staff's working language), with the guest's reply address. */
+export function renderStaffNotification(request: MailRequest): RenderedMail {
+  const language: Language = "en";
+  const t = (key: string, params: Record<string, unknown> = {}) =>
+    translate(language, key, { brand: SITE.brand, ...params });
+  const kindName = t(`mail.kinds.${request.kind}`);
+  const name = `${request.firstName} ${request.lastName}`;
+  const rows: SummaryRow[] = [
+    { label: t("mail.staff.reference"), value: request.reference },
+    { label: t("mail.staff.language"), value: LANGUAGE_NAMES[request.language] },
+    ...summarizeRequest(request.kind, request.details, language, t),
+  ];
+  const subject = t("mail.staff.subject", { kind: kindName, reference: request.reference, name });
+  const intro = t("mail.staff.intro", { kind: kindName, name, email: request.email });
+  const text = [intro, "", ...rows.map((row) => `${row.label}: ${row.value}`)].join("\n");
+  const html = layout(language, subject, `<p>${escapeHtml(intro)}</p>\n${table(rows)}`);
+  return { subject, text, html };
+}
+
+function table(rows: SummaryRow[]): string {
+  const body = rows
+    .map(
+      (row) =>
+        `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0;color:#555">${escapeHtml(row.label)}</th>` +
+        `<td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(row.value)}</td></tr>`,
+    )
+    .join("\n");
+  return `<table role="presentation" style="border-collapse:collapse;font-size:14px">\n${body}\n</table>`;
+}
+
+function layout(language: string, title: string, body: string): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(language)}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="font-family:Georgia,serif;color:#1f2a24;max-width:640px;margin:0 auto;padding:24px">
+${body}
+</body></html>`;
+}
+
+/** Text into HTML: every character that could open markup becomes an entity. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}

@@ -1,0 +1,91 @@
+/**
+ * The fixed choices of the three guest forms (spec point 3). Plain data without zod, so pages
+ * can list the options; labels are translation keys under `forms.options.*`.
+ */
+export { AMENITY_KEYS, REGIONS } from "../../content/catalogue-keys.ts";
+
+export const MEMBER_STATUSES = ["silver", "gold", "platinum", "nonMember"] as const;
+export const BOOKING_TYPES = [
+  "weekend",
+  "week",
+  "month",
+  "special",
+  "wedding",
+  "corporate",
+  "family",
+  "romantic",
+] as const;
+export const REQUESTED_SERVICES = [
+  "chef",
+  "housekeeping",
+  "concierge",
+  "transport",
+  "childcare",
+  "butler",
+  "security",
+  "catering",
+] as const;
+export const EXPERIENCE_STYLES = [
+  "relaxation",
+  "adventure",
+  "cultural",
+  "luxury",
+  "family",
+  "romantic",
+  "business",
+  "celebration",
+] as const;
+export const HEARD_ABOUT = ["memberReferral", "socialMedia", "press", "other"] as const;
+
+export const DATE_MODES = ["exact", "flexible"] as const;
+/** {brand}Status of the property booking: '$CASL holder', '$MOAT holder', VIP Member, Investor. */
+export const CASTELLUM_STATUSES = ["caslHolder", "moatHolder", "vipMember", "investor"] as const;
+export const PAYMENT_METHODS = ["casl", "usd", "eur", "gbp"] as const;
+
+export const TITLES = ["mr", "mrs", "ms", "dr", "prof", "other"] as const;
+export const GENDERS = ["male", "female", "nonBinary", "preferNotToSay"] as const;
+export const INTERESTS = [
+  "artDesign",
+  "dance",
+  "film",
+  "musicDjs",
+  "technology",
+  "wellnessBeauty",
+  "cigars",
+  "familyEntertainment",
+  "food",
+  "politics",
+  "theatre",
+  "wineSpirits",
+  "countryPursuits",
+  "fashion",
+  "literature",
+  "sport",
+  "travel",
+  "yoga",
+] as const;
+
+/** Spec point 9 and decisions.md. */
+export const FORM_LIMITS = {
+  nameMin: 2,
+  phoneMin: 5,
+  bookingGoalMin: 10,
+  reasonMin: 50,
+  flexibilityDaysMax: 30,
+  /** Caps that keep one request's text reasonable; longer input is refused, never cut. */
+  shortTextMax: 100,
+  emailMax: 254,
+  phoneMax: 40,
+  handleMax: 200,
+  longTextMax: 2000,
+  countMax: 500,
+  /** Default booking window of a property booking, in months from today (BOOKING_HORIZON_MONTHS). */
+  bookingHorizonMonths: 18,
+} as const;
+
+/** Redirect after a successful general request or membership application (spec point 9). */
+export const SUCCESS_REDIRECT_MS = 2000;
+
+export const REQUEST_STATUSES = ["New", "Contacted", "In progress", "Confirmed", "Rejected"] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export type RequestKind = "booking_request" | "property_booking" | "membership";
