@@ -1,4 +1,5 @@
 import { createContext } from "react-router";
+import type { BotCheckClientConfig } from "../domain/bot-check/config.ts";
 import type { Deps } from "../domain/deps.ts";
 import type { Language } from "../i18n/config.ts";
 
@@ -12,5 +13,9 @@ export interface RequestInfo {
   publicUrl: string;
   /** Where the whitepaper link points (the configured URL, or the site's own PDF). */
   whitepaperUrl: string | null;
+  /** How the forms' bot check is drawn (null: the server takes no requests, e.g. some tests). */
+  botCheck: BotCheckClientConfig | null;
+  /** How far ahead a property booking may run (BOOKING_HORIZON_MONTHS). */
+  bookingHorizonMonths: number;
 }
 export const requestInfoContext = createContext<RequestInfo>();

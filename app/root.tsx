@@ -5,7 +5,9 @@ import {
   type ShouldRevalidateFunctionArgs,
   Links,
   Meta,
+  matchPath,
   Outlet,
+  useNavigation,
   Scripts,
   ScrollRestoration,
   useRouteError,
@@ -21,6 +23,7 @@ import { getFeaturedImage } from "../domain/catalogue/read-properties.ts";
 import { translate } from "../i18n/translate.ts";
 import { depsContext, requestInfoContext } from "./context.ts";
 import { shareImageOf } from "./share-image.ts";
+import { BookingPageSkeleton } from "./components/booking-skeleton.tsx";
 import { NavigationProgress } from "./components/navigation-progress.tsx";
 import { NotFoundContent } from "./components/not-found-content.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
@@ -114,11 +117,12 @@ function DeferredToaster() {
 }
 
 export default function App() {
-  return (
-    <Page>
-      <Outlet />
-    </Page>
-  );
+  const navigation = useNavigation();
+  // The booking page's loading skeleton (spec point 2) while its property loads.
+  const loadingBooking =
+    navigation.state === "loading" &&
+    matchPath("/booking/:idOrSlug", navigation.location.pathname) !== null;
+  return <Page>{loadingBooking ? <BookingPageSkeleton /> : <Outlet />}</Page>;
 }
 
 /** Errors no route handled. A thrown 404 shows the not-found page; anything else, a notice. */

@@ -11,6 +11,10 @@ export default [
   route("tokenomics", "routes/tokenomics.tsx"),
   route("tokensale", "routes/tokensale.tsx"),
   route("whitepaper", "routes/whitepaper.tsx"),
+  route("booking-request", "routes/booking-request.tsx"),
+  route("booking/:idOrSlug", "routes/booking.tsx"),
+  route("membership", "routes/membership.tsx"),
+  route("requests/:token", "routes/request-status.tsx"),
   // Everything else is the not-found page, answered with HTTP 404.
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -7,11 +7,15 @@ import type { Env } from "./env.ts";
 import { catalogueRoutes } from "./api/catalogue.ts";
 import { apiErrorHandler, apiNotFound } from "./api/errors.ts";
 import { mediaRoutes } from "./api/media.ts";
+import { openApiRoutes } from "./api/openapi.ts";
+import { requestRoutes } from "./api/requests.ts";
 import { seoRoutes } from "./api/seo.ts";
 import { whitepaperRoutes } from "./api/whitepaper.ts";
 import { languageMiddleware } from "./middleware/language.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
+import type { Services } from "./services.ts";
+import { clientBotCheckConfig } from "../domain/bot-check/config.ts";
 
 /** Old addresses of the castle network; all answer 301 to the canonical /castles. */
 export const CASTLES_REDIRECTS = ["/bookings", "/properties", "/castle-network"];
@@ -19,12 +23,14 @@ export const CASTLES_REDIRECTS = ["/bookings", "/properties", "/castle-network"]
 export interface AppOptions {
   deps: Deps;
   env: Pick<Env, "NODE_ENV" | "PUBLIC_URL"> & Partial<Pick<Env, "WHITEPAPER_URL">>;
+  /** Request intake (forms, bot check, mail, rate limits); without it the form endpoints are absent. */
+  services?: Services;
   /** The React Router server build; without it only the API and media routes exist (tests). */
   build?: () => Promise<ServerBuild>;
 }
 
 /** The Express application: headers, language, API, media, redirects, then the pages. */
-export function createExpressApp({ deps, env, build }: AppOptions): Express {
+export function createExpressApp({ deps, env, build, services }: AppOptions): Express {
   const app = express();
   const isProduction = env.NODE_ENV === "production";
   const isHttps = env.PUBLIC_URL.startsWith("https://");
@@ -37,6 +43,8 @@ export function createExpressApp({ deps, env, build }: AppOptions): Express {
   app.use(languageMiddleware({ secureCookie: isProduction && isHttps }));
 
   app.use("/api", catalogueRoutes(deps));
+  app.use("/api", openApiRoutes(env.PUBLIC_URL));
+  if (services) app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
   app.use("/api", apiNotFound);
   app.use("/api", apiErrorHandler(deps.log));
   app.use("/media", mediaRoutes(deps));
@@ -63,6 +71,8 @@ export function createExpressApp({ deps, env, build }: AppOptions): Express {
             language: res.locals.language,
             publicUrl: env.PUBLIC_URL,
             whitepaperUrl: env.WHITEPAPER_URL ?? null,
+            botCheck: services ? clientBotCheckConfig(services.intake.botCheck) : null,
+            bookingHorizonMonths: services?.intake.bookingHorizonMonths ?? 18,
           });
           return context;
         },

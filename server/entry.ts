@@ -6,13 +6,20 @@ import type { ServerBuild } from "react-router";
 import { createExpressApp } from "./app.ts";
 import { createDeps } from "./deps.ts";
 import type { Env } from "./env.ts";
+import { createServices } from "./services.ts";
 
 export async function createApp(env: Env, rootDir: string) {
   const { deps, database } = await createDeps(env, rootDir);
+  const services = await createServices(deps, env);
   const app = createExpressApp({
     deps,
     env,
+    services,
     build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
   });
-  return { app, log: deps.log, close: () => database.close() };
+  return { app, log: deps.log, close: async () => {
+      await services.close();
+      await database.close();
+    },
+  };
 }

@@ -24,6 +24,41 @@ export const EnvSchema = z.object({
   /** An external whitepaper PDF; by default the site serves the one it makes from its content. */
   WHITEPAPER_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+
+  /** Send mail through this SMTP server; by default each mail is an .eml file in DATA_DIR/mail. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** Sender of every mail. */
+  MAIL_FROM: z.string().min(3).default("Castellum <no-reply@castellum.example>"),
+  /** Where notifications of new requests go. */
+  STAFF_EMAIL: z.email().default("requests@castellum.example"),
+  /** First wait after a failed delivery, in ms (doubles per failure, at most one hour). */
+  MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
+  /** How often the mail worker looks for due mail, in ms. */
+  MAIL_POLL_MS: z.coerce.number().int().min(50).default(5000),
+
+  /** ALTCHA: signs challenges; by default a secret made once and kept in the database. */
+  ALTCHA_HMAC_SECRET: z.string().min(16).optional(),
+  /** ALTCHA proof-of-work cost (PBKDF2 iterations per attempt; ~256 attempts on average). */
+  ALTCHA_COST: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+  /** How long a challenge, and so a solved widget, stays valid (seconds). */
+  ALTCHA_EXPIRES_SECONDS: z.coerce.number().int().min(30).max(86_400).default(600),
+  /** Cloudflare Turnstile replaces ALTCHA when both keys are set. */
+  TURNSTILE_SITE_KEY: z.string().min(1).optional(),
+  TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
+  TURNSTILE_VERIFY_URL: z
+    .url({ protocol: /^https?$/ })
+    .default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
+
+  /** Redis for rate-limit counters shared by several instances; in memory when unset. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Requests per client IP and window on each form endpoint. */
+  RATE_LIMIT_FORMS_MAX: z.coerce.number().int().min(1).default(10),
+  /** Bot-check challenges per client IP and window. */
+  RATE_LIMIT_CHALLENGE_MAX: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+
+  /** How far ahead a property booking may run, in months from today. */
+  BOOKING_HORIZON_MONTHS: z.coerce.number().int().min(1).max(60).default(18),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string; PUBLIC_URL: string };
@@ -49,6 +84,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     );
   }
   const env = parsed.data;
+  if (Boolean(env.TURNSTILE_SITE_KEY) !== Boolean(env.TURNSTILE_SECRET_KEY)) {
+    throw new EnvError(
+      "Invalid environment configuration:\n  TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together.\nSee .env.example.",
+    );
+  }
   return {
     ...env,
     DATA_DIR: resolve(env.DATA_DIR),

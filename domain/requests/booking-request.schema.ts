@@ -1,5 +1,5 @@
 import { z } from "zod";
-import countries from "../../content/countries.json" with { type: "json" };
+import countryCodes from "../../content/country-codes.json" with { type: "json" };
 import {
   botToken,
   choice,
@@ -22,7 +22,7 @@ import {
   REQUESTED_SERVICES,
 } from "./options.ts";
 
-const COUNTRY_CODES = countries.codes as [string, ...string[]];
+const COUNTRY_CODES = countryCodes as [string, ...string[]];
 
 /** The general booking request (/booking-request; spec points 3 and 5, decisions.md). */
 export const bookingRequestSchema = z

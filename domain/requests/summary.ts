@@ -1,4 +1,4 @@
-import countries from "../../content/countries.json" with { type: "json" };
+import countryNames from "../../content/country-names.json" with { type: "json" };
 import type { RequestKind } from "./options.ts";
 
 /** A translation function: i18next's `t` in the browser, `translate` bound to a language on the server. */
@@ -85,8 +85,17 @@ export function summarizeRequest(
   return rows;
 }
 
+/** The ~195 countries in `language`, sorted for that language (the form's list). */
+export function countryOptions(language: string): { value: string; label: string }[] {
+  const names = (countryNames as Record<string, Record<string, string>>)[language] ?? countryNames.en;
+  const collator = new Intl.Collator(language);
+  return Object.entries(names)
+    .map(([value, label]) => ({ value, label }))
+    .sort((a, b) => collator.compare(a.label, b.label));
+}
+
 export function countryName(code: string, language: string): string {
-  const names = countries.names as Record<string, Record<string, string>>;
+  const names = countryNames as Record<string, Record<string, string>>;
   return names[language]?.[code] ?? names.en?.[code] ?? code;
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
-import { DomainError } from "../../domain/errors.ts";
+import { DomainError, ValidationError } from "../../domain/errors.ts";
 import { translate } from "../../i18n/translate.ts";
 
 /** Every API error has the shape `{message}`, in the caller's language. */
@@ -12,12 +12,37 @@ export function apiNotFound(_req: Request, res: Response) {
   sendError(res, 404, "errors.notFound");
 }
 
+const DOMAIN_STATUS: Record<DomainError["code"], number> = {
+  not_found: 404,
+  invalid: 400,
+  validation: 400,
+  bot_check: 403,
+  conflict: 422,
+};
+
 /** Maps domain errors to 4xx and anything unexpected to a logged 500, always as JSON. */
 export function apiErrorHandler(log: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
+    if (error instanceof ValidationError) {
+      // Spec point 8: `{message, errors:[{path, message}]}`, every message in the caller's language.
+      const language = res.locals.language;
+      return res.status(400).json({
+        message: translate(language, error.messageKey),
+        errors: error.issues.map((issue) => ({
+          path: issue.path,
+          message: translate(language, issue.message),
+        })),
+      });
+    }
     if (error instanceof DomainError) {
-      return sendError(res, error.code === "not_found" ? 404 : 400, error.messageKey, error.params);
+      const status = DOMAIN_STATUS[error.code];
+      if (error.code === "bot_check")
+        return res.status(status).json({
+          error: "invalid_bot_token",
+          message: translate(res.locals.language, error.messageKey),
+        });
+      return sendError(res, status, error.messageKey, error.params);
     }
     // body-parser style errors carry a status; keep their 4xx, hide their text.
     const status =

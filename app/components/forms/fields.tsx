@@ -1,0 +1,367 @@
+import { useId, useState } from "react";
+import { Controller, useFormContext, useFormState } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { cn } from "../ui/cn.ts";
+
+/**
+ * Form fields bound to the surrounding react-hook-form context. Errors are translation keys
+ * (from the shared zod schemas); each field shows its own, wired with aria-invalid and
+ * aria-describedby, and carries `data-field` so the page can find the first invalid one.
+ */
+
+export const inputClass =
+  "border-stone-300 bg-paper text-ink focus-visible:outline-gold aria-invalid:border-orange-600 block w-full rounded-sm border px-3 py-2.5 text-base shadow-xs focus-visible:outline-2 focus-visible:outline-offset-1 disabled:opacity-60";
+
+export function fieldId(name: string) {
+  return `field-${name.replaceAll(".", "-")}`;
+}
+
+function useFieldError(name: string): string | undefined {
+  const { errors } = useFormState({ name });
+  const error = errors[name];
+  return typeof error?.message === "string" ? error.message : undefined;
+}
+
+interface FieldFrameProps {
+  name: string;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  className?: string;
+  children: (props: {
+    id: string;
+    "aria-invalid": boolean;
+    "aria-describedby"?: string;
+    "aria-required"?: boolean;
+  }) => React.ReactNode;
+}
+
+/** Label, control, hint and error of one field. */
+export function FieldFrame({ name, label, hint, required, className, children }: FieldFrameProps) {
+  const { t } = useTranslation();
+  const error = useFieldError(name);
+  const id = fieldId(name);
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={cn("flex flex-col gap-1.5", className)} data-field={name}>
+      <label htmlFor={id} className="text-ink text-sm font-medium">
+        {label}
+        {required && (
+          <span className="text-burgundy" aria-hidden>
+            {" "}
+            *
+          </span>
+        )}
+      </label>
+      {children({
+        id,
+        "aria-invalid": Boolean(error),
+        "aria-describedby": describedBy,
+        "aria-required": required || undefined,
+      })}
+      {hint && (
+        <p id={hintId} className="text-muted text-sm">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={errorId} className="text-sm font-medium text-orange-800">
+          {t(error)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type InputProps = Omit<React.ComponentProps<"input">, "name"> & {
+  name: string;
+  label: string;
+  hint?: string;
+};
+
+export function TextField({ name, label, hint, required, className, ...input }: InputProps) {
+  const { register } = useFormContext();
+  return (
+    <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
+      {(aria) => <input {...input} {...aria} {...register(name)} className={inputClass} />}
+    </FieldFrame>
+  );
+}
+
+export function TextAreaField({
+  name,
+  label,
+  hint,
+  required,
+  className,
+  ...textarea
+}: Omit<React.ComponentProps<"textarea">, "name"> & { name: string; label: string; hint?: string }) {
+  const { register } = useFormContext();
+  return (
+    <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
+      {(aria) => (
+        <textarea
+          {...textarea}
+          {...aria}
+          {...register(name)}
+          className={cn(inputClass, "min-h-[150px] resize-y")}
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+export function SelectField({
+  name,
+  label,
+  hint,
+  required,
+  options,
+  placeholder,
+  className,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  options: Option[];
+  placeholder?: string;
+  className?: string;
+}) {
+  const { register } = useFormContext();
+  const { t } = useTranslation();
+  return (
+    <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
+      {(aria) => (
+        <select {...aria} {...register(name)} className={inputClass}>
+          {placeholder !== undefined && <option value="">{placeholder || t("forms.choose")}</option>}
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
+  );
+}
+
+/**
+ * A whole number that falls back to its minimum when left empty (spec point 5): the box may be
+ * empty while typing; the form's value is never below `min`.
+ */
+export function NumberField({
+  name,
+  label,
+  hint,
+  required,
+  min,
+  max,
+  className,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  min: number;
+  max?: number;
+  className?: string;
+}) {
+  const { control } = useFormContext();
+  return (
+    <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
+      {(aria) => (
+        <Controller
+          control={control}
+          name={name}
+          render={({ field }) => (
+            <NumberInput
+              {...aria}
+              ref={field.ref}
+              name={field.name}
+              value={Number(field.value)}
+              min={min}
+              max={max}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+            />
+          )}
+        />
+      )}
+    </FieldFrame>
+  );
+}
+
+function NumberInput({
+  value,
+  min,
+  max,
+  onChange,
+  onBlur,
+  ...rest
+}: Omit<React.ComponentProps<"input">, "value" | "onChange"> & {
+  value: number;
+  min: number;
+  onChange: (value: number) => void;
+}) {
+  const [text, setText] = useState<string | null>(null);
+  return (
+    <input
+      {...rest}
+      type="number"
+      inputMode="numeric"
+      min={min}
+      max={max}
+      step={1}
+      value={text ?? String(value)}
+      className={inputClass}
+      onChange={(event) => {
+        const raw = event.target.value;
+        const parsed = Number.parseInt(raw, 10);
+        setText(raw);
+        onChange(Number.isNaN(parsed) ? min : parsed);
+      }}
+      onBlur={(event) => {
+        setText(null);
+        onBlur?.(event);
+      }}
+    />
+  );
+}
+
+/** A calendar date; days outside [min, max] are disabled in the picker. */
+export function DateField({
+  name,
+  label,
+  hint,
+  required,
+  min,
+  max,
+  className,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  min?: string;
+  max?: string;
+  className?: string;
+}) {
+  const { register } = useFormContext();
+  return (
+    <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
+      {(aria) => (
+        <input {...aria} {...register(name)} type="date" min={min} max={max} className={inputClass} />
+      )}
+    </FieldFrame>
+  );
+}
+
+/** A yes/no checkbox with its label beside it. */
+export function CheckboxField({ name, label }: { name: string; label: string }) {
+  const { register } = useFormContext();
+  const id = fieldId(name);
+  return (
+    <div className="flex items-start gap-3" data-field={name}>
+      <input
+        id={id}
+        type="checkbox"
+        {...register(name)}
+        className="accent-heritage mt-0.5 size-5 shrink-0"
+      />
+      <label htmlFor={id} className="text-ink text-sm">
+        {label}
+      </label>
+    </div>
+  );
+}
+
+/** Several choices of one list, as a fieldset of checkboxes (a grid of `columns`). */
+export function CheckboxGroupField({
+  name,
+  label,
+  options,
+  required,
+  columns = 2,
+}: {
+  name: string;
+  label: string;
+  options: Option[];
+  required?: boolean;
+  columns?: 2 | 3 | 4;
+}) {
+  const { register } = useFormContext();
+  const { t } = useTranslation();
+  const error = useFieldError(name);
+  const groupId = useId();
+  const errorId = `${groupId}-error`;
+  return (
+    <fieldset
+      data-field={name}
+      aria-invalid={Boolean(error)}
+      aria-describedby={error ? errorId : undefined}
+      className="flex flex-col gap-2"
+    >
+      <legend className="text-ink mb-2 text-sm font-medium">
+        {label}
+        {required && (
+          <span className="text-burgundy" aria-hidden>
+            {" "}
+            *
+          </span>
+        )}
+      </legend>
+      <div
+        className={cn(
+          "grid gap-x-6 gap-y-2.5",
+          columns === 2 && "grid-cols-1 sm:grid-cols-2",
+          columns === 3 && "grid-cols-1 sm:grid-cols-2 lg:grid-cols-3",
+          columns === 4 && "grid-cols-2 lg:grid-cols-4",
+        )}
+      >
+        {options.map((option, index) => {
+          const id = index === 0 ? fieldId(name) : `${fieldId(name)}-${option.value}`;
+          return (
+            <div key={option.value} className="flex items-start gap-3">
+              <input
+                id={id}
+                type="checkbox"
+                value={option.value}
+                {...register(name)}
+                className="accent-heritage mt-0.5 size-5 shrink-0"
+              />
+              <label htmlFor={id} className="text-ink text-sm">
+                {option.label}
+              </label>
+            </div>
+          );
+        })}
+      </div>
+      {error && (
+        <p id={errorId} className="text-sm font-medium text-orange-800">
+          {t(error)}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** A titled group of fields: one section of a form. */
+export function FormSection({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="border-gold/30 border-t pt-8 first:border-t-0 first:pt-0">
+      <h2 id={id} className="font-display text-heritage mb-6 text-3xl font-semibold">
+        {title}
+      </h2>
+      <div className="grid gap-6 sm:grid-cols-2">{children}</div>
+    </section>
+  );
+}

@@ -1,0 +1,208 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useCallback, useRef, useState } from "react";
+import {
+  type DefaultValues,
+  type FieldErrors,
+  type FieldValues,
+  type Resolver,
+  useForm,
+} from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import type { z } from "zod";
+import { toast } from "../../hooks/use-toast.ts";
+import type { BotCheckHandle } from "./bot-check.tsx";
+import type { SummaryError } from "./error-summary.tsx";
+import { fieldId } from "./fields.tsx";
+
+/** What the API answers with 201 (spec point 7 and the issue: the stored record). */
+export interface StoredRequest {
+  id: string;
+  reference: string;
+  status: string;
+  createdAt: string;
+}
+
+interface GuestFormOptions<Schema extends z.ZodType<FieldValues, FieldValues>> {
+  schema: Schema;
+  defaultValues: DefaultValues<z.input<Schema>>;
+  endpoint: string;
+  /** The label of each field, for the summary and the toasts. */
+  labels: Record<string, string>;
+  /** Destructive toast texts when the server gives no message. */
+  failure: { title?: string; fallback: string };
+  onSuccess(answer: StoredRequest, values: z.output<Schema>): void;
+}
+
+/**
+ * One guest form: react-hook-form with the shared zod schema, the bot-check token, the
+ * Idempotency-Key, the POST, and every answer of spec point 8 (summary, toasts, focus).
+ */
+export function useGuestForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
+  options: GuestFormOptions<Schema>,
+) {
+  const { t, i18n } = useTranslation();
+  const form = useForm<z.input<Schema>, unknown, z.output<Schema>>({
+    resolver: zodResolver(options.schema as never) as unknown as Resolver<
+      z.input<Schema>,
+      unknown,
+      z.output<Schema>
+    >,
+    defaultValues: options.defaultValues,
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    shouldFocusError: false,
+  });
+  const [submitting, setSubmitting] = useState(false);
+  const [showSummary, setShowSummary] = useState(false);
+  const [token, setTokenState] = useState<string | null>(null);
+  const botCheck = useRef<BotCheckHandle>(null);
+  /** The key of the body last sent: the same body again (a retry) reuses it. */
+  const lastSent = useRef<{ body: string; key: string } | null>(null);
+
+  const setToken = useCallback(
+    (value: string | null) => {
+      setTokenState(value);
+      form.setValue("turnstileToken" as never, (value ?? "") as never, {
+        shouldValidate: form.formState.isSubmitted,
+      });
+    },
+    [form],
+  );
+
+  const summary: SummaryError[] = showSummary
+    ? orderedErrors(form.formState.errors).map(([name, message]) => ({
+        name,
+        label: options.labels[name] ?? name,
+        message,
+      }))
+    : [];
+
+  const focusFirstError = (names: string[]) => {
+    requestAnimationFrame(() => {
+      const first = names
+        .map((name) => document.getElementById(fieldId(name)))
+        .find((element): element is HTMLElement => element !== null);
+      if (!first) return;
+      const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      first.scrollIntoView({ block: "center", behavior: reduce ? "auto" : "smooth" });
+      first.focus({ preventScroll: true });
+    });
+  };
+
+  const onInvalid = (errors: FieldErrors) => {
+    setShowSummary(true);
+    const ordered = orderedErrors(errors);
+    const [first] = ordered;
+    toast({
+      variant: "destructive",
+      title: t("forms.toast.validationTitle"),
+      description: first
+        ? t("forms.fieldError", { label: options.labels[first[0]] ?? first[0], message: t(first[1]) })
+        : t("forms.toast.validationFallback"),
+    });
+    focusFirstError(ordered.map(([name]) => name));
+  };
+
+  const send = async (values: z.output<Schema>) => {
+    const body = JSON.stringify(values);
+    const key =
+      lastSent.current?.body === body ? lastSent.current.key : crypto.randomUUID();
+    lastSent.current = { body, key };
+    setSubmitting(true);
+    try {
+      const response = await fetch(options.endpoint, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          "Accept-Language": i18n.language,
+          "Idempotency-Key": key,
+          "X-Bot-Token": token ?? "",
+        },
+        body,
+      });
+      const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+      if (response.ok) {
+        lastSent.current = null;
+        setShowSummary(false);
+        options.onSuccess(answer as unknown as StoredRequest, values);
+        return;
+      }
+      if (response.status === 403) {
+        botCheck.current?.reset();
+        toast({
+          variant: "destructive",
+          title: t("forms.toast.errorTitle"),
+          description: t("errors.botCheckFailed"),
+        });
+        return;
+      }
+      const errors = Array.isArray(answer.errors)
+        ? (answer.errors as { path: string; message: string }[])
+        : [];
+      if (errors.length > 0) {
+        for (const error of errors)
+          form.setError(error.path as never, { type: "server", message: error.message });
+        setShowSummary(true);
+        focusFirstError(errors.map((error) => error.path));
+        toast({
+          variant: "destructive",
+          title: t("forms.toast.errorTitle"),
+          description: t("forms.validationFailedList", {
+            list: errors.map((error) => `${error.path}: ${error.message}`).join(", "),
+          }),
+        });
+        return;
+      }
+      toast({
+        variant: "destructive",
+        title: options.failure.title ?? t("forms.toast.errorTitle"),
+        description:
+          typeof answer.message === "string" && answer.message
+            ? answer.message
+            : options.failure.fallback,
+      });
+    } catch {
+      toast({
+        variant: "destructive",
+        title: options.failure.title ?? t("forms.toast.errorTitle"),
+        description: options.failure.fallback,
+      });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    if (!token) {
+      toast({
+        variant: "destructive",
+        title: t("forms.toast.verificationTitle"),
+        description: t("forms.toast.verificationText"),
+      });
+      return;
+    }
+    void form.handleSubmit(send, onInvalid)(event);
+  };
+
+  return { form, onSubmit, submitting, summary, token, setToken, botCheck };
+}
+
+/** Field errors in the order their fields appear on the page. */
+function orderedErrors(errors: FieldErrors): [string, string][] {
+  const entries = Object.entries(errors)
+    .filter(([, error]) => typeof error?.message === "string")
+    .map(([name, error]) => [name, String(error?.message)] as [string, string]);
+  if (typeof document === "undefined") return entries;
+  const order = [...document.querySelectorAll<HTMLElement>("[data-field]")].map(
+    (element) => element.dataset.field,
+  );
+  const position = (name: string) => {
+    const index = order.indexOf(name);
+    return index === -1 ? Number.MAX_SAFE_INTEGER : index;
+  };
+  return entries.sort(([a], [b]) => position(a) - position(b));
+}

@@ -1,0 +1,323 @@
+import { useMemo } from "react";
+import { FormProvider } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { data, isRouteErrorResponse, Link, useNavigate, useRouteError } from "react-router";
+import { ArrowLeft, BedDouble, Info, MapPin } from "lucide-react";
+import { getProperty } from "../../domain/catalogue/read-properties.ts";
+import { NotFoundError } from "../../domain/errors.ts";
+import { addMonths } from "../../domain/requests/dates.ts";
+import {
+  CASTELLUM_STATUSES,
+  DATE_MODES,
+  FORM_LIMITS,
+  PAYMENT_METHODS,
+} from "../../domain/requests/options.ts";
+import { propertyBookingSchema } from "../../domain/requests/property-booking.schema.ts";
+import { formatDate } from "../../domain/requests/summary.ts";
+import { translate } from "../../i18n/translate.ts";
+import type { Route } from "./+types/booking";
+import { depsContext, requestInfoContext } from "../context.ts";
+import { pageMeta } from "../meta.ts";
+import { ResponsiveImage } from "../components/responsive-image.tsx";
+import { BotCheck } from "../components/forms/bot-check.tsx";
+import { ErrorSummary } from "../components/forms/error-summary.tsx";
+import {
+  DateField,
+  NumberField,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from "../components/forms/fields.tsx";
+import { SubmitButton } from "../components/forms/submit-button.tsx";
+import { useGuestForm } from "../components/forms/use-guest-form.ts";
+import { toast } from "../hooks/use-toast.ts";
+import { useLocalToday } from "./booking-request.tsx";
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { language, botCheck, bookingHorizonMonths } = context.get(requestInfoContext);
+  try {
+    const property = await getProperty(context.get(depsContext), {
+      idOrSlug: params.idOrSlug,
+      language,
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    const lastDate = addMonths(today, bookingHorizonMonths);
+    return {
+      property: {
+        id: property.id,
+        slug: property.slug,
+        name: property.name,
+        location: property.location,
+        bedrooms: property.bedrooms,
+        image: property.images[0] ?? null,
+      },
+      title: translate(language, "meta.pageTitle", {
+        title: translate(language, "forms.propertyBooking.title", { name: property.name }),
+      }),
+      description: translate(language, "forms.propertyBooking.metaDescription", {
+        name: property.name,
+        location: property.location,
+      }),
+      botCheck,
+      bookingHorizonMonths,
+      today,
+      lastDate,
+      lastDateLabel: formatDate(lastDate, language),
+    };
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw data(
+        { title: translate(language, "forms.propertyBooking.notFoundTitle") },
+        { status: 404 },
+      );
+    }
+    throw error;
+  }
+}
+
+export const meta: Route.MetaFunction = (args) => {
+  if (!args.loaderData) {
+    const title = isRouteErrorResponse(args.error)
+      ? (args.error.data as { title?: string })?.title
+      : undefined;
+    return [{ title: title ?? "" }, { name: "robots", content: "noindex" }];
+  }
+  return pageMeta(args, {
+    title: args.loaderData.title,
+    description: args.loaderData.description,
+    path: `/booking/${args.loaderData.property.slug}`,
+  });
+};
+
+const FIELDS = [
+  "propertyId",
+  "firstName",
+  "lastName",
+  "email",
+  "phone",
+  "dateMode",
+  "startDate",
+  "endDate",
+  "flexibilityDays",
+  "numberOfGuests",
+  "castellumStatus",
+  "paymentMethod",
+  "specialRequests",
+  "turnstileToken",
+] as const;
+
+export default function BookingPage({ loaderData }: Route.ComponentProps) {
+  const { property, botCheck: botCheckConfig, lastDate, lastDateLabel } = loaderData;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const today = useLocalToday(loaderData.today);
+  const schema = useMemo(
+    () => propertyBookingSchema(loaderData.bookingHorizonMonths),
+    [loaderData.bookingHorizonMonths],
+  );
+  const labels = useMemo(
+    () => Object.fromEntries(FIELDS.map((name) => [name, t(`forms.fields.${name}`)])),
+    [t],
+  );
+  const defaultValues = {
+    propertyId: property.id,
+    propertyName: property.name,
+    firstName: "",
+    lastName: "",
+    email: "",
+    phone: "",
+    dateMode: "exact" as const,
+    startDate: "",
+    endDate: "",
+    flexibilityDays: 0,
+    numberOfGuests: 1,
+    castellumStatus: "caslHolder" as const,
+    paymentMethod: "casl" as const,
+    specialRequests: "",
+    turnstileToken: "",
+  };
+  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm({
+    schema,
+    endpoint: "/api/bookings",
+    labels,
+    defaultValues,
+    failure: { fallback: t("forms.propertyBooking.failed") },
+    onSuccess() {
+      toast({
+        title: t("forms.propertyBooking.successTitle"),
+        description: t("forms.propertyBooking.successText"),
+      });
+      form.reset(defaultValues);
+      navigate(`/property/${property.slug}`);
+    },
+  });
+  const dateMode = form.watch("dateMode");
+  const startDate = form.watch("startDate");
+  const options = (group: string, keys: readonly string[]) =>
+    keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
+
+  return (
+    <div id="top" className="mx-auto max-w-5xl scroll-mt-24 px-4 py-10 sm:px-6 lg:py-14">
+      <BackToProperty slug={property.slug} />
+      <header className="mt-8 grid items-center gap-8 md:grid-cols-[1fr_320px]">
+        <div className="flex flex-col gap-4">
+          <h1 className="text-heritage text-5xl font-semibold sm:text-6xl">
+            {t("forms.propertyBooking.title", { name: property.name })}
+          </h1>
+          <div className="text-muted flex flex-wrap items-center gap-x-6 gap-y-2">
+            <p className="flex items-center gap-2">
+              <MapPin aria-hidden className="text-gold size-4" />
+              {property.location}
+            </p>
+            <p className="flex items-center gap-2">
+              <BedDouble aria-hidden className="text-gold size-4" />
+              {t("forms.propertyBooking.bedrooms", { count: property.bedrooms })}
+            </p>
+          </div>
+        </div>
+        {property.image && (
+          <ResponsiveImage
+            image={property.image}
+            alt={property.name}
+            sizes="(min-width: 768px) 320px, 100vw"
+            isEager
+            isHighPriority
+            className="aspect-[4/3] w-full rounded-sm object-cover"
+          />
+        )}
+      </header>
+
+      <FormProvider {...form}>
+        <form
+          noValidate
+          onSubmit={onSubmit}
+          className="border-gold/30 bg-paper shadow-card mt-10 grid gap-6 rounded-sm border p-6 sm:grid-cols-2 sm:p-10"
+        >
+          <p className="border-gold/40 bg-ivory text-ink flex gap-3 rounded-sm border p-4 text-sm sm:col-span-2">
+            <Info aria-hidden className="text-gold mt-0.5 size-5 shrink-0" />
+            {t("forms.propertyBooking.notice")}
+          </p>
+          <div className="sm:col-span-2">
+            <ErrorSummary errors={summary} />
+          </div>
+          <TextField name="firstName" label={labels.firstName!} required autoComplete="given-name" />
+          <TextField name="lastName" label={labels.lastName!} required autoComplete="family-name" />
+          <TextField name="email" label={labels.email!} required type="email" autoComplete="email" />
+          <TextField name="phone" label={labels.phone!} required type="tel" autoComplete="tel" />
+
+          <fieldset className="sm:col-span-2" data-field="dateMode">
+            <legend className="text-ink mb-2 text-sm font-medium">{labels.dateMode}</legend>
+            <div className="border-heritage/40 inline-flex rounded-sm border p-1" role="radiogroup">
+              {DATE_MODES.map((mode) => (
+                <label
+                  key={mode}
+                  className="has-checked:bg-heritage has-checked:text-ivory has-focus-visible:outline-gold text-heritage cursor-pointer rounded-sm px-4 py-2 text-sm font-medium has-focus-visible:outline-2"
+                >
+                  <input
+                    type="radio"
+                    value={mode}
+                    {...form.register("dateMode")}
+                    className="sr-only"
+                  />
+                  {t(`forms.options.dateMode.${mode}`)}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <DateField
+            name="startDate"
+            label={labels.startDate!}
+            required
+            min={today}
+            max={lastDate}
+            hint={t("forms.propertyBooking.windowHelp", { date: lastDateLabel })}
+          />
+          <DateField
+            name="endDate"
+            label={labels.endDate!}
+            required
+            min={startDate && startDate > today ? startDate : today}
+            max={lastDate}
+          />
+          {dateMode === "flexible" && (
+            <NumberField
+              name="flexibilityDays"
+              label={labels.flexibilityDays!}
+              min={0}
+              max={FORM_LIMITS.flexibilityDaysMax}
+              hint={t("forms.propertyBooking.flexibilityHelp")}
+            />
+          )}
+          <NumberField name="numberOfGuests" label={labels.numberOfGuests!} required min={1} />
+          <SelectField
+            name="castellumStatus"
+            label={labels.castellumStatus!}
+            options={options("forms.options.castellumStatus", CASTELLUM_STATUSES)}
+            hint={t("forms.propertyBooking.statusHelp")}
+          />
+          <SelectField
+            name="paymentMethod"
+            label={labels.paymentMethod!}
+            options={options("forms.options.paymentMethod", PAYMENT_METHODS)}
+          />
+          <TextAreaField
+            name="specialRequests"
+            label={labels.specialRequests!}
+            className="sm:col-span-2"
+          />
+          {botCheckConfig && (
+            <div className="sm:col-span-2">
+              <BotCheck ref={botCheck} config={botCheckConfig} onToken={setToken} />
+            </div>
+          )}
+          <div className="sm:col-span-2">
+            <SubmitButton
+              submitting={submitting}
+              hasToken={Boolean(token)}
+              label={t("forms.submit")}
+            />
+          </div>
+        </form>
+      </FormProvider>
+    </div>
+  );
+}
+
+function BackToProperty({ slug }: { slug: string }) {
+  const { t } = useTranslation();
+  return (
+    <Link
+      to={`/property/${slug}`}
+      className="text-heritage inline-flex items-center gap-2 text-sm font-medium hover:underline"
+    >
+      <ArrowLeft aria-hidden className="size-4" />
+      {t("forms.propertyBooking.back")}
+    </Link>
+  );
+}
+
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  const isNotFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="mx-auto max-w-3xl px-6 py-24 text-center">
+      <h1 className="text-heritage text-5xl font-semibold">
+        {isNotFound ? t("forms.propertyBooking.notFoundTitle") : t("errors.genericTitle")}
+      </h1>
+      <p className="text-muted mt-4">
+        {isNotFound ? t("forms.propertyBooking.notFoundText") : t("errors.generic")}
+      </p>
+      <div className="mt-10">
+        <Link
+          to="/castles"
+          className="text-heritage inline-flex items-center gap-2 text-sm font-medium hover:underline"
+        >
+          <ArrowLeft aria-hidden className="size-4" />
+          {t("forms.propertyBooking.notFoundBack")}
+        </Link>
+      </div>
+    </section>
+  );
+}
+

@@ -1,0 +1,166 @@
+import { useMemo, useState } from "react";
+import { FormProvider } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { CheckCircle2 } from "lucide-react";
+import { membershipSchema } from "../../domain/requests/membership.schema.ts";
+import { GENDERS, INTERESTS, SUCCESS_REDIRECT_MS, TITLES } from "../../domain/requests/options.ts";
+import type { Route } from "./+types/membership";
+import { requestInfoContext } from "../context.ts";
+import { pageMeta } from "../meta.ts";
+import { contentPageMeta } from "../page-meta-loader.ts";
+import { PageFrame, PageHeader } from "../components/page-header.tsx";
+import { BotCheck } from "../components/forms/bot-check.tsx";
+import { ErrorSummary } from "../components/forms/error-summary.tsx";
+import {
+  CheckboxGroupField,
+  SelectField,
+  TextAreaField,
+  TextField,
+} from "../components/forms/fields.tsx";
+import { SubmitButton } from "../components/forms/submit-button.tsx";
+import { useGuestForm } from "../components/forms/use-guest-form.ts";
+import { toast } from "../hooks/use-toast.ts";
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { language, botCheck } = context.get(requestInfoContext);
+  return {
+    ...contentPageMeta(language, "forms.membership.title", "forms.membership.metaDescription"),
+    botCheck,
+  };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.loaderData?.title ?? "",
+    description: args.loaderData?.description ?? "",
+  });
+
+export default function Membership({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [submitted, setSubmitted] = useState(false);
+  const options = (group: string, keys: readonly string[]) =>
+    keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
+  const labels = useMemo(
+    () =>
+      Object.fromEntries(
+        Object.keys(membershipSchema.shape).map((name) => [name, t(`forms.fields.${name}`)]),
+      ),
+    [t],
+  );
+  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm({
+    schema: membershipSchema,
+    endpoint: "/api/membership/apply",
+    labels,
+    defaultValues: {
+      title: "" as never,
+      firstName: "",
+      lastName: "",
+      gender: "" as never,
+      email: "",
+      otherClubMemberships: "",
+      linkedinProfile: "",
+      instagramHandle: "",
+      xHandle: "",
+      interests: [],
+      reasonToJoin: "",
+      turnstileToken: "",
+    },
+    failure: { fallback: t("forms.membership.failedFallback") },
+    onSuccess() {
+      setSubmitted(true);
+      toast({
+        title: t("forms.membership.successTitle"),
+        description: t("forms.membership.successText"),
+      });
+      setTimeout(() => navigate("/"), SUCCESS_REDIRECT_MS);
+    },
+  });
+
+  return (
+    <PageFrame>
+      <PageHeader title={t("forms.membership.title")} description={t("forms.membership.subtitle")} />
+      {submitted ? (
+        <div
+          role="status"
+          data-testid="membership-confirmation"
+          className="border-heritage/30 bg-paper shadow-card mt-10 flex max-w-3xl items-start gap-4 rounded-sm border p-8"
+        >
+          <CheckCircle2 aria-hidden className="text-heritage mt-1 size-8 shrink-0" />
+          <div>
+            <h2 className="font-display text-heritage text-3xl font-semibold">
+              {t("forms.membership.successTitle")}
+            </h2>
+            <p className="text-muted mt-2">{t("forms.membership.successText")}</p>
+          </div>
+        </div>
+      ) : (
+        <FormProvider {...form}>
+          <form
+            noValidate
+            onSubmit={onSubmit}
+            className="border-gold/30 bg-paper shadow-card mt-10 grid max-w-3xl gap-6 rounded-sm border p-6 sm:grid-cols-2 sm:p-10"
+          >
+            <div className="sm:col-span-2">
+              <ErrorSummary errors={summary} />
+            </div>
+            <SelectField
+              name="title"
+              label={labels.title!}
+              required
+              placeholder=""
+              options={options("forms.options.title", TITLES)}
+              className="sm:col-span-2 sm:max-w-xs"
+            />
+            <TextField name="firstName" label={labels.firstName!} required autoComplete="given-name" />
+            <TextField name="lastName" label={labels.lastName!} required autoComplete="family-name" />
+            <SelectField
+              name="gender"
+              label={labels.gender!}
+              required
+              placeholder=""
+              options={options("forms.options.gender", GENDERS)}
+            />
+            <TextField name="email" label={labels.email!} required type="email" autoComplete="email" />
+            <TextField
+              name="otherClubMemberships"
+              label={labels.otherClubMemberships!}
+              className="sm:col-span-2"
+            />
+            <TextField name="linkedinProfile" label={labels.linkedinProfile!} type="url" />
+            <TextField name="instagramHandle" label={labels.instagramHandle!} />
+            <TextField name="xHandle" label={labels.xHandle!} />
+            <div className="sm:col-span-2">
+              <CheckboxGroupField
+                name="interests"
+                label={labels.interests!}
+                required
+                columns={2}
+                options={options("forms.options.interests", INTERESTS)}
+              />
+            </div>
+            <TextAreaField
+              name="reasonToJoin"
+              label={labels.reasonToJoin!}
+              required
+              className="sm:col-span-2"
+            />
+            {loaderData.botCheck && (
+              <div className="sm:col-span-2">
+                <BotCheck ref={botCheck} config={loaderData.botCheck} onToken={setToken} />
+              </div>
+            )}
+            <div className="sm:col-span-2">
+              <SubmitButton
+                submitting={submitting}
+                hasToken={Boolean(token)}
+                label={t("forms.submit")}
+              />
+            </div>
+          </form>
+        </FormProvider>
+      )}
+    </PageFrame>
+  );
+}

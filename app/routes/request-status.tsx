@@ -1,0 +1,107 @@
+import { useTranslation } from "react-i18next";
+import { data } from "react-router";
+import { CircleDot } from "lucide-react";
+import { findRequestByStatusToken } from "../../domain/intake/request-status.ts";
+import { summarizeRequest } from "../../domain/requests/summary.ts";
+import { LANGUAGE_TAGS } from "../../i18n/config.ts";
+import { translate } from "../../i18n/translate.ts";
+import type { Route } from "./+types/request-status";
+import { depsContext, requestInfoContext } from "../context.ts";
+import { PageFrame, PageHeader } from "../components/page-header.tsx";
+import { cn } from "../components/ui/cn.ts";
+
+/**
+ * The guest's status page, behind the unguessable token of the confirmation mail: the
+ * request's summary and current status, in the page's language. No account needed; any other
+ * token is the not-found page.
+ */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { language } = context.get(requestInfoContext);
+  const request = await findRequestByStatusToken(context.get(depsContext), params.token);
+  if (!request) throw data(null, { status: 404 });
+  const t = (key: string, values: Record<string, unknown> = {}) => translate(language, key, values);
+  return {
+    title: translate(language, "meta.pageTitle", {
+      title: t("requestStatus.title", { reference: request.reference }),
+    }),
+    reference: request.reference,
+    kind: request.kind,
+    status: request.status,
+    submitted: new Intl.DateTimeFormat(LANGUAGE_TAGS[language], {
+      dateStyle: "long",
+      timeStyle: "short",
+      timeZone: "UTC",
+    }).format(new Date(request.createdAt)),
+    rows: summarizeRequest(request.kind, request.details, LANGUAGE_TAGS[language], t),
+  };
+}
+
+export function headers() {
+  // Private: never cached by a shared cache, and the token never leaks through Referer.
+  return { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "" },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+const STATUS_STYLE: Record<string, string> = {
+  New: "bg-blue-50 text-blue-900 border-blue-300",
+  Contacted: "bg-yellow-50 text-yellow-900 border-yellow-300",
+  "In progress": "bg-orange-50 text-orange-900 border-orange-300",
+  Confirmed: "bg-green-50 text-green-900 border-green-300",
+  Rejected: "bg-red-50 text-red-900 border-red-300",
+};
+
+export default function RequestStatus({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { reference, kind, status, submitted, rows } = loaderData;
+  return (
+    <PageFrame>
+      <PageHeader title={t("requestStatus.title", { reference })} />
+      <div className="mt-10 grid max-w-4xl gap-8">
+        <dl className="border-gold/30 bg-paper shadow-card grid gap-6 rounded-sm border p-6 sm:grid-cols-3 sm:p-8">
+          <div>
+            <dt className="text-muted text-sm">{t("requestStatus.kind")}</dt>
+            <dd className="mt-1 font-medium first-letter:uppercase">{t(`mail.kinds.${kind}`)}</dd>
+          </div>
+          <div>
+            <dt className="text-muted text-sm">{t("requestStatus.submitted")}</dt>
+            <dd className="mt-1 font-medium">{submitted}</dd>
+          </div>
+          <div>
+            <dt className="text-muted text-sm">{t("requestStatus.status")}</dt>
+            <dd className="mt-1">
+              <span
+                data-testid="request-status"
+                className={cn(
+                  "inline-flex items-center gap-2 rounded-full border px-3 py-1 text-sm font-semibold",
+                  STATUS_STYLE[status],
+                )}
+              >
+                <CircleDot aria-hidden className="size-3.5" />
+                {t(`requestStatus.statuses.${status}`)}
+              </span>
+            </dd>
+          </div>
+          <p className="text-ink sm:col-span-3">{t(`requestStatus.explain.${status}`)}</p>
+        </dl>
+        <section className="border-gold/30 bg-paper rounded-sm border p-6 sm:p-8">
+          <h2 className="font-display text-heritage text-3xl font-semibold">
+            {t("requestStatus.summary")}
+          </h2>
+          <dl className="mt-6 grid gap-x-8 gap-y-4 sm:grid-cols-[minmax(0,14rem)_1fr]">
+            {rows.map((row) => (
+              <div key={row.label} className="contents">
+                <dt className="text-muted text-sm font-medium">{row.label}</dt>
+                <dd className="break-words whitespace-pre-wrap">{row.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+        <p className="text-muted text-sm">{t("requestStatus.private")}</p>
+      </div>
+    </PageFrame>
+  );
+}

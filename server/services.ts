@@ -1,0 +1,119 @@
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { getOrCreateSecret } from "../domain/app-secrets.ts";
+import { purgeExpiredBotTokens } from "../domain/bot-check/bot-check.ts";
+import type { BotCheckConfig } from "../domain/bot-check/config.ts";
+import type { Deps } from "../domain/deps.ts";
+import {
+  type IntakeConfig,
+  purgeExpiredIdempotencyKeys,
+} from "../domain/intake/submit-request.ts";
+import { type MailWorker, startMailWorker } from "../domain/mail/outbox.ts";
+import { createMailTransport } from "../domain/mail/transport.ts";
+import {
+  createMemoryRateLimitStore,
+  createRedisRateLimitStore,
+  type RateLimitRule,
+  type RateLimitStore,
+} from "../domain/rate-limit/rate-limiter.ts";
+import type { Env } from "./env.ts";
+
+export type ServicesEnv = Pick<
+  Env,
+  | "DATA_DIR"
+  | "PUBLIC_URL"
+  | "SMTP_URL"
+  | "MAIL_FROM"
+  | "STAFF_EMAIL"
+  | "MAIL_RETRY_BASE_MS"
+  | "MAIL_POLL_MS"
+  | "ALTCHA_HMAC_SECRET"
+  | "ALTCHA_COST"
+  | "ALTCHA_EXPIRES_SECONDS"
+  | "TURNSTILE_SITE_KEY"
+  | "TURNSTILE_SECRET_KEY"
+  | "TURNSTILE_VERIFY_URL"
+  | "REDIS_URL"
+  | "RATE_LIMIT_FORMS_MAX"
+  | "RATE_LIMIT_CHALLENGE_MAX"
+  | "RATE_LIMIT_WINDOW_SECONDS"
+  | "BOOKING_HORIZON_MONTHS"
+>;
+
+/** What the request endpoints need besides the database: built once per process. */
+export interface Services {
+  intake: IntakeConfig;
+  rateLimits: { store: RateLimitStore; forms: RateLimitRule; challenge: RateLimitRule };
+  mailWorker: MailWorker;
+  close(): Promise<void>;
+}
+
+export async function createServices(deps: Deps, env: ServicesEnv): Promise<Services> {
+  const botCheck: BotCheckConfig =
+    env.TURNSTILE_SITE_KEY && env.TURNSTILE_SECRET_KEY
+      ? {
+          provider: "turnstile",
+          turnstile: {
+            siteKey: env.TURNSTILE_SITE_KEY,
+            secretKey: env.TURNSTILE_SECRET_KEY,
+            verifyUrl: env.TURNSTILE_VERIFY_URL,
+          },
+        }
+      : {
+          provider: "altcha",
+          altcha: {
+            cost: env.ALTCHA_COST,
+            expiresInSeconds: env.ALTCHA_EXPIRES_SECONDS,
+            hmacSecret: env.ALTCHA_HMAC_SECRET ?? (await getOrCreateSecret(deps, "altcha-hmac")),
+          },
+        };
+
+  const transport = createMailTransport({
+    from: env.MAIL_FROM,
+    smtpUrl: env.SMTP_URL,
+    directory: join(env.DATA_DIR, "mail"),
+    messageIdDomain: new URL(env.PUBLIC_URL).hostname,
+  });
+  const mailWorker = startMailWorker(deps, transport, {
+    pollMs: env.MAIL_POLL_MS,
+    retry: { baseMs: env.MAIL_RETRY_BASE_MS, maxMs: 60 * 60_000 },
+  });
+
+  const store = env.REDIS_URL
+    ? createRedisRateLimitStore(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }))
+    : createMemoryRateLimitStore();
+  const windowMs = env.RATE_LIMIT_WINDOW_SECONDS * 1000;
+
+  // Spent bot tokens and old Idempotency-Keys are forgotten once they can no longer matter.
+  const housekeeping = setInterval(() => {
+    Promise.all([purgeExpiredBotTokens(deps), purgeExpiredIdempotencyKeys(deps)]).catch(
+      (error: unknown) => deps.log.warn({ err: error }, "housekeeping failed"),
+    );
+  }, 60 * 60_000);
+  housekeeping.unref();
+
+  deps.log.info(
+    { botCheck: botCheck.provider, mail: transport.description, rateLimits: store.kind },
+    "request intake ready",
+  );
+  return {
+    intake: {
+      botCheck,
+      staffEmail: env.STAFF_EMAIL,
+      publicUrl: env.PUBLIC_URL,
+      bookingHorizonMonths: env.BOOKING_HORIZON_MONTHS,
+      onStored: () => mailWorker.kick(),
+    },
+    rateLimits: {
+      store,
+      forms: { name: "forms", max: env.RATE_LIMIT_FORMS_MAX, windowMs },
+      challenge: { name: "challenge", max: env.RATE_LIMIT_CHALLENGE_MAX, windowMs },
+    },
+    mailWorker,
+    async close() {
+      clearInterval(housekeeping);
+      await mailWorker.stop();
+      await store.close();
+    },
+  };
+}
