@@ -45,7 +45,9 @@ export function choices<const T extends readonly [string, ...string[]]>(
   message = "validation.invalid",
 ) {
   return z
-    .array(z.enum(values, { error: "validation.invalid" }), { error: "validation.invalid" })
+    .array(z.enum(values, { error: "validation.invalid" }), {
+      error: min > 0 ? message : "validation.invalid",
+    })
     .max(values.length, "validation.invalid")
     .min(min, message)
     .transform((list) => [...new Set(list)]);

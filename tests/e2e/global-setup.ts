@@ -8,6 +8,8 @@ import type { TestProject } from "vitest/node";
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
+    /** The server's DATA_DIR: mail is written as .eml files under its mail/ folder. */
+    dataDir: string;
   }
 }
 
@@ -46,6 +48,14 @@ export default async function setup(project: TestProject) {
       DATA_DIR: dataDir,
       DATABASE_URL: "",
       LOG_LEVEL: "warn",
+      // A light proof of work and a quick mail worker keep the journeys fast; every journey
+      // comes from 127.0.0.1, so the form limit is raised (limits have their own tests).
+      ALTCHA_COST: "10",
+      MAIL_POLL_MS: "200",
+      RATE_LIMIT_FORMS_MAX: "1000",
+      RATE_LIMIT_CHALLENGE_MAX: "1000",
+      SMTP_URL: "",
+      REDIS_URL: "",
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -66,6 +76,7 @@ export default async function setup(project: TestProject) {
   })();
   await Promise.race([ready, exited]);
   project.provide("baseURL", baseURL);
+  project.provide("dataDir", dataDir);
 
   return async () => {
     server.removeAllListeners("exit");

@@ -1,0 +1,334 @@
+import { randomUUID } from "node:crypto";
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { guestRequests, mailOutbox } from "../../db/schema/index.ts";
+import { describeEachBackend } from "../../tests/setup/database.ts";
+import {
+  decodeMail,
+  expiredAltchaToken,
+  isoDate,
+  serveIntake,
+  solveBotCheck,
+  STAFF_EMAIL,
+  TestSmtpServer,
+  validBookingRequest,
+  validMembership,
+  validPropertyBooking,
+} from "../../tests/setup/intake.ts";
+
+interface PostOptions {
+  token?: string | null;
+  key?: string;
+  language?: string;
+  headers?: Record<string, string>;
+}
+
+function poster(baseUrl: () => string) {
+  return async (path: string, body: Record<string, unknown>, options: PostOptions = {}) => {
+    const token = options.token === undefined ? await solveBotCheck(baseUrl()) : options.token;
+    const response = await fetch(`${baseUrl()}/api${path}`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "Accept-Language": options.language ?? "en",
+        ...(options.key ? { "Idempotency-Key": options.key } : {}),
+        ...options.headers,
+      },
+      body: JSON.stringify({ ...body, ...(token ? { turnstileToken: token } : {}) }),
+    });
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  };
+}
+
+describeEachBackend("the request endpoints", (database) => {
+  const smtp = new TestSmtpServer();
+  // Registered before serveIntake's hook, so the app starts with the SMTP server's URL.
+  beforeAll(() => smtp.start());
+  afterAll(() => smtp.stop());
+  const server = serveIntake(
+    () => database().deps,
+    () => ({ SMTP_URL: smtp.url }),
+  );
+  const post = poster(() => server().url);
+  const rows = async (email: string) =>
+    (
+      await database()
+        .deps.db.select({ n: count() })
+        .from(guestRequests)
+        .where(eq(guestRequests.email, email))
+    )[0]?.n ?? 0;
+
+  it("stores a general booking request and answers 201 with the stored record", async () => {
+    const answer = await post("/booking-requests", validBookingRequest({ email: "one@example.com" }));
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      reference: expect.stringMatching(/^BR-[0-9A-Z]{4}-[0-9A-Z]{4}$/),
+      status: "New",
+      createdAt: expect.any(String),
+    });
+    expect(Number.isNaN(Date.parse(answer.body.createdAt))).toBe(false);
+    expect(await rows("one@example.com")).toBe(1);
+  });
+
+  it("mails the guest a confirmation and staff a notification", async () => {
+    const answer = await post(
+      "/booking-requests",
+      validBookingRequest({ email: "mail@example.com", firstName: "Mireille" }),
+      { language: "fr" },
+    );
+    expect(answer.status).toBe(201);
+    await expect.poll(() => smtp.to("mail@example.com").length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => smtp.to(STAFF_EMAIL).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const guest = decodeMail(smtp.to("mail@example.com")[0]!.raw);
+    expect(guest).toContain(`Nous avons bien reçu votre demande de réservation (${answer.body.reference})`.split(" (")[0]);
+    expect(guest).toContain(answer.body.reference);
+    expect(guest).toContain("Mireille");
+    expect(guest).toMatch(/http:\/\/localhost\/requests\/[A-Za-z0-9_-]{32}\?lang=fr/);
+    const staff = smtp.to(STAFF_EMAIL).map((mail) => decodeMail(mail.raw));
+    expect(staff.some((text) => text.includes(answer.body.reference) && text.includes("mail@example.com"))).toBe(true);
+  });
+
+  it("stores HTML as text and escapes it in the mail", async () => {
+    const answer = await post(
+      "/booking-requests",
+      validBookingRequest({
+        email: "html@example.com",
+        specialRequests: "<script>alert('x')</script> & <b>bold</b>",
+      }),
+    );
+    expect(answer.status).toBe(201);
+    const [row] = await database()
+      .deps.db.select()
+      .from(guestRequests)
+      .where(eq(guestRequests.id, answer.body.id));
+    expect(row?.details.specialRequests).toBe("<script>alert('x')</script> & <b>bold</b>");
+    const [confirmation] = await database()
+      .deps.db.select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.recipient, "html@example.com"));
+    expect(confirmation?.html).toContain("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;");
+    expect(confirmation?.html).not.toContain("<script>");
+  });
+
+  it("trims strings and drops unknown fields", async () => {
+    const answer = await post(
+      "/booking-requests",
+      validBookingRequest({ email: "  trim@example.com ", firstName: "  Ada  ", isAdmin: true, status: "Confirmed" }),
+    );
+    expect(answer.status).toBe(201);
+    const [row] = await database()
+      .deps.db.select()
+      .from(guestRequests)
+      .where(eq(guestRequests.id, answer.body.id));
+    expect(row?.email).toBe("trim@example.com");
+    expect(row?.firstName).toBe("Ada");
+    expect(row?.status).toBe("New");
+    expect(row?.details).not.toHaveProperty("isAdmin");
+    expect(row?.details).not.toHaveProperty("turnstileToken");
+  });
+
+  const RULES: [string, Record<string, unknown>, string, string, string][] = [
+    ["firstName", { firstName: "A" }, "firstName", "First name must be at least 2 characters", "Le prénom doit comporter au moins 2 caractères"],
+    ["lastName", { lastName: " " }, "lastName", "Last name must be at least 2 characters", "Le nom doit comporter au moins 2 caractères"],
+    ["email", { email: "not-an-address" }, "email", "Please enter a valid email address", "Veuillez saisir une adresse e-mail valide"],
+    ["phoneNumber", { phoneNumber: "123" }, "phoneNumber", "Please enter a valid phone number", "Veuillez saisir un numéro de téléphone valide"],
+    ["memberStatus", { memberStatus: "" }, "memberStatus", "Please select your member status", "Veuillez sélectionner votre statut de membre"],
+    ["countryOfResidence", { countryOfResidence: "XX" }, "countryOfResidence", "Please select your country of residence", "Veuillez sélectionner votre pays de résidence"],
+    ["bookingType", { bookingType: [] }, "bookingType", "Please select at least one booking type", "Veuillez sélectionner au moins un type de réservation"],
+    ["checkInDate", { checkInDate: "" }, "checkInDate", "Please select a check-in date", "Veuillez sélectionner une date d’arrivée"],
+    ["checkOutDate", { checkOutDate: "" }, "checkOutDate", "Please select a check-out date", "Veuillez sélectionner une date de départ"],
+    ["estimatedGuests", { estimatedGuests: 0 }, "estimatedGuests", "At least 1 guest is required", ""],
+    ["adults", { adults: 0 }, "adults", "At least 1 adult is required", ""],
+    ["children", { children: -1 }, "children", "The number of children cannot be negative", ""],
+    ["bedroomsRequired", { bedroomsRequired: 0 }, "bedroomsRequired", "At least 1 bedroom is required", ""],
+    ["preferredRegion", { preferredRegion: [] }, "preferredRegion", "Please select at least one preferred region", "Veuillez sélectionner au moins une région préférée"],
+    ["bookingGoal", { bookingGoal: "short" }, "bookingGoal", "Please provide at least 10 characters describing your booking goal", ""],
+    ["heardAboutCastellum", { heardAboutCastellum: undefined }, "heardAboutCastellum", "Please select how you heard about Castellum", ""],
+    ["check-out before check-in", { checkInDate: isoDate(10), checkOutDate: isoDate(9) }, "checkOutDate", "The check-out date cannot be before the check-in date", ""],
+    ["a past check-in", { checkInDate: isoDate(-5) }, "checkInDate", "Dates in the past cannot be chosen", ""],
+  ];
+
+  it.each(RULES)("refuses %s with its message in English and French", async (_rule, change, path, en, fr) => {
+    const english = await post("/booking-requests", validBookingRequest(change));
+    expect(english.status).toBe(400);
+    expect(english.body.message).toBe("Validation failed");
+    expect(english.body.errors).toContainEqual({ path, message: en });
+    const french = await post("/booking-requests", validBookingRequest(change), { language: "fr" });
+    expect(french.status).toBe(400);
+    expect(french.body.message).toBe("Échec de la validation");
+    const message = french.body.errors.find((error: { path: string }) => error.path === path)?.message;
+    if (fr) expect(message).toBe(fr);
+    else expect(message).toBeTruthy();
+    expect(message).not.toBe(en);
+  });
+
+  it("does not spend the token on a refused form, so the corrected form goes through", async () => {
+    const token = await solveBotCheck(server().url);
+    const refused = await post("/booking-requests", validBookingRequest({ firstName: "A" }), { token });
+    expect(refused.status).toBe(400);
+    const accepted = await post("/booking-requests", validBookingRequest({ email: "fixed@example.com" }), { token });
+    expect(accepted.status).toBe(201);
+  });
+
+  it("refuses a missing, invalid, replayed or expired bot token with 403", async () => {
+    const missing = await post("/booking-requests", validBookingRequest(), { token: null });
+    expect(missing.status).toBe(403);
+    expect(missing.body.message).toBe("Bot protection verification failed. Please try again.");
+
+    const invalid = await post("/booking-requests", validBookingRequest(), { token: "bm90IGEgdG9rZW4=" });
+    expect(invalid.status).toBe(403);
+
+    const token = await solveBotCheck(server().url);
+    const first = await post("/booking-requests", validBookingRequest({ email: "replay@example.com" }), { token });
+    expect(first.status).toBe(201);
+    const replay = await post("/booking-requests", validBookingRequest({ email: "replay2@example.com" }), { token });
+    expect(replay.status).toBe(403);
+    expect(await rows("replay2@example.com")).toBe(0);
+
+    const botCheck = server().services.intake.botCheck;
+    if (botCheck.provider !== "altcha") throw new Error("expected ALTCHA");
+    const expired = await post("/booking-requests", validBookingRequest(), {
+      token: await expiredAltchaToken(botCheck.altcha.hmacSecret),
+    });
+    expect(expired.status).toBe(403);
+
+    const french = await post("/booking-requests", validBookingRequest(), { token: null, language: "fr" });
+    expect(french.body.message).not.toBe(missing.body.message);
+  });
+
+  it("accepts the token from the X-Bot-Token header", async () => {
+    const token = await solveBotCheck(server().url);
+    const answer = await post("/booking-requests", validBookingRequest({ email: "header@example.com" }), {
+      token: null,
+      headers: { "X-Bot-Token": token },
+    });
+    expect(answer.status).toBe(201);
+  });
+
+  it("replays the first answer for a retried Idempotency-Key and stores once", async () => {
+    const key = randomUUID();
+    const body = validBookingRequest({ email: "retry@example.com" });
+    const token = await solveBotCheck(server().url);
+    const first = await post("/booking-requests", body, { key, token });
+    const second = await post("/booking-requests", body, { key, token });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(first.headers.get("idempotent-replayed")).toBe("false");
+    expect(second.headers.get("idempotent-replayed")).toBe("true");
+    expect(await rows("retry@example.com")).toBe(1);
+
+    const conflict = await post("/booking-requests", { ...body, adults: 3 }, { key, token });
+    expect(conflict.status).toBe(422);
+    expect(conflict.body.message).toMatch(/Idempotency-Key was already used/);
+  });
+
+  it("stores once when the same key arrives several times at once", async () => {
+    const key = randomUUID();
+    const body = validBookingRequest({ email: "race@example.com" });
+    const token = await solveBotCheck(server().url);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => post("/booking-requests", body, { key, token })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(await rows("race@example.com")).toBe(1);
+  });
+
+  it("stores a property booking, naming the property from the catalogue", async () => {
+    const answer = await post("/bookings", validPropertyBooking({ email: "pb@example.com" }));
+    expect(answer.status).toBe(201);
+    expect(answer.body.reference).toMatch(/^PB-/);
+    const [row] = await database()
+      .deps.db.select()
+      .from(guestRequests)
+      .where(eq(guestRequests.id, answer.body.id));
+    expect(row?.propertyId).toBe(1);
+    expect(row?.details.propertyName).not.toBe("ignored: the server names the property");
+    expect(row?.details.flexibilityDays).toBe(3);
+  });
+
+  it.each([
+    [{ propertyId: undefined }, "propertyId", "Property ID is required"],
+    [{ propertyId: 999_999 }, "propertyId", "Property not found"],
+    [{ firstName: "" }, "firstName", "First name is required"],
+    [{ lastName: "" }, "lastName", "Last name is required"],
+    [{ phone: "" }, "phone", "Phone number is required"],
+    [{ email: "x" }, "email", "Invalid email address"],
+    [{ numberOfGuests: 0 }, "numberOfGuests", "At least one guest is required"],
+    [{ flexibilityDays: 31 }, "flexibilityDays", "Flexibility must be between 0 and 30 days"],
+    [{ startDate: isoDate(10), endDate: isoDate(8) }, "endDate", "The check-out date cannot be before the check-in date"],
+    [{ startDate: isoDate(-3) }, "startDate", "Dates in the past cannot be chosen"],
+    [{ endDate: isoDate(600) }, "endDate", "This date is beyond the booking window"],
+  ])("refuses a property booking with %o", async (change, path, message) => {
+    const answer = await post("/bookings", validPropertyBooking(change));
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toContainEqual({ path, message });
+  });
+
+  it("stores a membership application and checks its rules", async () => {
+    const answer = await post("/membership/apply", validMembership({ email: "club@example.com" }));
+    expect(answer.status).toBe(201);
+    expect(answer.body.reference).toMatch(/^MA-/);
+    const refused = await post(
+      "/membership/apply",
+      validMembership({ title: "", gender: "", interests: [], reasonToJoin: "Too short" }),
+      { language: "it" },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors.map((error: { path: string }) => error.path)).toEqual([
+      "title",
+      "gender",
+      "interests",
+      "reasonToJoin",
+    ]);
+    const english = await post("/membership/apply", validMembership({ title: "", reasonToJoin: "x" }));
+    expect(english.body.errors).toEqual([
+      { path: "title", message: "Please select a title" },
+      { path: "reasonToJoin", message: "Please tell us in at least 50 characters why you would like to join" },
+    ]);
+  });
+
+  it("answers bad requests with JSON errors", async () => {
+    const url = `${server().url}/api/booking-requests`;
+    const malformed = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"firstName": "Ada",',
+    });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ message: "The request body is not valid JSON." });
+
+    const huge = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Accept-Language": "it" },
+      body: JSON.stringify({ specialRequests: "x".repeat(40_000) }),
+    });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).message).toMatch(/32kb/);
+
+    const text = await fetch(url, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "hello" });
+    expect(text.status).toBe(415);
+    expect((await text.json()).message).toMatch(/JSON/);
+
+    const crossSite = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "https://evil.example" },
+      body: JSON.stringify(validBookingRequest()),
+    });
+    expect(crossSite.status).toBe(403);
+    expect((await crossSite.json()).message).toBe("Requests from other websites are not accepted.");
+
+    const badKey = await post("/booking-requests", validBookingRequest(), { key: "has spaces" });
+    expect(badKey.status).toBe(400);
+  });
+
+  it("keeps requests private: nothing lists or reads them", async () => {
+    for (const path of ["/api/booking-requests", "/api/bookings", "/api/membership/apply"]) {
+      const response = await fetch(`${server().url}${path}`);
+      expect(response.status).toBe(404);
+      expect(Array.isArray(await response.json())).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,277 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { expectNoAxeViolations, useBrowser } from "./browser.ts";
+
+const MAIL_DIR = join(inject("dataDir"), "mail");
+
+/** The .eml files written so far whose text contains `needle`. */
+function mailsContaining(needle: string): string[] {
+  let files: string[] = [];
+  try {
+    files = readdirSync(MAIL_DIR).filter((file) => file.endsWith(".eml"));
+  } catch {
+    return [];
+  }
+  return files
+    .map((file) => readFileSync(join(MAIL_DIR, file), "utf8"))
+    .filter((text) => decodeMail(text).includes(needle));
+}
+
+/** Undoes quoted-printable soft breaks and escapes, enough to search a mail's text. */
+function decodeMail(text: string): string {
+  return text
+    .replace(/=\r?\n/g, "")
+    .replace(/(?:=[0-9A-F]{2})+/g, (match) =>
+      Buffer.from(match.split("=").slice(1).map((hex) => Number.parseInt(hex, 16))).toString("utf8"),
+    );
+}
+
+function isoDate(daysAhead: number): string {
+  const date = new Date();
+  date.setDate(date.getDate() + daysAhead);
+  const month = String(date.getMonth() + 1).padStart(2, "0");
+  const day = String(date.getDate()).padStart(2, "0");
+  return `${date.getFullYear()}-${month}-${day}`;
+}
+
+/** Focuses a field so the ALTCHA widget solves its challenge, and waits until it has. */
+async function solveBotCheck(page: Page) {
+  await page.locator("#field-firstName").focus();
+  await expect
+    .poll(() => page.locator("altcha-widget").getAttribute("data-state").catch(() => null), {
+      timeout: 15_000,
+    })
+    .toBe("verified");
+  await expect.poll(() => page.locator('button[type="submit"]').isEnabled()).toBe(true);
+}
+
+async function toastText(page: Page): Promise<string> {
+  const toasts = page.getByTestId("toast");
+  return (await toasts.count()) > 0 ? ((await toasts.first().textContent()) ?? "") : "";
+}
+
+describe("the general booking request", () => {
+  const browser = useBrowser();
+
+  it("shows the errors summary, then sends, toasts and returns home (en)", async () => {
+    const page = await browser.newPage();
+    await page.goto("/booking-request");
+    for (const section of ["Personal Information", "Booking Details", "Preferences", "Additional Information"])
+      expect(await page.getByRole("heading", { name: section }).count()).toBe(1);
+    // The button waits for the bot check.
+    expect(await page.locator('button[type="submit"]').isDisabled()).toBe(true);
+    await solveBotCheck(page);
+
+    await page.locator('button[type="submit"]').click();
+    const summary = page.getByTestId("error-summary");
+    await expect.poll(() => summary.isVisible()).toBe(true);
+    const summaryText = (await summary.textContent()) ?? "";
+    expect(summaryText).toContain("Please correct the following errors");
+    expect(summaryText).toContain("First name: First name must be at least 2 characters");
+    expect(summaryText).toContain("Booking type: Please select at least one booking type");
+    expect(summaryText).toContain("Please select at least one preferred region");
+    // Focus goes to the first invalid field.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("field-firstName");
+    expect(await page.locator("#field-firstName").getAttribute("aria-invalid")).toBe("true");
+
+    // Past days are disabled in the picker.
+    expect(await page.locator("#field-checkInDate").getAttribute("min")).toBe(isoDate(0));
+
+    await page.fill("#field-firstName", "Ada");
+    await page.fill("#field-lastName", "Lovelace <b>bold</b>");
+    await page.fill("#field-email", "ada@example.com");
+    await page.fill("#field-phoneNumber", "+44 20 7946 0000");
+    await page.selectOption("#field-memberStatus", "gold");
+    await page.selectOption("#field-countryOfResidence", "GB");
+    await page.check("#field-bookingType-wedding");
+    await page.check("#field-bookingType");
+    await page.fill("#field-checkInDate", isoDate(30));
+    await page.fill("#field-checkOutDate", isoDate(34));
+    // An emptied number falls back to its minimum.
+    await page.fill("#field-estimatedGuests", "");
+    await page.locator("#field-estimatedGuests").blur();
+    expect(await page.inputValue("#field-estimatedGuests")).toBe("1");
+    await page.fill("#field-estimatedGuests", "12");
+    await page.fill("#field-adults", "10");
+    await page.fill("#field-children", "2");
+    await page.fill("#field-bedroomsRequired", "6");
+    await page.check("#field-preferredRegion");
+    await page.check("#field-requestedServices-chef");
+    await page.fill("#field-bookingGoal", "A wedding weekend for our two families.");
+    await page.selectOption("#field-heardAboutCastellum", "press");
+    await page.fill("#field-specialRequests", "<script>alert(1)</script> vegetarian menu");
+    await expect.poll(() => page.getByTestId("error-summary").count()).toBe(0);
+
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => toastText(page)).toContain("Booking Request Submitted");
+    expect(await toastText(page)).toContain("Thank you for your booking request. We'll be in touch soon!");
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+
+    // The confirmation mail arrives (a file by default) with a working status link.
+    await expect.poll(() => mailsContaining("To: ada@example.com").length, { timeout: 10_000 }).toBe(1);
+    const mail = decodeMail(mailsContaining("To: ada@example.com")[0]!);
+    expect(mail).toMatch(/Subject: We received your booking request \(BR-[0-9A-Z]{4}-[0-9A-Z]{4}\)/);
+    expect(mail).toContain("must be approved first");
+    const link = /https?:\/\/[^\s"<]+\/requests\/[A-Za-z0-9_-]{32}\?lang=en/.exec(mail)?.[0];
+    expect(link).toBeTruthy();
+    const status = await browser.newPage();
+    await status.goto(new URL(link!).pathname + new URL(link!).search);
+    expect(await status.getByTestId("request-status").textContent()).toContain("New");
+    // Guest text is shown as text, never as markup.
+    expect(await status.getByText("<script>alert(1)</script> vegetarian menu").count()).toBe(1);
+    expect(await status.getByText("Lovelace <b>bold</b>", { exact: false }).count()).toBe(1);
+    await expectNoAxeViolations(status, "status page");
+  });
+
+  it("speaks French: messages, countries sorted in French, success", async () => {
+    const page = await browser.newPage({ locale: "fr-FR" });
+    await page.goto("/booking-request?lang=fr");
+    expect(await page.getByRole("heading", { name: "Informations personnelles" }).count()).toBe(1);
+    const countries = await page.locator("#field-countryOfResidence option").allTextContents();
+    expect(countries.length).toBe(196);
+    const names = countries.slice(1);
+    expect(names).toEqual([...names].sort(new Intl.Collator("fr").compare));
+    expect(names).toContain("Royaume-Uni");
+    await solveBotCheck(page);
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => page.getByTestId("error-summary").textContent()).toContain(
+      "Veuillez corriger les erreurs suivantes",
+    );
+    expect(await toastText(page)).toContain("Erreur de validation");
+  });
+});
+
+describe("the membership application", () => {
+  const browser = useBrowser();
+
+  async function fillMembership(page: Page) {
+    await page.selectOption("#field-title", "dr");
+    await page.fill("#field-firstName", "Grace");
+    await page.fill("#field-lastName", "Hopper");
+    await page.selectOption("#field-gender", "female");
+    await page.fill("#field-email", "grace@example.com");
+    await page.check("#field-interests");
+    await page.check("#field-interests-travel");
+    await page.fill(
+      "#field-reasonToJoin",
+      "I restore old buildings and would love to meet people who care for them as much as I do.",
+    );
+  }
+
+  it("lists the fields in order, validates, confirms and returns home (en)", async () => {
+    const page = await browser.newPage();
+    await page.goto("/membership");
+    const order = await page
+      .locator("form [data-field]")
+      .evaluateAll((els) => els.map((el) => el.getAttribute("data-field")));
+    expect(order).toEqual([
+      "title",
+      "firstName",
+      "lastName",
+      "gender",
+      "email",
+      "otherClubMemberships",
+      "linkedinProfile",
+      "instagramHandle",
+      "xHandle",
+      "interests",
+      "reasonToJoin",
+      "turnstileToken",
+    ]);
+    expect(await page.locator("#field-title option").count()).toBe(7);
+    expect(await page.locator("#field-gender option").count()).toBe(5);
+    expect(await page.locator('input[name="interests"]').count()).toBe(18);
+    await solveBotCheck(page);
+    await page.fill("#field-reasonToJoin", "Too short");
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => page.getByTestId("error-summary").textContent()).toContain(
+      "Please tell us in at least 50 characters why you would like to join",
+    );
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("field-title");
+
+    await fillMembership(page);
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => page.getByTestId("membership-confirmation").textContent()).toContain(
+      "Application Submitted",
+    );
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+  });
+
+  it("sends an application in Italian", async () => {
+    const page = await browser.newPage({ locale: "it-IT" });
+    await page.goto("/membership?lang=it");
+    await solveBotCheck(page);
+    await fillMembership(page);
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => page.getByTestId("membership-confirmation").isVisible()).toBe(true);
+    await expect.poll(() => mailsContaining("Dr Grace Hopper").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("the property booking page", () => {
+  const browser = useBrowser();
+
+  it("books a property with flexible dates and returns to it (en)", async () => {
+    const page = await browser.newPage();
+    await page.goto("/property/gordon-castle");
+    await page.getByRole("link", { name: "Book this Property" }).click();
+    await page.waitForURL(/\/booking\/gordon-castle/);
+    await expect.poll(() => page.locator("h1").textContent()).toBe("Book Gordon Castle");
+    expect(await page.getByText("Please note that all booking requests for castles must be approved.", { exact: false }).count()).toBe(1);
+    expect(await page.locator("#field-castellumStatus").inputValue()).toBe("caslHolder");
+    expect(await page.locator("#field-paymentMethod").inputValue()).toBe("casl");
+    // The flexibility field appears only in flexible mode.
+    expect(await page.locator("#field-flexibilityDays").count()).toBe(0);
+    await page.getByText("Flexible Dates").click();
+    expect(await page.getByText("How many days flexible are you with your dates?").count()).toBe(1);
+    expect(await page.locator("#field-startDate").getAttribute("min")).toBe(isoDate(0));
+    expect(await page.locator("#field-startDate").getAttribute("max")).toBeTruthy();
+
+    await solveBotCheck(page);
+    await page.fill("#field-firstName", "Isambard");
+    await page.fill("#field-lastName", "Brunel");
+    await page.fill("#field-email", "ikb@example.com");
+    await page.fill("#field-phone", "+44 117 000 0000");
+    await page.fill("#field-startDate", isoDate(60));
+    await page.fill("#field-endDate", isoDate(65));
+    await page.fill("#field-flexibilityDays", "3");
+    await page.fill("#field-numberOfGuests", "8");
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => toastText(page)).toContain("Booking request submitted");
+    await page.waitForURL(/\/property\/gordon-castle$/);
+    await expect.poll(() => mailsContaining("Gordon Castle").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  });
+
+  it("shows its messages in Chinese and the not-found view for an unknown estate", async () => {
+    const page = await browser.newPage({ locale: "zh-CN" });
+    await page.goto("/booking/gordon-castle?lang=zh");
+    await solveBotCheck(page);
+    await page.locator('button[type="submit"]').click();
+    const summary = page.getByTestId("error-summary");
+    await expect.poll(() => summary.isVisible()).toBe(true);
+    const zh = await import("../../i18n/locales/zh/common.json", { with: { type: "json" } });
+    expect(await summary.textContent()).toContain(zh.default.validation.firstNameRequired);
+
+    const missing = await browser.newPage();
+    const response = await missing.goto("/booking/no-such-estate");
+    expect(response?.status()).toBe(404);
+    expect(await missing.locator("h1").textContent()).toBe("Property Not Found");
+    expect(await missing.getByText("The property you're looking for could not be found.").count()).toBe(1);
+  });
+});
+
+describe("the form pages are accessible", () => {
+  const browser = useBrowser();
+  for (const language of ["en", "fr", "it", "zh"]) {
+    it(`has no axe violations in ${language}`, async () => {
+      const page = await browser.newPage();
+      for (const path of ["/booking-request", "/membership", "/booking/gordon-castle"]) {
+        await page.goto(`${path}?lang=${language}`);
+        await page.locator("altcha-widget").waitFor();
+        await expectNoAxeViolations(page, `${path} ${language}`);
+      }
+    });
+  }
+});

@@ -1,0 +1,238 @@
+import type { AddressInfo } from "node:net";
+import { createChallenge, solveChallenge, type Challenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll } from "vitest";
+import type { Deps } from "../../domain/deps.ts";
+import { createExpressApp } from "../../server/app.ts";
+import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
+
+export const STAFF_EMAIL = "staff@castellum.test";
+
+/** The services' configuration for tests: light proof of work, a quick mail worker. */
+export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesEnv {
+  return {
+    DATA_DIR: "/tmp/castellum-test-unused",
+    PUBLIC_URL: "http://localhost",
+    SMTP_URL: undefined,
+    MAIL_FROM: "Castellum <no-reply@castellum.test>",
+    STAFF_EMAIL,
+    MAIL_RETRY_BASE_MS: 50,
+    MAIL_POLL_MS: 50,
+    ALTCHA_HMAC_SECRET: undefined,
+    ALTCHA_COST: 1,
+    ALTCHA_EXPIRES_SECONDS: 600,
+    TURNSTILE_SITE_KEY: undefined,
+    TURNSTILE_SECRET_KEY: undefined,
+    TURNSTILE_VERIFY_URL: "https://challenges.cloudflare.com/turnstile/v0/siteverify",
+    REDIS_URL: undefined,
+    RATE_LIMIT_FORMS_MAX: 1000,
+    RATE_LIMIT_CHALLENGE_MAX: 1000,
+    RATE_LIMIT_WINDOW_SECONDS: 600,
+    BOOKING_HORIZON_MONTHS: 18,
+    ...overrides,
+  };
+}
+
+export interface IntakeServer {
+  url: string;
+  services: Services;
+}
+
+/**
+ * Serves the Express app with real request intake (bot check, mail worker, rate limits) on a
+ * free port for the current suite. `env` is read when the suite starts.
+ */
+export function serveIntake(
+  deps: () => Deps,
+  env: () => Partial<ServicesEnv> = () => ({}),
+): () => IntakeServer {
+  let current: IntakeServer | undefined;
+  let close: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const servicesEnv = testServicesEnv(env());
+    const services = await createServices(deps(), servicesEnv);
+    const app = createExpressApp({
+      deps: deps(),
+      env: { NODE_ENV: "test", PUBLIC_URL: servicesEnv.PUBLIC_URL },
+      services,
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => server.once("listening", resolve));
+    current = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, services };
+    close = async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await services.close();
+    };
+  });
+  afterAll(() => close());
+  return () => {
+    if (!current) throw new Error("intake server not started");
+    return current;
+  };
+}
+
+/** Does what the ALTCHA widget does: fetches a challenge and solves it. */
+export async function solveBotCheck(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/bot-check/challenge`);
+  if (!response.ok) throw new Error(`challenge: ${response.status}`);
+  return solveAltcha((await response.json()) as Challenge);
+}
+
+export async function solveAltcha(challenge: Challenge): Promise<string> {
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error("could not solve the challenge");
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+}
+
+/** A correctly solved token whose challenge expired before it was sent. */
+export async function expiredAltchaToken(hmacSecret: string): Promise<string> {
+  const challenge = await createChallenge({
+    algorithm: "PBKDF2/SHA-256",
+    cost: 1,
+    deriveKey,
+    hmacSignatureSecret: hmacSecret,
+    expiresAt: new Date(Date.now() - 60_000),
+  });
+  return solveAltcha(challenge);
+}
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server in this process that keeps what it receives; can be stopped and restarted. */
+export class TestSmtpServer {
+  readonly received: ReceivedMail[] = [];
+  port = 0;
+  private server: SMTPServer | undefined;
+
+  async start(port = 0): Promise<void> {
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          this.received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            raw: Buffer.concat(chunks).toString("utf8"),
+          });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
+    this.server = server;
+    this.port = (server.server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  /** The received mails to `address`. */
+  to(address: string): ReceivedMail[] {
+    return this.received.filter((mail) => mail.to.includes(address));
+  }
+}
+
+/** Quoted-printable and soft breaks undone, enough to search a mail's text. */
+export function decodeMail(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/(?:=[0-9A-F]{2})+/g, (match) =>
+      Buffer.from(match.split("=").slice(1).map((hex) => Number.parseInt(hex, 16))).toString(
+        "utf8",
+      ),
+    );
+}
+
+function isoDate(daysAhead: number): string {
+  return new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A general booking request that passes every rule (without its token). */
+export function validBookingRequest(overrides: Record<string, unknown> = {}) {
+  return {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: "ada@example.com",
+    phoneNumber: "+44 20 7946 0000",
+    memberStatus: "gold",
+    countryOfResidence: "GB",
+    bookingType: ["wedding", "weekend"],
+    checkInDate: isoDate(30),
+    checkOutDate: isoDate(34),
+    flexibleDates: false,
+    estimatedGuests: 12,
+    adults: 10,
+    children: 2,
+    bedroomsRequired: 6,
+    preferredRegion: ["uk", "france"],
+    preferredAmenities: ["garden"],
+    requestedServices: ["chef"],
+    experienceStyle: ["celebration"],
+    privacyPriority: true,
+    fullExclusivityNeeded: false,
+    bookingGoal: "A wedding weekend for our two families.",
+    heardAboutCastellum: "press",
+    specialRequests: "",
+    ...overrides,
+  };
+}
+
+export function validPropertyBooking(overrides: Record<string, unknown> = {}) {
+  return {
+    propertyId: 1,
+    propertyName: "ignored: the server names the property",
+    firstName: "Isambard",
+    lastName: "Brunel",
+    email: "ikb@example.com",
+    phone: "+44 117 000 0000",
+    dateMode: "flexible",
+    startDate: isoDate(60),
+    endDate: isoDate(65),
+    flexibilityDays: 3,
+    numberOfGuests: 8,
+    castellumStatus: "vipMember",
+    paymentMethod: "eur",
+    specialRequests: "",
+    ...overrides,
+  };
+}
+
+export function validMembership(overrides: Record<string, unknown> = {}) {
+  return {
+    title: "dr",
+    firstName: "Grace",
+    lastName: "Hopper",
+    gender: "female",
+    email: "grace@example.com",
+    otherClubMemberships: "",
+    linkedinProfile: "",
+    instagramHandle: "",
+    xHandle: "",
+    interests: ["technology", "travel"],
+    reasonToJoin:
+      "I restore old buildings and would love to meet people who care for them as much as I do.",
+    ...overrides,
+  };
+}
+
+export { isoDate };
