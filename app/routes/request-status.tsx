@@ -61,32 +61,34 @@ export default function RequestStatus({ loaderData }: Route.ComponentProps) {
     <PageFrame>
       <PageHeader title={t("requestStatus.title", { reference })} />
       <div className="mt-10 grid max-w-4xl gap-8">
-        <dl className="border-gold/30 bg-paper shadow-card grid gap-6 rounded-sm border p-6 sm:grid-cols-3 sm:p-8">
-          <div>
-            <dt className="text-muted text-sm">{t("requestStatus.kind")}</dt>
-            <dd className="mt-1 font-medium first-letter:uppercase">{t(`mail.kinds.${kind}`)}</dd>
-          </div>
-          <div>
-            <dt className="text-muted text-sm">{t("requestStatus.submitted")}</dt>
-            <dd className="mt-1 font-medium">{submitted}</dd>
-          </div>
-          <div>
-            <dt className="text-muted text-sm">{t("requestStatus.status")}</dt>
-            <dd className="mt-1">
-              <span
-                data-testid="request-status"
-                className={cn(
-                  "inline-flex items-center gap-2 rounded-full border px-3 py-1 text-sm font-semibold",
-                  STATUS_STYLE[status],
-                )}
-              >
-                <CircleDot aria-hidden className="size-3.5" />
-                {t(`requestStatus.statuses.${status}`)}
-              </span>
-            </dd>
-          </div>
-          <p className="text-ink sm:col-span-3">{t(`requestStatus.explain.${status}`)}</p>
-        </dl>
+        <div className="border-gold/30 bg-paper shadow-card rounded-sm border p-6 sm:p-8">
+          <dl className="grid gap-6 sm:grid-cols-3">
+            <div>
+              <dt className="text-muted text-sm">{t("requestStatus.kind")}</dt>
+              <dd className="mt-1 font-medium first-letter:uppercase">{t(`mail.kinds.${kind}`)}</dd>
+            </div>
+            <div>
+              <dt className="text-muted text-sm">{t("requestStatus.submitted")}</dt>
+              <dd className="mt-1 font-medium">{submitted}</dd>
+            </div>
+            <div>
+              <dt className="text-muted text-sm">{t("requestStatus.status")}</dt>
+              <dd className="mt-1">
+                <span
+                  data-testid="request-status"
+                  className={cn(
+                    "inline-flex items-center gap-2 rounded-full border px-3 py-1 text-sm font-semibold",
+                    STATUS_STYLE[status],
+                  )}
+                >
+                  <CircleDot aria-hidden className="size-3.5" />
+                  {t(`requestStatus.statuses.${status}`)}
+                </span>
+              </dd>
+            </div>
+          </dl>
+          <p className="text-ink mt-6">{t(`requestStatus.explain.${status}`)}</p>
+        </div>
         <section className="border-gold/30 bg-paper rounded-sm border p-6 sm:p-8">
           <h2 className="font-display text-heritage text-3xl font-semibold">
             {t("requestStatus.summary")}

@@ -38,9 +38,11 @@ function isoDate(daysAhead: number): string {
 
 /** Focuses a field so the ALTCHA widget solves its challenge, and waits until it has. */
 async function solveBotCheck(page: Page) {
+  // The widget loads after hydration; it starts solving at the next focus inside the form.
+  await page.locator("altcha-widget .altcha").waitFor();
   await page.locator("#field-firstName").focus();
   await expect
-    .poll(() => page.locator("altcha-widget").getAttribute("data-state").catch(() => null), {
+    .poll(() => page.locator("altcha-widget .altcha").getAttribute("data-state").catch(() => null), {
       timeout: 15_000,
     })
     .toBe("verified");
@@ -98,7 +100,7 @@ describe("the general booking request", () => {
     await page.fill("#field-children", "2");
     await page.fill("#field-bedroomsRequired", "6");
     await page.check("#field-preferredRegion");
-    await page.check("#field-requestedServices-chef");
+    await page.check("#field-requestedServices-butler");
     await page.fill("#field-bookingGoal", "A wedding weekend for our two families.");
     await page.selectOption("#field-heardAboutCastellum", "press");
     await page.fill("#field-specialRequests", "<script>alert(1)</script> vegetarian menu");
@@ -139,7 +141,7 @@ describe("the general booking request", () => {
     await expect.poll(() => page.getByTestId("error-summary").textContent()).toContain(
       "Veuillez corriger les erreurs suivantes",
     );
-    expect(await toastText(page)).toContain("Erreur de validation");
+    await expect.poll(() => toastText(page)).toContain("Erreur de validation");
   });
 });
 
