@@ -17,7 +17,10 @@ export async function createApp(env: Env, rootDir: string) {
     services,
     build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
   });
-  return { app, log: deps.log, close: async () => {
+  return {
+    app,
+    log: deps.log,
+    close: async () => {
       await services.close();
       await database.close();
     },

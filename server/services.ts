@@ -4,10 +4,7 @@ import { getOrCreateSecret } from "../domain/app-secrets.ts";
 import { purgeExpiredBotTokens } from "../domain/bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../domain/bot-check/config.ts";
 import type { Deps } from "../domain/deps.ts";
-import {
-  type IntakeConfig,
-  purgeExpiredIdempotencyKeys,
-} from "../domain/intake/submit-request.ts";
+import { type IntakeConfig, purgeExpiredIdempotencyKeys } from "../domain/intake/submit-request.ts";
 import { type MailWorker, startMailWorker } from "../domain/mail/outbox.ts";
 import { createMailTransport } from "../domain/mail/transport.ts";
 import {

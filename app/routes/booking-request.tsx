@@ -1,8 +1,7 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo } from "react";
 import { FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { localIsoDate } from "../../domain/requests/dates.ts";
 import { bookingRequestSchema } from "../../domain/requests/booking-request.schema.ts";
 import {
   AMENITY_KEYS,
@@ -35,11 +34,16 @@ import {
 import { SubmitButton } from "../components/forms/submit-button.tsx";
 import { useGuestForm } from "../components/forms/use-guest-form.ts";
 import { toast } from "../hooks/use-toast.ts";
+import { useLocalToday } from "../hooks/use-local-today.ts";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { language, botCheck } = context.get(requestInfoContext);
   return {
-    ...contentPageMeta(language, "forms.bookingRequest.title", "forms.bookingRequest.metaDescription"),
+    ...contentPageMeta(
+      language,
+      "forms.bookingRequest.title",
+      "forms.bookingRequest.metaDescription",
+    ),
     countries: countryOptions(language),
     botCheck,
     /** The server's date; the browser replaces it with the guest's own after hydration. */
@@ -53,23 +57,17 @@ export const meta: Route.MetaFunction = (args) =>
     description: args.loaderData?.description ?? "",
   });
 
-/** Today in the guest's time zone, once the page runs in the browser. */
-export function useLocalToday(serverToday: string): string {
-  const [today, setToday] = useState(serverToday);
-  useEffect(() => setToday(localIsoDate()), []);
-  return today;
-}
-
 export default function BookingRequest({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const today = useLocalToday(loaderData.today);
   const options = (group: string, keys: readonly string[]) =>
     keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
-  const fieldNames = Object.keys(bookingRequestSchema.shape ?? {});
   const labels = useMemo(
-    () => Object.fromEntries(fieldNames.map((name) => [name, t(`forms.fields.${name}`)])),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    () =>
+      Object.fromEntries(
+        Object.keys(bookingRequestSchema.shape).map((name) => [name, t(`forms.fields.${name}`)]),
+      ),
     [t],
   );
   const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm({
@@ -128,9 +126,25 @@ export default function BookingRequest({ loaderData }: Route.ComponentProps) {
         >
           <ErrorSummary errors={summary} />
           <FormSection title={t("forms.bookingRequest.sections.personal")}>
-            <TextField name="firstName" label={labels.firstName!} required autoComplete="given-name" />
-            <TextField name="lastName" label={labels.lastName!} required autoComplete="family-name" />
-            <TextField name="email" label={labels.email!} required type="email" autoComplete="email" />
+            <TextField
+              name="firstName"
+              label={labels.firstName!}
+              required
+              autoComplete="given-name"
+            />
+            <TextField
+              name="lastName"
+              label={labels.lastName!}
+              required
+              autoComplete="family-name"
+            />
+            <TextField
+              name="email"
+              label={labels.email!}
+              required
+              type="email"
+              autoComplete="email"
+            />
             <TextField
               name="phoneNumber"
               label={labels.phoneNumber!}
@@ -175,7 +189,12 @@ export default function BookingRequest({ loaderData }: Route.ComponentProps) {
               <CheckboxField name="flexibleDates" label={labels.flexibleDates!} />
             </div>
             <NumberField name="estimatedGuests" label={labels.estimatedGuests!} required min={1} />
-            <NumberField name="bedroomsRequired" label={labels.bedroomsRequired!} required min={1} />
+            <NumberField
+              name="bedroomsRequired"
+              label={labels.bedroomsRequired!}
+              required
+              min={1}
+            />
             <NumberField name="adults" label={labels.adults!} required min={1} />
             <NumberField name="children" label={labels.children!} min={0} />
           </FormSection>

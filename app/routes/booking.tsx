@@ -31,7 +31,7 @@ import {
 import { SubmitButton } from "../components/forms/submit-button.tsx";
 import { useGuestForm } from "../components/forms/use-guest-form.ts";
 import { toast } from "../hooks/use-toast.ts";
-import { useLocalToday } from "./booking-request.tsx";
+import { useLocalToday } from "../hooks/use-local-today.ts";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { language, botCheck, bookingHorizonMonths } = context.get(requestInfoContext);
@@ -200,9 +200,20 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
           <div className="sm:col-span-2">
             <ErrorSummary errors={summary} />
           </div>
-          <TextField name="firstName" label={labels.firstName!} required autoComplete="given-name" />
+          <TextField
+            name="firstName"
+            label={labels.firstName!}
+            required
+            autoComplete="given-name"
+          />
           <TextField name="lastName" label={labels.lastName!} required autoComplete="family-name" />
-          <TextField name="email" label={labels.email!} required type="email" autoComplete="email" />
+          <TextField
+            name="email"
+            label={labels.email!}
+            required
+            type="email"
+            autoComplete="email"
+          />
           <TextField name="phone" label={labels.phone!} required type="tel" autoComplete="tel" />
 
           <fieldset className="sm:col-span-2" data-field="dateMode">
@@ -320,4 +331,3 @@ export function ErrorBoundary() {
     </section>
   );
 }
-

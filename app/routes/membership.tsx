@@ -80,7 +80,10 @@ export default function Membership({ loaderData }: Route.ComponentProps) {
 
   return (
     <PageFrame>
-      <PageHeader title={t("forms.membership.title")} description={t("forms.membership.subtitle")} />
+      <PageHeader
+        title={t("forms.membership.title")}
+        description={t("forms.membership.subtitle")}
+      />
       {submitted ? (
         <div
           role="status"
@@ -113,8 +116,18 @@ export default function Membership({ loaderData }: Route.ComponentProps) {
               options={options("forms.options.title", TITLES)}
               className="sm:col-span-2 sm:max-w-xs"
             />
-            <TextField name="firstName" label={labels.firstName!} required autoComplete="given-name" />
-            <TextField name="lastName" label={labels.lastName!} required autoComplete="family-name" />
+            <TextField
+              name="firstName"
+              label={labels.firstName!}
+              required
+              autoComplete="given-name"
+            />
+            <TextField
+              name="lastName"
+              label={labels.lastName!}
+              required
+              autoComplete="family-name"
+            />
             <SelectField
               name="gender"
               label={labels.gender!}
@@ -122,7 +135,13 @@ export default function Membership({ loaderData }: Route.ComponentProps) {
               placeholder=""
               options={options("forms.options.gender", GENDERS)}
             />
-            <TextField name="email" label={labels.email!} required type="email" autoComplete="email" />
+            <TextField
+              name="email"
+              label={labels.email!}
+              required
+              type="email"
+              autoComplete="email"
+            />
             <TextField
               name="otherClubMemberships"
               label={labels.otherClubMemberships!}

@@ -21,8 +21,7 @@ export type BotCheckConfig =
 
 /** What the browser needs to draw the widget; no secrets. */
 export type BotCheckClientConfig =
-  | { provider: "altcha"; challengeUrl: string }
-  | { provider: "turnstile"; siteKey: string };
+  { provider: "altcha"; challengeUrl: string } | { provider: "turnstile"; siteKey: string };
 
 export const ALTCHA_CHALLENGE_PATH = "/api/bot-check/challenge";
 

@@ -2,7 +2,11 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Database } from "../../db/client.ts";
-import { guestRequestStatusHistory, guestRequests, idempotencyKeys } from "../../db/schema/index.ts";
+import {
+  guestRequestStatusHistory,
+  guestRequests,
+  idempotencyKeys,
+} from "../../db/schema/index.ts";
 import type { Language } from "../../i18n/config.ts";
 import { checkBotToken, spendBotToken } from "../bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../bot-check/config.ts";

@@ -49,7 +49,11 @@ export function createMailTransport(options: MailTransportOptions): MailTranspor
     };
   }
 
-  const writer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const writer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: "unix",
+  });
   return {
     description: `files ${options.directory}`,
     async send(mail) {

@@ -66,12 +66,7 @@ export function createRedisRateLimitStore(redis: Redis): RateLimitStore {
   return {
     kind: "redis",
     async hit(key, windowMs) {
-      const results = await redis
-        .multi()
-        .incr(key)
-        .pexpire(key, windowMs, "NX")
-        .pttl(key)
-        .exec();
+      const results = await redis.multi().incr(key).pexpire(key, windowMs, "NX").pttl(key).exec();
       if (!results) throw new Error("redis transaction aborted");
       for (const [error] of results) if (error) throw error;
       const count = Number(results[0]?.[1]);

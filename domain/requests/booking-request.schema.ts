@@ -30,7 +30,11 @@ export const bookingRequestSchema = z
     firstName: requiredText(FORM_LIMITS.nameMin, "validation.firstNameMin"),
     lastName: requiredText(FORM_LIMITS.nameMin, "validation.lastNameMin"),
     email: email("validation.emailInvalid"),
-    phoneNumber: requiredText(FORM_LIMITS.phoneMin, "validation.phoneInvalid", FORM_LIMITS.phoneMax),
+    phoneNumber: requiredText(
+      FORM_LIMITS.phoneMin,
+      "validation.phoneInvalid",
+      FORM_LIMITS.phoneMax,
+    ),
     memberStatus: choice(MEMBER_STATUSES, "validation.memberStatusRequired"),
     countryOfResidence: choice(COUNTRY_CODES, "validation.countryRequired"),
     bookingType: choices(BOOKING_TYPES, 1, "validation.bookingTypeMin"),

@@ -9,11 +9,7 @@ import { FORM_LIMITS } from "./options.ts";
 
 /** A required text: trimmed, at least `min` characters, at most `max`. */
 export function requiredText(min: number, message: string, max: number = FORM_LIMITS.shortTextMax) {
-  return z
-    .string({ error: message })
-    .trim()
-    .min(min, message)
-    .max(max, "validation.tooLong");
+  return z.string({ error: message }).trim().min(min, message).max(max, "validation.tooLong");
 }
 
 /** An optional text: trimmed, capped; absent becomes "". */

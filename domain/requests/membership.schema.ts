@@ -14,7 +14,11 @@ export const membershipSchema = z.object({
   instagramHandle: optionalText(FORM_LIMITS.handleMax),
   xHandle: optionalText(FORM_LIMITS.handleMax),
   interests: choices(INTERESTS, 1, "validation.interestsMin"),
-  reasonToJoin: requiredText(FORM_LIMITS.reasonMin, "validation.reasonMin", FORM_LIMITS.longTextMax),
+  reasonToJoin: requiredText(
+    FORM_LIMITS.reasonMin,
+    "validation.reasonMin",
+    FORM_LIMITS.longTextMax,
+  ),
   turnstileToken: botToken,
 });
 

@@ -86,6 +86,12 @@ export const FORM_LIMITS = {
 /** Redirect after a successful general request or membership application (spec point 9). */
 export const SUCCESS_REDIRECT_MS = 2000;
 
-export const REQUEST_STATUSES = ["New", "Contacted", "In progress", "Confirmed", "Rejected"] as const;
+export const REQUEST_STATUSES = [
+  "New",
+  "Contacted",
+  "In progress",
+  "Confirmed",
+  "Rejected",
+] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export type RequestKind = "booking_request" | "property_booking" | "membership";

@@ -1,15 +1,21 @@
 import { z } from "zod";
 import { addMonths, earliestBookableDate } from "./dates.ts";
-import { botToken, choice, count, email, futureDate, optionalText, requiredText } from "./fields.ts";
+import {
+  botToken,
+  choice,
+  count,
+  email,
+  futureDate,
+  optionalText,
+  requiredText,
+} from "./fields.ts";
 import { CASTELLUM_STATUSES, DATE_MODES, FORM_LIMITS, PAYMENT_METHODS } from "./options.ts";
 
 /**
  * The property booking (/booking/{id-or-slug}; spec points 3 and 5, decisions.md). Dates run
  * from today to the booking horizon; the end date cannot precede the start date.
  */
-export function propertyBookingSchema(
-  horizonMonths: number = FORM_LIMITS.bookingHorizonMonths,
-) {
+export function propertyBookingSchema(horizonMonths: number = FORM_LIMITS.bookingHorizonMonths) {
   const lastDate = () => addMonths(earliestBookableDate(), horizonMonths);
   const withinWindow = (message: string) =>
     futureDate(message).refine((value) => value <= lastDate(), "validation.dateBeyondWindow");

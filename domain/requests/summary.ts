@@ -25,7 +25,8 @@ export function summarizeRequest(
   const list = (key: string) => (Array.isArray(details[key]) ? (details[key] as string[]) : []);
   const date = (key: string) => formatDate(text(key), language);
   const yesNo = (key: string) => t(details[key] === true ? "forms.yes" : "forms.no");
-  const option = (group: string, key: string) => (text(key) ? t(`forms.options.${group}.${text(key)}`) : "");
+  const option = (group: string, key: string) =>
+    text(key) ? t(`forms.options.${group}.${text(key)}`) : "";
   const options = (group: string, key: string) =>
     list(key)
       .map((value) => t(`${group}.${value}`))
@@ -52,7 +53,10 @@ export function summarizeRequest(
     add(field("bedroomsRequired"), Number(details.bedroomsRequired ?? 0));
     add(field("preferredRegion"), options("regions", "preferredRegion"));
     add(field("preferredAmenities"), options("amenities", "preferredAmenities"));
-    add(field("requestedServices"), options("forms.options.requestedServices", "requestedServices"));
+    add(
+      field("requestedServices"),
+      options("forms.options.requestedServices", "requestedServices"),
+    );
     add(field("experienceStyle"), options("forms.options.experienceStyle", "experienceStyle"));
     add(field("privacyPriority"), yesNo("privacyPriority"));
     add(field("fullExclusivityNeeded"), yesNo("fullExclusivityNeeded"));
@@ -66,7 +70,10 @@ export function summarizeRequest(
     add(field("phone"), text("phone"));
     add(field("dates"), `${date("startDate")} – ${date("endDate")}`);
     if (details.dateMode === "flexible")
-      add(field("flexibilityDays"), t("forms.flexibleBy", { count: Number(details.flexibilityDays ?? 0) }));
+      add(
+        field("flexibilityDays"),
+        t("forms.flexibleBy", { count: Number(details.flexibilityDays ?? 0) }),
+      );
     add(field("numberOfGuests"), Number(details.numberOfGuests ?? 0));
     add(field("castellumStatus"), option("castellumStatus", "castellumStatus"));
     add(field("paymentMethod"), option("paymentMethod", "paymentMethod"));
@@ -87,7 +94,8 @@ export function summarizeRequest(
 
 /** The ~195 countries in `language`, sorted for that language (the form's list). */
 export function countryOptions(language: string): { value: string; label: string }[] {
-  const names = (countryNames as Record<string, Record<string, string>>)[language] ?? countryNames.en;
+  const names =
+    (countryNames as Record<string, Record<string, string>>)[language] ?? countryNames.en;
   const collator = new Intl.Collator(language);
   return Object.entries(names)
     .map(([value, label]) => ({ value, label }))

@@ -47,11 +47,15 @@ export function buildOpenApiDocument(publicUrl: string) {
     requestBody: { required: true, content: json(schemaRef) },
     responses: {
       "201": {
-        description: "Stored (the transaction has committed). `Idempotent-Replayed: true` marks a replayed answer.",
+        description:
+          "Stored (the transaction has committed). `Idempotent-Replayed: true` marks a replayed answer.",
         content: json("StoredRequest"),
       },
       "400": error("Validation failed, malformed JSON or a bad Idempotency-Key", "ValidationError"),
-      "403": error("Bot check missing, invalid, expired or already used; or a cross-origin browser request", "BotCheckError"),
+      "403": error(
+        "Bot check missing, invalid, expired or already used; or a cross-origin browser request",
+        "BotCheckError",
+      ),
       "413": error("Body larger than 32 KB"),
       "415": error("Body is not application/json"),
       "422": error("Idempotency-Key already used with a different body"),
@@ -73,7 +77,11 @@ export function buildOpenApiDocument(publicUrl: string) {
         get: {
           summary: "List or search the castle catalogue",
           parameters: [
-            { name: "lang", in: "query", schema: { type: "string", enum: ["en", "fr", "it", "zh"] } },
+            {
+              name: "lang",
+              in: "query",
+              schema: { type: "string", enum: ["en", "fr", "it", "zh"] },
+            },
             ...Object.entries(
               (jsonSchema(CatalogueFilterSchema).properties ?? {}) as Record<string, unknown>,
             ).map(([name, schema]) => ({ name, in: "query", required: false, schema })),
@@ -81,7 +89,9 @@ export function buildOpenApiDocument(publicUrl: string) {
           responses: {
             "200": {
               description: "Properties; with filters, one page with Link and X-Total-Count headers",
-              content: { "application/json": { schema: { type: "array", items: { type: "object" } } } },
+              content: {
+                "application/json": { schema: { type: "array", items: { type: "object" } } },
+              },
             },
             "400": error("Invalid filter"),
           },
@@ -92,10 +102,17 @@ export function buildOpenApiDocument(publicUrl: string) {
           summary: "One property by id or slug",
           parameters: [
             { name: "idOrSlug", in: "path", required: true, schema: { type: "string" } },
-            { name: "lang", in: "query", schema: { type: "string", enum: ["en", "fr", "it", "zh"] } },
+            {
+              name: "lang",
+              in: "query",
+              schema: { type: "string", enum: ["en", "fr", "it", "zh"] },
+            },
           ],
           responses: {
-            "200": { description: "The property", content: { "application/json": { schema: { type: "object" } } } },
+            "200": {
+              description: "The property",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
             "404": error("No such property"),
           },
         },
@@ -104,7 +121,10 @@ export function buildOpenApiDocument(publicUrl: string) {
         get: {
           summary: "A fresh ALTCHA proof-of-work challenge (when ALTCHA is the bot check)",
           responses: {
-            "200": { description: "Signed challenge for the ALTCHA widget", content: { "application/json": { schema: { type: "object" } } } },
+            "200": {
+              description: "Signed challenge for the ALTCHA widget",
+              content: { "application/json": { schema: { type: "object" } } },
+            },
             "404": error("Turnstile is configured instead"),
             "429": error("Too many challenges from this address"),
           },

@@ -59,7 +59,10 @@ describeEachBackend("the request endpoints", (database) => {
     )[0]?.n ?? 0;
 
   it("stores a general booking request and answers 201 with the stored record", async () => {
-    const answer = await post("/booking-requests", validBookingRequest({ email: "one@example.com" }));
+    const answer = await post(
+      "/booking-requests",
+      validBookingRequest({ email: "one@example.com" }),
+    );
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -86,9 +89,13 @@ describeEachBackend("the request endpoints", (database) => {
         .find((text) => text.includes(answer.body.reference));
     await expect.poll(staffMail, { timeout: 10_000 }).toBeTruthy();
     expect(staffMail()).toContain("mail@example.com");
-    expect(staffMail()).toContain(`Subject: New booking request ${answer.body.reference} from Mireille Lovelace`);
+    expect(staffMail()).toContain(
+      `Subject: New booking request ${answer.body.reference} from Mireille Lovelace`,
+    );
     const guest = decodeMail(smtp.to("mail@example.com")[0]!.raw);
-    expect(guest).toContain(`Subject: Nous avons bien reçu votre demande de réservation (${answer.body.reference})`);
+    expect(guest).toContain(
+      `Subject: Nous avons bien reçu votre demande de réservation (${answer.body.reference})`,
+    );
     expect(guest).toContain("doit d’abord être validée");
     expect(guest).toContain(answer.body.reference);
     expect(guest).toContain("Mireille");
@@ -113,14 +120,21 @@ describeEachBackend("the request endpoints", (database) => {
       .deps.db.select()
       .from(mailOutbox)
       .where(eq(mailOutbox.recipient, "html@example.com"));
-    expect(confirmation?.html).toContain("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;");
+    expect(confirmation?.html).toContain(
+      "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;",
+    );
     expect(confirmation?.html).not.toContain("<script>");
   });
 
   it("trims strings and drops unknown fields", async () => {
     const answer = await post(
       "/booking-requests",
-      validBookingRequest({ email: "  trim@example.com ", firstName: "  Ada  ", isAdmin: true, status: "Confirmed" }),
+      validBookingRequest({
+        email: "  trim@example.com ",
+        firstName: "  Ada  ",
+        isAdmin: true,
+        status: "Confirmed",
+      }),
     );
     expect(answer.status).toBe(201);
     const [row] = await database()
@@ -135,45 +149,154 @@ describeEachBackend("the request endpoints", (database) => {
   });
 
   const RULES: [string, Record<string, unknown>, string, string, string][] = [
-    ["firstName", { firstName: "A" }, "firstName", "First name must be at least 2 characters", "Le prénom doit comporter au moins 2 caractères"],
-    ["lastName", { lastName: " " }, "lastName", "Last name must be at least 2 characters", "Le nom doit comporter au moins 2 caractères"],
-    ["email", { email: "not-an-address" }, "email", "Please enter a valid email address", "Veuillez saisir une adresse e-mail valide"],
-    ["phoneNumber", { phoneNumber: "123" }, "phoneNumber", "Please enter a valid phone number", "Veuillez saisir un numéro de téléphone valide"],
-    ["memberStatus", { memberStatus: "" }, "memberStatus", "Please select your member status", "Veuillez sélectionner votre statut de membre"],
-    ["countryOfResidence", { countryOfResidence: "XX" }, "countryOfResidence", "Please select your country of residence", "Veuillez sélectionner votre pays de résidence"],
-    ["bookingType", { bookingType: [] }, "bookingType", "Please select at least one booking type", "Veuillez sélectionner au moins un type de réservation"],
-    ["checkInDate", { checkInDate: "" }, "checkInDate", "Please select a check-in date", "Veuillez sélectionner une date d’arrivée"],
-    ["checkOutDate", { checkOutDate: "" }, "checkOutDate", "Please select a check-out date", "Veuillez sélectionner une date de départ"],
-    ["estimatedGuests", { estimatedGuests: 0 }, "estimatedGuests", "At least 1 guest is required", ""],
+    [
+      "firstName",
+      { firstName: "A" },
+      "firstName",
+      "First name must be at least 2 characters",
+      "Le prénom doit comporter au moins 2 caractères",
+    ],
+    [
+      "lastName",
+      { lastName: " " },
+      "lastName",
+      "Last name must be at least 2 characters",
+      "Le nom doit comporter au moins 2 caractères",
+    ],
+    [
+      "email",
+      { email: "not-an-address" },
+      "email",
+      "Please enter a valid email address",
+      "Veuillez saisir une adresse e-mail valide",
+    ],
+    [
+      "phoneNumber",
+      { phoneNumber: "123" },
+      "phoneNumber",
+      "Please enter a valid phone number",
+      "Veuillez saisir un numéro de téléphone valide",
+    ],
+    [
+      "memberStatus",
+      { memberStatus: "" },
+      "memberStatus",
+      "Please select your member status",
+      "Veuillez sélectionner votre statut de membre",
+    ],
+    [
+      "countryOfResidence",
+      { countryOfResidence: "XX" },
+      "countryOfResidence",
+      "Please select your country of residence",
+      "Veuillez sélectionner votre pays de résidence",
+    ],
+    [
+      "bookingType",
+      { bookingType: [] },
+      "bookingType",
+      "Please select at least one booking type",
+      "Veuillez sélectionner au moins un type de réservation",
+    ],
+    [
+      "checkInDate",
+      { checkInDate: "" },
+      "checkInDate",
+      "Please select a check-in date",
+      "Veuillez sélectionner une date d’arrivée",
+    ],
+    [
+      "checkOutDate",
+      { checkOutDate: "" },
+      "checkOutDate",
+      "Please select a check-out date",
+      "Veuillez sélectionner une date de départ",
+    ],
+    [
+      "estimatedGuests",
+      { estimatedGuests: 0 },
+      "estimatedGuests",
+      "At least 1 guest is required",
+      "",
+    ],
     ["adults", { adults: 0 }, "adults", "At least 1 adult is required", ""],
     ["children", { children: -1 }, "children", "The number of children cannot be negative", ""],
-    ["bedroomsRequired", { bedroomsRequired: 0 }, "bedroomsRequired", "At least 1 bedroom is required", ""],
-    ["preferredRegion", { preferredRegion: [] }, "preferredRegion", "Please select at least one preferred region", "Veuillez sélectionner au moins une région préférée"],
-    ["bookingGoal", { bookingGoal: "short" }, "bookingGoal", "Please provide at least 10 characters describing your booking goal", ""],
-    ["heardAboutCastellum", { heardAboutCastellum: undefined }, "heardAboutCastellum", "Please select how you heard about Castellum", ""],
-    ["check-out before check-in", { checkInDate: isoDate(10), checkOutDate: isoDate(9) }, "checkOutDate", "The check-out date cannot be before the check-in date", ""],
-    ["a past check-in", { checkInDate: isoDate(-5) }, "checkInDate", "Dates in the past cannot be chosen", ""],
+    [
+      "bedroomsRequired",
+      { bedroomsRequired: 0 },
+      "bedroomsRequired",
+      "At least 1 bedroom is required",
+      "",
+    ],
+    [
+      "preferredRegion",
+      { preferredRegion: [] },
+      "preferredRegion",
+      "Please select at least one preferred region",
+      "Veuillez sélectionner au moins une région préférée",
+    ],
+    [
+      "bookingGoal",
+      { bookingGoal: "short" },
+      "bookingGoal",
+      "Please provide at least 10 characters describing your booking goal",
+      "",
+    ],
+    [
+      "heardAboutCastellum",
+      { heardAboutCastellum: undefined },
+      "heardAboutCastellum",
+      "Please select how you heard about Castellum",
+      "",
+    ],
+    [
+      "check-out before check-in",
+      { checkInDate: isoDate(10), checkOutDate: isoDate(9) },
+      "checkOutDate",
+      "The check-out date cannot be before the check-in date",
+      "",
+    ],
+    [
+      "a past check-in",
+      { checkInDate: isoDate(-5) },
+      "checkInDate",
+      "Dates in the past cannot be chosen",
+      "",
+    ],
   ];
 
-  it.each(RULES)("refuses %s with its message in English and French", async (_rule, change, path, en, fr) => {
-    const english = await post("/booking-requests", validBookingRequest(change));
-    expect(english.status).toBe(400);
-    expect(english.body.message).toBe("Validation failed");
-    expect(english.body.errors).toContainEqual({ path, message: en });
-    const french = await post("/booking-requests", validBookingRequest(change), { language: "fr" });
-    expect(french.status).toBe(400);
-    expect(french.body.message).toBe("Échec de la validation");
-    const message = french.body.errors.find((error: { path: string }) => error.path === path)?.message;
-    if (fr) expect(message).toBe(fr);
-    else expect(message).toBeTruthy();
-    expect(message).not.toBe(en);
-  });
+  it.each(RULES)(
+    "refuses %s with its message in English and French",
+    async (_rule, change, path, en, fr) => {
+      const english = await post("/booking-requests", validBookingRequest(change));
+      expect(english.status).toBe(400);
+      expect(english.body.message).toBe("Validation failed");
+      expect(english.body.errors).toContainEqual({ path, message: en });
+      const french = await post("/booking-requests", validBookingRequest(change), {
+        language: "fr",
+      });
+      expect(french.status).toBe(400);
+      expect(french.body.message).toBe("Échec de la validation");
+      const message = french.body.errors.find(
+        (error: { path: string }) => error.path === path,
+      )?.message;
+      if (fr) expect(message).toBe(fr);
+      else expect(message).toBeTruthy();
+      expect(message).not.toBe(en);
+    },
+  );
 
   it("does not spend the token on a refused form, so the corrected form goes through", async () => {
     const token = await solveBotCheck(server().url);
-    const refused = await post("/booking-requests", validBookingRequest({ firstName: "A" }), { token });
+    const refused = await post("/booking-requests", validBookingRequest({ firstName: "A" }), {
+      token,
+    });
     expect(refused.status).toBe(400);
-    const accepted = await post("/booking-requests", validBookingRequest({ email: "fixed@example.com" }), { token });
+    const accepted = await post(
+      "/booking-requests",
+      validBookingRequest({ email: "fixed@example.com" }),
+      { token },
+    );
     expect(accepted.status).toBe(201);
   });
 
@@ -182,13 +305,23 @@ describeEachBackend("the request endpoints", (database) => {
     expect(missing.status).toBe(403);
     expect(missing.body.message).toBe("Bot protection verification failed. Please try again.");
 
-    const invalid = await post("/booking-requests", validBookingRequest(), { token: "bm90IGEgdG9rZW4=" });
+    const invalid = await post("/booking-requests", validBookingRequest(), {
+      token: "bm90IGEgdG9rZW4=",
+    });
     expect(invalid.status).toBe(403);
 
     const token = await solveBotCheck(server().url);
-    const first = await post("/booking-requests", validBookingRequest({ email: "replay@example.com" }), { token });
+    const first = await post(
+      "/booking-requests",
+      validBookingRequest({ email: "replay@example.com" }),
+      { token },
+    );
     expect(first.status).toBe(201);
-    const replay = await post("/booking-requests", validBookingRequest({ email: "replay2@example.com" }), { token });
+    const replay = await post(
+      "/booking-requests",
+      validBookingRequest({ email: "replay2@example.com" }),
+      { token },
+    );
     expect(replay.status).toBe(403);
     expect(await rows("replay2@example.com")).toBe(0);
 
@@ -199,16 +332,23 @@ describeEachBackend("the request endpoints", (database) => {
     });
     expect(expired.status).toBe(403);
 
-    const french = await post("/booking-requests", validBookingRequest(), { token: null, language: "fr" });
+    const french = await post("/booking-requests", validBookingRequest(), {
+      token: null,
+      language: "fr",
+    });
     expect(french.body.message).not.toBe(missing.body.message);
   });
 
   it("accepts the token from the X-Bot-Token header", async () => {
     const token = await solveBotCheck(server().url);
-    const answer = await post("/booking-requests", validBookingRequest({ email: "header@example.com" }), {
-      token: null,
-      headers: { "X-Bot-Token": token },
-    });
+    const answer = await post(
+      "/booking-requests",
+      validBookingRequest({ email: "header@example.com" }),
+      {
+        token: null,
+        headers: { "X-Bot-Token": token },
+      },
+    );
     expect(answer.status).toBe(201);
   });
 
@@ -264,7 +404,11 @@ describeEachBackend("the request endpoints", (database) => {
     [{ email: "x" }, "email", "Invalid email address"],
     [{ numberOfGuests: 0 }, "numberOfGuests", "At least one guest is required"],
     [{ flexibilityDays: 31 }, "flexibilityDays", "Flexibility must be between 0 and 30 days"],
-    [{ startDate: isoDate(10), endDate: isoDate(8) }, "endDate", "The check-out date cannot be before the check-in date"],
+    [
+      { startDate: isoDate(10), endDate: isoDate(8) },
+      "endDate",
+      "The check-out date cannot be before the check-in date",
+    ],
     [{ startDate: isoDate(-3) }, "startDate", "Dates in the past cannot be chosen"],
     [{ endDate: isoDate(600) }, "endDate", "This date is beyond the booking window"],
   ])("refuses a property booking with %o", async (change, path, message) => {
@@ -289,10 +433,16 @@ describeEachBackend("the request endpoints", (database) => {
       "interests",
       "reasonToJoin",
     ]);
-    const english = await post("/membership/apply", validMembership({ title: "", reasonToJoin: "x" }));
+    const english = await post(
+      "/membership/apply",
+      validMembership({ title: "", reasonToJoin: "x" }),
+    );
     expect(english.body.errors).toEqual([
       { path: "title", message: "Please select a title" },
-      { path: "reasonToJoin", message: "Please tell us in at least 50 characters why you would like to join" },
+      {
+        path: "reasonToJoin",
+        message: "Please tell us in at least 50 characters why you would like to join",
+      },
     ]);
   });
 
@@ -314,7 +464,11 @@ describeEachBackend("the request endpoints", (database) => {
     expect(huge.status).toBe(413);
     expect((await huge.json()).message).toMatch(/32kb/);
 
-    const text = await fetch(url, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "hello" });
+    const text = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "hello",
+    });
     expect(text.status).toBe(415);
     expect((await text.json()).message).toMatch(/JSON/);
 

@@ -8,7 +8,7 @@ const MAIL_DIR = join(inject("dataDir"), "mail");
 
 /** The .eml files written so far whose text contains `needle`. */
 function mailsContaining(needle: string): string[] {
-  let files: string[] = [];
+  let files: string[];
   try {
     files = readdirSync(MAIL_DIR).filter((file) => file.endsWith(".eml"));
   } catch {
@@ -21,11 +21,14 @@ function mailsContaining(needle: string): string[] {
 
 /** Undoes quoted-printable soft breaks and escapes, enough to search a mail's text. */
 function decodeMail(text: string): string {
-  return text
-    .replace(/=\r?\n/g, "")
-    .replace(/(?:=[0-9A-F]{2})+/g, (match) =>
-      Buffer.from(match.split("=").slice(1).map((hex) => Number.parseInt(hex, 16))).toString("utf8"),
-    );
+  return text.replace(/=\r?\n/g, "").replace(/(?:=[0-9A-F]{2})+/g, (match) =>
+    Buffer.from(
+      match
+        .split("=")
+        .slice(1)
+        .map((hex) => Number.parseInt(hex, 16)),
+    ).toString("utf8"),
+  );
 }
 
 function isoDate(daysAhead: number): string {
@@ -42,9 +45,16 @@ async function solveBotCheck(page: Page) {
   await page.locator("altcha-widget .altcha").waitFor();
   await page.locator("#field-firstName").focus();
   await expect
-    .poll(() => page.locator("altcha-widget .altcha").getAttribute("data-state").catch(() => null), {
-      timeout: 15_000,
-    })
+    .poll(
+      () =>
+        page
+          .locator("altcha-widget .altcha")
+          .getAttribute("data-state")
+          .catch(() => null),
+      {
+        timeout: 15_000,
+      },
+    )
     .toBe("verified");
   await expect.poll(() => page.locator('button[type="submit"]').isEnabled()).toBe(true);
 }
@@ -60,7 +70,12 @@ describe("the general booking request", () => {
   it("shows the errors summary, then sends, toasts and returns home (en)", async () => {
     const page = await browser.newPage();
     await page.goto("/booking-request");
-    for (const section of ["Personal Information", "Booking Details", "Preferences", "Additional Information"])
+    for (const section of [
+      "Personal Information",
+      "Booking Details",
+      "Preferences",
+      "Additional Information",
+    ])
       expect(await page.getByRole("heading", { name: section }).count()).toBe(1);
     // The button waits for the bot check.
     expect(await page.locator('button[type="submit"]').isDisabled()).toBe(true);
@@ -75,7 +90,9 @@ describe("the general booking request", () => {
     expect(summaryText).toContain("Booking type: Please select at least one booking type");
     expect(summaryText).toContain("Please select at least one preferred region");
     // Focus goes to the first invalid field.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("field-firstName");
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe("field-firstName");
     expect(await page.locator("#field-firstName").getAttribute("aria-invalid")).toBe("true");
 
     // Past days are disabled in the picker.
@@ -108,13 +125,19 @@ describe("the general booking request", () => {
 
     await page.locator('button[type="submit"]').click();
     await expect.poll(() => toastText(page)).toContain("Booking Request Submitted");
-    expect(await toastText(page)).toContain("Thank you for your booking request. We'll be in touch soon!");
+    expect(await toastText(page)).toContain(
+      "Thank you for your booking request. We'll be in touch soon!",
+    );
     await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
 
     // The confirmation mail arrives (a file by default) with a working status link.
-    await expect.poll(() => mailsContaining("To: ada@example.com").length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => mailsContaining("To: ada@example.com").length, { timeout: 10_000 })
+      .toBe(1);
     const mail = decodeMail(mailsContaining("To: ada@example.com")[0]!);
-    expect(mail).toMatch(/Subject: We received your booking request \(BR-[0-9A-Z]{4}-[0-9A-Z]{4}\)/);
+    expect(mail).toMatch(
+      /Subject: We received your booking request \(BR-[0-9A-Z]{4}-[0-9A-Z]{4}\)/,
+    );
     expect(mail).toContain("must be approved first");
     const link = /https?:\/\/[^\s"<]+\/requests\/[A-Za-z0-9_-]{32}\?lang=en/.exec(mail)?.[0];
     expect(link).toBeTruthy();
@@ -138,9 +161,9 @@ describe("the general booking request", () => {
     expect(names).toContain("Royaume-Uni");
     await solveBotCheck(page);
     await page.locator('button[type="submit"]').click();
-    await expect.poll(() => page.getByTestId("error-summary").textContent()).toContain(
-      "Veuillez corriger les erreurs suivantes",
-    );
+    await expect
+      .poll(() => page.getByTestId("error-summary").textContent())
+      .toContain("Veuillez corriger les erreurs suivantes");
     await expect.poll(() => toastText(page)).toContain("Erreur de validation");
   });
 });
@@ -188,16 +211,16 @@ describe("the membership application", () => {
     await solveBotCheck(page);
     await page.fill("#field-reasonToJoin", "Too short");
     await page.locator('button[type="submit"]').click();
-    await expect.poll(() => page.getByTestId("error-summary").textContent()).toContain(
-      "Please tell us in at least 50 characters why you would like to join",
-    );
+    await expect
+      .poll(() => page.getByTestId("error-summary").textContent())
+      .toContain("Please tell us in at least 50 characters why you would like to join");
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("field-title");
 
     await fillMembership(page);
     await page.locator('button[type="submit"]').click();
-    await expect.poll(() => page.getByTestId("membership-confirmation").textContent()).toContain(
-      "Application Submitted",
-    );
+    await expect
+      .poll(() => page.getByTestId("membership-confirmation").textContent())
+      .toContain("Application Submitted");
     await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
   });
 
@@ -208,7 +231,9 @@ describe("the membership application", () => {
     await fillMembership(page);
     await page.locator('button[type="submit"]').click();
     await expect.poll(() => page.getByTestId("membership-confirmation").isVisible()).toBe(true);
-    await expect.poll(() => mailsContaining("Dr Grace Hopper").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => mailsContaining("Dr Grace Hopper").length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(1);
   });
 });
 
@@ -221,7 +246,13 @@ describe("the property booking page", () => {
     await page.getByRole("link", { name: "Book this Property" }).click();
     await page.waitForURL(/\/booking\/gordon-castle/);
     await expect.poll(() => page.locator("h1").textContent()).toBe("Book Gordon Castle");
-    expect(await page.getByText("Please note that all booking requests for castles must be approved.", { exact: false }).count()).toBe(1);
+    expect(
+      await page
+        .getByText("Please note that all booking requests for castles must be approved.", {
+          exact: false,
+        })
+        .count(),
+    ).toBe(1);
     expect(await page.locator("#field-castellumStatus").inputValue()).toBe("caslHolder");
     expect(await page.locator("#field-paymentMethod").inputValue()).toBe("casl");
     // The flexibility field appears only in flexible mode.
@@ -243,7 +274,9 @@ describe("the property booking page", () => {
     await page.locator('button[type="submit"]').click();
     await expect.poll(() => toastText(page)).toContain("Booking request submitted");
     await page.waitForURL(/\/property\/gordon-castle$/);
-    await expect.poll(() => mailsContaining("Gordon Castle").length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => mailsContaining("Gordon Castle").length, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(2);
   });
 
   it("shows its messages in Chinese and the not-found view for an unknown estate", async () => {
@@ -260,7 +293,9 @@ describe("the property booking page", () => {
     const response = await missing.goto("/booking/no-such-estate");
     expect(response?.status()).toBe(404);
     expect(await missing.locator("h1").textContent()).toBe("Property Not Found");
-    expect(await missing.getByText("The property you're looking for could not be found.").count()).toBe(1);
+    expect(
+      await missing.getByText("The property you're looking for could not be found.").count(),
+    ).toBe(1);
   });
 });
 

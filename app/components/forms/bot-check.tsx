@@ -61,7 +61,9 @@ export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCh
         });
     } else {
       import("./turnstile-widget.ts")
-        .then(({ mountTurnstile }) => mountTurnstile(element, { siteKey: config.siteKey, language, onToken: setToken }))
+        .then(({ mountTurnstile }) =>
+          mountTurnstile(element, { siteKey: config.siteKey, language, onToken: setToken }),
+        )
         .then((widget) => {
           if (cancelled) return widget.remove();
           cleanup = widget.remove;
@@ -82,7 +84,12 @@ export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCh
   }, [config, language, t]);
 
   return (
-    <div data-field="turnstileToken" id="field-turnstileToken" tabIndex={-1} className="flex flex-col gap-2">
+    <div
+      data-field="turnstileToken"
+      id="field-turnstileToken"
+      tabIndex={-1}
+      className="flex flex-col gap-2"
+    >
       {/* Reserves the widget's height so nothing moves when it appears. */}
       <div ref={host} className="min-h-[74px]" data-testid="bot-check" />
       {failed && (

@@ -16,7 +16,7 @@ export function ErrorSummary({ errors }: { errors: SummaryError[] }) {
     <div
       role="alert"
       data-testid="error-summary"
-      className="rounded-sm border border-orange-300 border-l-4 border-l-orange-500 bg-orange-50 p-5 text-orange-950"
+      className="rounded-sm border border-l-4 border-orange-300 border-l-orange-500 bg-orange-50 p-5 text-orange-950"
     >
       <h2 className="text-base font-semibold">{t("forms.errorSummaryTitle")}</h2>
       <ul className="mt-3 list-disc space-y-1 pl-5 text-sm">

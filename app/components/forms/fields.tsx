@@ -97,7 +97,11 @@ export function TextAreaField({
   required,
   className,
   ...textarea
-}: Omit<React.ComponentProps<"textarea">, "name"> & { name: string; label: string; hint?: string }) {
+}: Omit<React.ComponentProps<"textarea">, "name"> & {
+  name: string;
+  label: string;
+  hint?: string;
+}) {
   const { register } = useFormContext();
   return (
     <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
@@ -141,7 +145,9 @@ export function SelectField({
     <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
       {(aria) => (
         <select {...aria} {...register(name)} className={inputClass}>
-          {placeholder !== undefined && <option value="">{placeholder || t("forms.choose")}</option>}
+          {placeholder !== undefined && (
+            <option value="">{placeholder || t("forms.choose")}</option>
+          )}
           {options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -258,7 +264,14 @@ export function DateField({
   return (
     <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
       {(aria) => (
-        <input {...aria} {...register(name)} type="date" min={min} max={max} className={inputClass} />
+        <input
+          {...aria}
+          {...register(name)}
+          type="date"
+          min={min}
+          max={max}
+          className={inputClass}
+        />
       )}
     </FieldFrame>
   );
@@ -357,7 +370,10 @@ export function CheckboxGroupField({
 export function FormSection({ title, children }: { title: string; children: React.ReactNode }) {
   const id = useId();
   return (
-    <section aria-labelledby={id} className="border-gold/30 border-t pt-8 first:border-t-0 first:pt-0">
+    <section
+      aria-labelledby={id}
+      className="border-gold/30 border-t pt-8 first:border-t-0 first:pt-0"
+    >
       <h2 id={id} className="font-display text-heritage mb-6 text-3xl font-semibold">
         {title}
       </h2>

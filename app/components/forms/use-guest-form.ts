@@ -97,7 +97,10 @@ export function useGuestForm<Schema extends z.ZodType<FieldValues, FieldValues>>
       variant: "destructive",
       title: t("forms.toast.validationTitle"),
       description: first
-        ? t("forms.fieldError", { label: options.labels[first[0]] ?? first[0], message: t(first[1]) })
+        ? t("forms.fieldError", {
+            label: options.labels[first[0]] ?? first[0],
+            message: t(first[1]),
+          })
         : t("forms.toast.validationFallback"),
     });
     focusFirstError(ordered.map(([name]) => name));
@@ -105,8 +108,7 @@ export function useGuestForm<Schema extends z.ZodType<FieldValues, FieldValues>>
 
   const send = async (values: z.output<Schema>) => {
     const body = JSON.stringify(values);
-    const key =
-      lastSent.current?.body === body ? lastSent.current.key : crypto.randomUUID();
+    const key = lastSent.current?.body === body ? lastSent.current.key : crypto.randomUUID();
     lastSent.current = { body, key };
     setSubmitting(true);
     try {
