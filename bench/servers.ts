@@ -57,7 +57,10 @@ export function ensureBuilds() {
 }
 
 /** The production server on `dataDir` (a new one by default: a first start). */
-export async function startCastellum(dataDir = mkdtempSync(join(tmpdir(), "castellum-bench-"))) {
+export async function startCastellum(
+  dataDir = mkdtempSync(join(tmpdir(), "castellum-bench-")),
+  extraEnv: Record<string, string> = {},
+) {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, ["server/index.ts"], {
@@ -70,6 +73,7 @@ export async function startCastellum(dataDir = mkdtempSync(join(tmpdir(), "caste
       DATA_DIR: dataDir,
       DATABASE_URL: "",
       LOG_LEVEL: "warn",
+      ...extraEnv,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

@@ -28,4 +28,27 @@ describe("environment", () => {
       "https://castellum.example",
     );
   });
+
+  it("defaults the intake to ALTCHA, mail files and memory rate limits", () => {
+    const env = parseEnv({});
+    expect(env.TURNSTILE_SITE_KEY).toBeUndefined();
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.REDIS_URL).toBeUndefined();
+    expect(env.ALTCHA_COST).toBe(5000);
+    expect(env.BOOKING_HORIZON_MONTHS).toBe(18);
+  });
+
+  it("wants both Turnstile keys or neither", () => {
+    expect(() => parseEnv({ TURNSTILE_SITE_KEY: "site" })).toThrow(
+      /TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY/,
+    );
+    expect(
+      parseEnv({ TURNSTILE_SITE_KEY: "a", TURNSTILE_SECRET_KEY: "b" }).TURNSTILE_SECRET_KEY,
+    ).toBe("b");
+  });
+
+  it("refuses an SMTP_URL or REDIS_URL of the wrong kind", () => {
+    expect(() => parseEnv({ SMTP_URL: "http://mail" })).toThrow(/SMTP_URL/);
+    expect(() => parseEnv({ REDIS_URL: "postgres://x" })).toThrow(/REDIS_URL/);
+  });
 });
