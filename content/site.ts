@@ -26,4 +26,6 @@ export const PUBLIC_PAGES = [
   "/tokenomics",
   "/tokensale",
   "/whitepaper",
+  "/booking-request",
+  "/membership",
 ] as const;

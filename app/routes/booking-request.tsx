@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { bookingRequestSchema } from "../../domain/requests/booking-request.schema.ts";
+import type { BookingRequestInput } from "../../domain/requests/booking-request.schema.ts";
 import {
   AMENITY_KEYS,
   BOOKING_TYPES,
@@ -57,6 +57,33 @@ export const meta: Route.MetaFunction = (args) =>
     description: args.loaderData?.description ?? "",
   });
 
+const FIELDS = [
+  "firstName",
+  "lastName",
+  "email",
+  "phoneNumber",
+  "memberStatus",
+  "countryOfResidence",
+  "bookingType",
+  "checkInDate",
+  "checkOutDate",
+  "flexibleDates",
+  "estimatedGuests",
+  "adults",
+  "children",
+  "bedroomsRequired",
+  "preferredRegion",
+  "preferredAmenities",
+  "requestedServices",
+  "experienceStyle",
+  "privacyPriority",
+  "fullExclusivityNeeded",
+  "bookingGoal",
+  "heardAboutCastellum",
+  "specialRequests",
+  "turnstileToken",
+] as const;
+
 export default function BookingRequest({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -64,14 +91,16 @@ export default function BookingRequest({ loaderData }: Route.ComponentProps) {
   const options = (group: string, keys: readonly string[]) =>
     keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
   const labels = useMemo(
-    () =>
-      Object.fromEntries(
-        Object.keys(bookingRequestSchema.shape).map((name) => [name, t(`forms.fields.${name}`)]),
-      ),
+    () => Object.fromEntries(FIELDS.map((name) => [name, t(`forms.fields.${name}`)])),
     [t],
   );
-  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm({
-    schema: bookingRequestSchema,
+  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm<
+    Required<BookingRequestInput>
+  >({
+    loadSchema: () =>
+      import("../../domain/requests/booking-request.schema.ts").then(
+        (module) => module.bookingRequestSchema,
+      ),
     endpoint: "/api/booking-requests",
     labels,
     defaultValues: {

@@ -12,7 +12,7 @@ import {
   FORM_LIMITS,
   PAYMENT_METHODS,
 } from "../../domain/requests/options.ts";
-import { propertyBookingSchema } from "../../domain/requests/property-booking.schema.ts";
+import type { PropertyBookingInput } from "../../domain/requests/property-booking.schema.ts";
 import { formatDate } from "../../domain/requests/summary.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/booking";
@@ -111,10 +111,6 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const today = useLocalToday(loaderData.today);
-  const schema = useMemo(
-    () => propertyBookingSchema(loaderData.bookingHorizonMonths),
-    [loaderData.bookingHorizonMonths],
-  );
   const labels = useMemo(
     () => Object.fromEntries(FIELDS.map((name) => [name, t(`forms.fields.${name}`)])),
     [t],
@@ -136,8 +132,13 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
     specialRequests: "",
     turnstileToken: "",
   };
-  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm({
-    schema,
+  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm<
+    Required<PropertyBookingInput>
+  >({
+    loadSchema: () =>
+      import("../../domain/requests/property-booking.schema.ts").then((module) =>
+        module.propertyBookingSchema(loaderData.bookingHorizonMonths),
+      ),
     endpoint: "/api/bookings",
     labels,
     defaultValues,

@@ -3,7 +3,7 @@ import { FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { CheckCircle2 } from "lucide-react";
-import { membershipSchema } from "../../domain/requests/membership.schema.ts";
+import type { MembershipInput } from "../../domain/requests/membership.schema.ts";
 import { GENDERS, INTERESTS, SUCCESS_REDIRECT_MS, TITLES } from "../../domain/requests/options.ts";
 import type { Route } from "./+types/membership";
 import { requestInfoContext } from "../context.ts";
@@ -36,6 +36,21 @@ export const meta: Route.MetaFunction = (args) =>
     description: args.loaderData?.description ?? "",
   });
 
+const FIELDS = [
+  "title",
+  "firstName",
+  "lastName",
+  "gender",
+  "email",
+  "otherClubMemberships",
+  "linkedinProfile",
+  "instagramHandle",
+  "xHandle",
+  "interests",
+  "reasonToJoin",
+  "turnstileToken",
+] as const;
+
 export default function Membership({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -43,14 +58,16 @@ export default function Membership({ loaderData }: Route.ComponentProps) {
   const options = (group: string, keys: readonly string[]) =>
     keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
   const labels = useMemo(
-    () =>
-      Object.fromEntries(
-        Object.keys(membershipSchema.shape).map((name) => [name, t(`forms.fields.${name}`)]),
-      ),
+    () => Object.fromEntries(FIELDS.map((name) => [name, t(`forms.fields.${name}`)])),
     [t],
   );
-  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm({
-    schema: membershipSchema,
+  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm<
+    Required<MembershipInput>
+  >({
+    loadSchema: () =>
+      import("../../domain/requests/membership.schema.ts").then(
+        (module) => module.membershipSchema,
+      ),
     endpoint: "/api/membership/apply",
     labels,
     defaultValues: {

@@ -34,7 +34,7 @@ export function seoRoutes(deps: Deps, publicUrl: string): Router {
   router.get("/robots.txt", (_req, res) => {
     res.type("text/plain").set("Cache-Control", "public, max-age=3600");
     res.send(
-      `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /admin/\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
+      `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /admin/\nDisallow: /requests/\n\nSitemap: ${publicUrl}/sitemap.xml\n`,
     );
   });
 

@@ -148,6 +148,12 @@ describe("the general booking request", () => {
     expect(await status.getByText("<script>alert(1)</script> vegetarian menu").count()).toBe(1);
     expect(await status.getByText("Lovelace <b>bold</b>", { exact: false }).count()).toBe(1);
     await expectNoAxeViolations(status, "status page");
+
+    // Any other token opens nothing: the not-found page, with 404.
+    const wrong = await browser.newPage();
+    const response = await wrong.goto(`/requests/${"A".repeat(32)}`);
+    expect(response?.status()).toBe(404);
+    expect(await wrong.locator("h1").textContent()).toBe("404 Page Not Found");
   });
 
   it("speaks French: messages, countries sorted in French, success", async () => {

@@ -78,7 +78,8 @@ describe("every public page", () => {
     for (const language of ["fr", "it", "zh"])
       expect(sitemap).toContain(`/property/gordon-castle?lang=${language}</loc>`);
     expect(sitemap).toMatch(/\/tokenomics<\/loc>/);
-    expect(sitemap.match(/<url>/g)?.length).toBe((9 + 42) * 4);
+    expect(sitemap.match(/<url>/g)?.length).toBe((11 + 42) * 4);
+    expect(sitemap).toMatch(/\/booking-request<\/loc>/);
     const robots = await (await page.request.get("/robots.txt")).text();
     expect(robots).toMatch(/Sitemap: http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml/);
     const manifest = await (await page.request.get("/manifest.webmanifest")).json();

@@ -1,14 +1,7 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useCallback, useRef, useState } from "react";
-import {
-  type DefaultValues,
-  type FieldErrors,
-  type FieldValues,
-  type Resolver,
-  useForm,
-} from "react-hook-form";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type DefaultValues, type FieldErrors, type FieldValues, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import type { z } from "zod";
+import { lazyZodResolver } from "./lazy-resolver.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import type { BotCheckHandle } from "./bot-check.tsx";
 import type { SummaryError } from "./error-summary.tsx";
@@ -22,31 +15,33 @@ export interface StoredRequest {
   createdAt: string;
 }
 
-interface GuestFormOptions<Schema extends z.ZodType<FieldValues, FieldValues>> {
-  schema: Schema;
-  defaultValues: DefaultValues<z.input<Schema>>;
+interface GuestFormOptions<Values extends FieldValues> {
+  /** Loads the form's shared zod schema (dynamic import: not in the page's first load). */
+  loadSchema: () => Promise<import("zod").ZodType>;
+  defaultValues: DefaultValues<Values>;
   endpoint: string;
   /** The label of each field, for the summary and the toasts. */
   labels: Record<string, string>;
   /** Destructive toast texts when the server gives no message. */
   failure: { title?: string; fallback: string };
-  onSuccess(answer: StoredRequest, values: z.output<Schema>): void;
+  onSuccess(answer: StoredRequest, values: Values): void;
 }
 
 /**
  * One guest form: react-hook-form with the shared zod schema, the bot-check token, the
  * Idempotency-Key, the POST, and every answer of spec point 8 (summary, toasts, focus).
  */
-export function useGuestForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
-  options: GuestFormOptions<Schema>,
-) {
+export function useGuestForm<Values extends FieldValues>(options: GuestFormOptions<Values>) {
   const { t, i18n } = useTranslation();
-  const form = useForm<z.input<Schema>, unknown, z.output<Schema>>({
-    resolver: zodResolver(options.schema as never) as unknown as Resolver<
-      z.input<Schema>,
-      unknown,
-      z.output<Schema>
-    >,
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- one resolver per form
+  const schema = useMemo(() => lazyZodResolver<Values, Values>(options.loadSchema), []);
+  // Fetched while the guest fills in the form, so the first submit does not wait for it.
+  useEffect(() => {
+    const timer = setTimeout(schema.preload, 1500);
+    return () => clearTimeout(timer);
+  }, [schema]);
+  const form = useForm<Values, unknown, Values>({
+    resolver: schema.resolver,
     defaultValues: options.defaultValues,
     mode: "onSubmit",
     reValidateMode: "onChange",
@@ -106,7 +101,7 @@ export function useGuestForm<Schema extends z.ZodType<FieldValues, FieldValues>>
     focusFirstError(ordered.map(([name]) => name));
   };
 
-  const send = async (values: z.output<Schema>) => {
+  const send = async (values: Values) => {
     const body = JSON.stringify(values);
     const key = lastSent.current?.body === body ? lastSent.current.key : crypto.randomUUID();
     lastSent.current = { body, key };
