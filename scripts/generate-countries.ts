@@ -29,4 +29,6 @@ for (const language of ["en", "fr", "it", "zh"]) {
 const content = join(import.meta.dirname, "../content");
 writeFileSync(join(content, "country-codes.json"), `${JSON.stringify([...CODES].sort())}\n`);
 writeFileSync(join(content, "country-names.json"), `${JSON.stringify(names, null, 2)}\n`);
-console.log(`wrote ${CODES.length} countries to ${content}; run \`npx prettier --write content/country-*.json\``);
+console.log(
+  `wrote ${CODES.length} countries to ${content}; run \`npx prettier --write content/country-*.json\``,
+);
