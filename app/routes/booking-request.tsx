@@ -19,7 +19,6 @@ import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
 import { contentPageMeta } from "../page-meta-loader.ts";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
-import { BotCheck } from "../components/forms/bot-check.tsx";
 import { ErrorSummary } from "../components/forms/error-summary.tsx";
 import {
   CheckboxField,
@@ -31,7 +30,7 @@ import {
   TextAreaField,
   TextField,
 } from "../components/forms/fields.tsx";
-import { SubmitButton } from "../components/forms/submit-button.tsx";
+import { BotCheckAndSubmit } from "../components/forms/submit-button.tsx";
 import { useGuestForm } from "../components/forms/use-guest-form.ts";
 import { toast } from "../hooks/use-toast.ts";
 import { useLocalToday } from "../hooks/use-local-today.ts";
@@ -281,16 +280,13 @@ export default function BookingRequest({ loaderData }: Route.ComponentProps) {
             />
           </FormSection>
 
-          {loaderData.botCheck && (
-            <BotCheck ref={botCheck} config={loaderData.botCheck} onToken={setToken} />
-          )}
-          <div>
-            <SubmitButton
-              submitting={submitting}
-              hasToken={Boolean(token)}
-              label={t("forms.submit")}
-            />
-          </div>
+          <BotCheckAndSubmit
+            config={loaderData.botCheck}
+            botCheck={botCheck}
+            setToken={setToken}
+            submitting={submitting}
+            token={token}
+          />
         </form>
       </FormProvider>
     </PageFrame>

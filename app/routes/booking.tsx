@@ -19,7 +19,6 @@ import type { Route } from "./+types/booking";
 import { depsContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
-import { BotCheck } from "../components/forms/bot-check.tsx";
 import { ErrorSummary } from "../components/forms/error-summary.tsx";
 import {
   DateField,
@@ -28,7 +27,7 @@ import {
   TextAreaField,
   TextField,
 } from "../components/forms/fields.tsx";
-import { SubmitButton } from "../components/forms/submit-button.tsx";
+import { BotCheckAndSubmit } from "../components/forms/submit-button.tsx";
 import { useGuestForm } from "../components/forms/use-guest-form.ts";
 import { toast } from "../hooks/use-toast.ts";
 import { useLocalToday } from "../hooks/use-local-today.ts";
@@ -277,18 +276,14 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
             label={labels.specialRequests!}
             className="sm:col-span-2"
           />
-          {botCheckConfig && (
-            <div className="sm:col-span-2">
-              <BotCheck ref={botCheck} config={botCheckConfig} onToken={setToken} />
-            </div>
-          )}
-          <div className="sm:col-span-2">
-            <SubmitButton
-              submitting={submitting}
-              hasToken={Boolean(token)}
-              label={t("forms.submit")}
-            />
-          </div>
+          <BotCheckAndSubmit
+            config={botCheckConfig}
+            botCheck={botCheck}
+            setToken={setToken}
+            submitting={submitting}
+            token={token}
+            className="sm:col-span-2"
+          />
         </form>
       </FormProvider>
     </div>

@@ -10,7 +10,6 @@ import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
 import { contentPageMeta } from "../page-meta-loader.ts";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
-import { BotCheck } from "../components/forms/bot-check.tsx";
 import { ErrorSummary } from "../components/forms/error-summary.tsx";
 import {
   CheckboxGroupField,
@@ -18,7 +17,7 @@ import {
   TextAreaField,
   TextField,
 } from "../components/forms/fields.tsx";
-import { SubmitButton } from "../components/forms/submit-button.tsx";
+import { BotCheckAndSubmit } from "../components/forms/submit-button.tsx";
 import { useGuestForm } from "../components/forms/use-guest-form.ts";
 import { toast } from "../hooks/use-toast.ts";
 
@@ -182,18 +181,14 @@ export default function Membership({ loaderData }: Route.ComponentProps) {
               required
               className="sm:col-span-2"
             />
-            {loaderData.botCheck && (
-              <div className="sm:col-span-2">
-                <BotCheck ref={botCheck} config={loaderData.botCheck} onToken={setToken} />
-              </div>
-            )}
-            <div className="sm:col-span-2">
-              <SubmitButton
-                submitting={submitting}
-                hasToken={Boolean(token)}
-                label={t("forms.submit")}
-              />
-            </div>
+            <BotCheckAndSubmit
+              config={loaderData.botCheck}
+              botCheck={botCheck}
+              setToken={setToken}
+              submitting={submitting}
+              token={token}
+              className="sm:col-span-2"
+            />
           </form>
         </FormProvider>
       )}

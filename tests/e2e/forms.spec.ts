@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
+import { decodeMail } from "../setup/mail-text.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
 const MAIL_DIR = join(inject("dataDir"), "mail");
@@ -17,18 +18,6 @@ function mailsContaining(needle: string): string[] {
   return files
     .map((file) => readFileSync(join(MAIL_DIR, file), "utf8"))
     .filter((text) => decodeMail(text).includes(needle));
-}
-
-/** Undoes quoted-printable soft breaks and escapes, enough to search a mail's text. */
-function decodeMail(text: string): string {
-  return text.replace(/=\r?\n/g, "").replace(/(?:=[0-9A-F]{2})+/g, (match) =>
-    Buffer.from(
-      match
-        .split("=")
-        .slice(1)
-        .map((hex) => Number.parseInt(hex, 16)),
-    ).toString("utf8"),
-  );
 }
 
 function isoDate(daysAhead: number): string {

@@ -7,6 +7,8 @@ import type { Deps } from "../../domain/deps.ts";
 import { createExpressApp } from "../../server/app.ts";
 import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
 
+export { decodeMail } from "./mail-text.ts";
+
 export const STAFF_EMAIL = "staff@castellum.test";
 
 /** The services' configuration for tests: light proof of work, a quick mail worker. */
@@ -150,30 +152,6 @@ export class TestSmtpServer {
   to(address: string): ReceivedMail[] {
     return this.received.filter((mail) => mail.to.includes(address));
   }
-}
-
-/** Headers unfolded, encoded words and quoted-printable undone: enough to search a mail's text. */
-export function decodeMail(raw: string): string {
-  const unfolded = raw.replace(/\?=\r?\n[ \t]+=\?/g, "?==?").replace(/\r?\n[ \t]+/g, " ");
-  const words = unfolded.replace(
-    /=\?utf-8\?([qb])\?([^?]*)\?=/gi,
-    (_match, encoding: string, text: string) =>
-      encoding.toLowerCase() === "b"
-        ? Buffer.from(text, "base64").toString("utf8")
-        : decodeQuotedPrintable(text.replaceAll("_", " ")),
-  );
-  return decodeQuotedPrintable(words.replace(/=\r?\n/g, ""));
-}
-
-function decodeQuotedPrintable(text: string): string {
-  return text.replace(/(?:=[0-9A-F]{2})+/g, (match) =>
-    Buffer.from(
-      match
-        .split("=")
-        .slice(1)
-        .map((hex) => Number.parseInt(hex, 16)),
-    ).toString("utf8"),
-  );
 }
 
 function isoDate(daysAhead: number): string {
