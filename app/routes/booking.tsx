@@ -197,9 +197,11 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
             <Info aria-hidden className="text-gold mt-0.5 size-5 shrink-0" />
             {t("forms.propertyBooking.notice")}
           </p>
-          <div className="sm:col-span-2">
-            <ErrorSummary errors={summary} />
-          </div>
+          {summary.length > 0 && (
+            <div className="sm:col-span-2">
+              <ErrorSummary errors={summary} />
+            </div>
+          )}
           <TextField
             name="firstName"
             label={labels.firstName!}

@@ -121,9 +121,11 @@ export default function Membership({ loaderData }: Route.ComponentProps) {
             onSubmit={onSubmit}
             className="border-gold/30 bg-paper shadow-card mt-10 grid max-w-3xl gap-6 rounded-sm border p-6 sm:grid-cols-2 sm:p-10"
           >
-            <div className="sm:col-span-2">
-              <ErrorSummary errors={summary} />
-            </div>
+            {summary.length > 0 && (
+              <div className="sm:col-span-2">
+                <ErrorSummary errors={summary} />
+              </div>
+            )}
             <SelectField
               name="title"
               label={labels.title!}

@@ -31,6 +31,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       dateStyle: "long",
       timeStyle: "short",
       timeZone: "UTC",
+      timeZoneName: "short",
     }).format(new Date(request.createdAt)),
     rows: summarizeRequest(request.kind, request.details, LANGUAGE_TAGS[language], t),
   };
