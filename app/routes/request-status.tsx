@@ -29,9 +29,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     status: request.status,
     submitted: new Intl.DateTimeFormat(LANGUAGE_TAGS[language], {
       dateStyle: "long",
-      timeStyle: "short",
+      timeStyle: "long",
       timeZone: "UTC",
-      timeZoneName: "short",
     }).format(new Date(request.createdAt)),
     rows: summarizeRequest(request.kind, request.details, LANGUAGE_TAGS[language], t),
   };
