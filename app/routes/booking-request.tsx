@@ -1,7 +1,7 @@
-import { useMemo } from "react";
 import { FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { utcToday } from "../../domain/requests/dates.ts";
 import type { BookingRequestInput } from "../../domain/requests/booking-request.schema.ts";
 import {
   AMENITY_KEYS,
@@ -29,6 +29,7 @@ import {
   SelectField,
   TextAreaField,
   TextField,
+  useOptionList,
 } from "../components/forms/fields.tsx";
 import { BotCheckAndSubmit } from "../components/forms/submit-button.tsx";
 import { useGuestForm } from "../components/forms/use-guest-form.ts";
@@ -46,7 +47,7 @@ export function loader({ context }: Route.LoaderArgs) {
     countries: countryOptions(language),
     botCheck,
     /** The server's date; the browser replaces it with the guest's own after hydration. */
-    today: new Date().toISOString().slice(0, 10),
+    today: utcToday(),
   };
 }
 
@@ -87,13 +88,8 @@ export default function BookingRequest({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const today = useLocalToday(loaderData.today);
-  const options = (group: string, keys: readonly string[]) =>
-    keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
-  const labels = useMemo(
-    () => Object.fromEntries(FIELDS.map((name) => [name, t(`forms.fields.${name}`)])),
-    [t],
-  );
-  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm<
+  const options = useOptionList();
+  const { form, onSubmit, submitting, summary, token, setToken, botCheck, labels } = useGuestForm<
     Required<BookingRequestInput>
   >({
     loadSchema: () =>
@@ -101,7 +97,7 @@ export default function BookingRequest({ loaderData }: Route.ComponentProps) {
         (module) => module.bookingRequestSchema,
       ),
     endpoint: "/api/booking-requests",
-    labels,
+    fields: FIELDS,
     defaultValues: {
       firstName: "",
       lastName: "",

@@ -1,11 +1,10 @@
-import { useMemo } from "react";
 import { FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { data, isRouteErrorResponse, Link, useNavigate, useRouteError } from "react-router";
-import { ArrowLeft, BedDouble, Info, MapPin } from "lucide-react";
+import { data, isRouteErrorResponse, useNavigate } from "react-router";
+import { BedDouble, Info, MapPin } from "lucide-react";
 import { getProperty } from "../../domain/catalogue/read-properties.ts";
 import { NotFoundError } from "../../domain/errors.ts";
-import { addMonths } from "../../domain/requests/dates.ts";
+import { lastBookableDate, utcToday } from "../../domain/requests/dates.ts";
 import {
   CASTELLUM_STATUSES,
   DATE_MODES,
@@ -18,6 +17,7 @@ import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/booking";
 import { depsContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
+import { BackLink, EstateRouteError } from "../components/back-link.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
 import { ErrorSummary } from "../components/forms/error-summary.tsx";
 import {
@@ -26,6 +26,7 @@ import {
   SelectField,
   TextAreaField,
   TextField,
+  useOptionList,
 } from "../components/forms/fields.tsx";
 import { BotCheckAndSubmit } from "../components/forms/submit-button.tsx";
 import { useGuestForm } from "../components/forms/use-guest-form.ts";
@@ -39,8 +40,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       idOrSlug: params.idOrSlug,
       language,
     });
-    const today = new Date().toISOString().slice(0, 10);
-    const lastDate = addMonths(today, bookingHorizonMonths);
+    const lastDate = lastBookableDate(bookingHorizonMonths);
     return {
       property: {
         id: property.id,
@@ -59,7 +59,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       }),
       botCheck,
       bookingHorizonMonths,
-      today,
+      today: utcToday(),
       lastDate,
       lastDateLabel: formatDate(lastDate, language),
     };
@@ -110,10 +110,6 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const today = useLocalToday(loaderData.today);
-  const labels = useMemo(
-    () => Object.fromEntries(FIELDS.map((name) => [name, t(`forms.fields.${name}`)])),
-    [t],
-  );
   const defaultValues = {
     propertyId: property.id,
     propertyName: property.name,
@@ -131,7 +127,7 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
     specialRequests: "",
     turnstileToken: "",
   };
-  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm<
+  const { form, onSubmit, submitting, summary, token, setToken, botCheck, labels } = useGuestForm<
     Required<PropertyBookingInput>
   >({
     loadSchema: () =>
@@ -139,7 +135,7 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
         module.propertyBookingSchema(loaderData.bookingHorizonMonths),
       ),
     endpoint: "/api/bookings",
-    labels,
+    fields: FIELDS,
     defaultValues,
     failure: { fallback: t("forms.propertyBooking.failed") },
     onSuccess() {
@@ -153,12 +149,11 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
   });
   const dateMode = form.watch("dateMode");
   const startDate = form.watch("startDate");
-  const options = (group: string, keys: readonly string[]) =>
-    keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
+  const options = useOptionList();
 
   return (
     <div id="top" className="mx-auto max-w-5xl scroll-mt-24 px-4 py-10 sm:px-6 lg:py-14">
-      <BackToProperty slug={property.slug} />
+      <BackLink to={`/property/${property.slug}`} label={t("forms.propertyBooking.back")} />
       <header className="mt-8 grid items-center gap-8 md:grid-cols-[1fr_320px]">
         <div className="flex flex-col gap-4">
           <h1 className="text-heritage text-5xl font-semibold sm:text-6xl">
@@ -292,40 +287,13 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function BackToProperty({ slug }: { slug: string }) {
-  const { t } = useTranslation();
-  return (
-    <Link
-      to={`/property/${slug}`}
-      className="text-heritage inline-flex items-center gap-2 text-sm font-medium hover:underline"
-    >
-      <ArrowLeft aria-hidden className="size-4" />
-      {t("forms.propertyBooking.back")}
-    </Link>
-  );
-}
-
 export function ErrorBoundary() {
   const { t } = useTranslation();
-  const error = useRouteError();
-  const isNotFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <section className="mx-auto max-w-3xl px-6 py-24 text-center">
-      <h1 className="text-heritage text-5xl font-semibold">
-        {isNotFound ? t("forms.propertyBooking.notFoundTitle") : t("errors.genericTitle")}
-      </h1>
-      <p className="text-muted mt-4">
-        {isNotFound ? t("forms.propertyBooking.notFoundText") : t("errors.generic")}
-      </p>
-      <div className="mt-10">
-        <Link
-          to="/castles"
-          className="text-heritage inline-flex items-center gap-2 text-sm font-medium hover:underline"
-        >
-          <ArrowLeft aria-hidden className="size-4" />
-          {t("forms.propertyBooking.notFoundBack")}
-        </Link>
-      </div>
-    </section>
+    <EstateRouteError
+      notFoundTitle={t("forms.propertyBooking.notFoundTitle")}
+      notFoundText={t("forms.propertyBooking.notFoundText")}
+      backLabel={t("forms.propertyBooking.notFoundBack")}
+    />
   );
 }

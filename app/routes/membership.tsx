@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -16,6 +16,7 @@ import {
   SelectField,
   TextAreaField,
   TextField,
+  useOptionList,
 } from "../components/forms/fields.tsx";
 import { BotCheckAndSubmit } from "../components/forms/submit-button.tsx";
 import { useGuestForm } from "../components/forms/use-guest-form.ts";
@@ -54,13 +55,8 @@ export default function Membership({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [submitted, setSubmitted] = useState(false);
-  const options = (group: string, keys: readonly string[]) =>
-    keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
-  const labels = useMemo(
-    () => Object.fromEntries(FIELDS.map((name) => [name, t(`forms.fields.${name}`)])),
-    [t],
-  );
-  const { form, onSubmit, submitting, summary, token, setToken, botCheck } = useGuestForm<
+  const options = useOptionList();
+  const { form, onSubmit, submitting, summary, token, setToken, botCheck, labels } = useGuestForm<
     Required<MembershipInput>
   >({
     loadSchema: () =>
@@ -68,7 +64,7 @@ export default function Membership({ loaderData }: Route.ComponentProps) {
         (module) => module.membershipSchema,
       ),
     endpoint: "/api/membership/apply",
-    labels,
+    fields: FIELDS,
     defaultValues: {
       title: "" as never,
       firstName: "",

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { ArrowLeft, BedDouble, CalendarCheck, MapPin } from "lucide-react";
+import { data, isRouteErrorResponse } from "react-router";
+import { BedDouble, CalendarCheck, MapPin } from "lucide-react";
 import { getProperty } from "../../domain/catalogue/read-properties.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { SITE } from "../../content/site.ts";
@@ -10,6 +10,7 @@ import { mediaUrl } from "../../domain/media/media-url.ts";
 import type { Route } from "./+types/property";
 import { depsContext, requestInfoContext } from "../context.ts";
 import { localizedUrl, pageMeta } from "../meta.ts";
+import { BackLink, EstateRouteError } from "../components/back-link.tsx";
 import { MembersBadge } from "../components/members-badge.tsx";
 import { PropertyGallery } from "../components/property-gallery.tsx";
 import { ShareControl } from "../components/share-control.tsx";
@@ -71,7 +72,7 @@ export default function PropertyPage({
   const { t } = useTranslation();
   return (
     <article className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
-      <BackLink />
+      <PropertyBackLink />
       <header className="mt-8 flex flex-col gap-4">
         <div className="flex flex-wrap items-center gap-4">
           <h1 className="text-heritage text-5xl font-semibold sm:text-6xl">{property.name}</h1>
@@ -117,7 +118,7 @@ export default function PropertyPage({
         </div>
       </div>
       <div className="border-gold/40 mt-14 border-t pt-8">
-        <BackLink />
+        <PropertyBackLink />
       </div>
     </article>
   );
@@ -139,35 +140,19 @@ function FactList({ title, items }: { title: string; items: string[] }) {
   );
 }
 
-function BackLink() {
+function PropertyBackLink() {
   const { t } = useTranslation();
-  return (
-    <Link
-      to="/castles"
-      className="text-heritage inline-flex items-center gap-2 text-sm font-medium hover:underline"
-    >
-      <ArrowLeft aria-hidden className="size-4" />
-      {t("property.back")}
-    </Link>
-  );
+  return <BackLink to="/castles" label={t("property.back")} />;
 }
 
 export function ErrorBoundary() {
   const { t } = useTranslation();
-  const error = useRouteError();
-  const isNotFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <section className="mx-auto max-w-3xl px-6 py-24 text-center">
-      <h1 className="text-heritage text-5xl font-semibold">
-        {isNotFound ? t("property.notFound") : t("errors.genericTitle")}
-      </h1>
-      <p className="text-muted mt-4">
-        {isNotFound ? t("property.notFoundText") : t("errors.generic")}
-      </p>
-      <div className="mt-10">
-        <BackLink />
-      </div>
-    </section>
+    <EstateRouteError
+      notFoundTitle={t("property.notFound")}
+      notFoundText={t("property.notFoundText")}
+      backLabel={t("property.back")}
+    />
   );
 }
 

@@ -12,7 +12,12 @@ import { checkBotToken, spendBotToken } from "../bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../bot-check/config.ts";
 import { getProperty } from "../catalogue/read-properties.ts";
 import type { Deps } from "../deps.ts";
-import { BotCheckError, IdempotencyConflictError, ValidationError } from "../errors.ts";
+import {
+  BotCheckError,
+  IdempotencyConflictError,
+  NotFoundError,
+  ValidationError,
+} from "../errors.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { renderGuestConfirmation, renderStaffNotification } from "../mail/templates.ts";
 import { bookingRequestSchema } from "../requests/booking-request.schema.ts";
@@ -107,7 +112,11 @@ export async function submitGuestRequest(
     const property = await getProperty(deps, {
       idOrSlug: String(details.propertyId),
       language: input.language,
-    }).catch(() => null);
+    }).catch((error: unknown) => {
+      // An unknown estate is the guest's mistake; anything else (the database) is ours.
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
     if (!property)
       throw new ValidationError([{ path: "propertyId", message: "validation.propertyUnknown" }]);
     propertyId = property.id;

@@ -16,12 +16,25 @@ export function localIsoDate(date = new Date()): string {
 }
 
 /**
- * The earliest date a form accepts. Somewhere on Earth it is still yesterday (UTC): the server
- * cannot know the guest's zone, so it allows that day; the browser's picker starts at today.
+ * The earliest date a form accepts: today where the day started last (UTC-12). The server
+ * cannot know the guest's zone, so it takes the earliest "today" on Earth; the browser's picker
+ * starts at the guest's own today, which is never earlier.
  */
 export function earliestBookableDate(now = new Date()): string {
-  const date = new Date(now.getTime() - 24 * 60 * 60 * 1000 - 12 * 60 * 60 * 1000);
-  return date.toISOString().slice(0, 10);
+  return new Date(now.getTime() - 12 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+/** Today's date in UTC: what the server renders before the browser knows the guest's zone. */
+export function utcToday(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * The last date of the property booking window, `horizonMonths` after today (UTC). The page's
+ * date pickers stop here and the schema accepts up to here: one rule for both.
+ */
+export function lastBookableDate(horizonMonths: number, now = new Date()): string {
+  return addMonths(utcToday(now), horizonMonths);
 }
 
 /** `months` calendar months after `from` (day clamped to the month's end). */

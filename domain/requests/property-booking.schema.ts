@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addMonths, earliestBookableDate } from "./dates.ts";
+import { lastBookableDate } from "./dates.ts";
 import {
   botToken,
   choice,
@@ -16,9 +16,11 @@ import { CASTELLUM_STATUSES, DATE_MODES, FORM_LIMITS, PAYMENT_METHODS } from "./
  * from today to the booking horizon; the end date cannot precede the start date.
  */
 export function propertyBookingSchema(horizonMonths: number = FORM_LIMITS.bookingHorizonMonths) {
-  const lastDate = () => addMonths(earliestBookableDate(), horizonMonths);
   const withinWindow = (message: string) =>
-    futureDate(message).refine((value) => value <= lastDate(), "validation.dateBeyondWindow");
+    futureDate(message).refine(
+      (value) => value <= lastBookableDate(horizonMonths),
+      "validation.dateBeyondWindow",
+    );
   return z
     .object({
       propertyId: z

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import type { Express } from "express";
 import { afterAll, beforeAll } from "vitest";
 import type { Deps } from "../../domain/deps.ts";
 import { createExpressApp } from "../../server/app.ts";
@@ -15,11 +16,24 @@ export function serveApp(deps: () => Deps): () => string {
       deps: deps(),
       env: { NODE_ENV: "test", PUBLIC_URL: "http://localhost" },
     });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => new Promise((resolve) => server.close(() => resolve()));
+    ({ baseUrl, close } = await listenOnFreePort(app));
   });
   afterAll(() => close());
   return () => baseUrl;
+}
+
+/** Listens on a free loopback port; `close` ends open connections and stops the server. */
+export async function listenOnFreePort(
+  app: Express,
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { listenOnFreePort } from "./http.ts";
 import { createChallenge, solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { SMTPServer } from "smtp-server";
@@ -59,12 +60,10 @@ export function serveIntake(
       env: { NODE_ENV: "test", PUBLIC_URL: servicesEnv.PUBLIC_URL },
       services,
     });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", resolve));
-    current = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, services };
+    const server = await listenOnFreePort(app);
+    current = { url: server.baseUrl, services };
     close = async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
       await services.close();
     };
   });

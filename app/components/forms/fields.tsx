@@ -48,12 +48,7 @@ export function FieldFrame({ name, label, hint, required, className, children }:
     <div className={cn("flex flex-col gap-1.5", className)} data-field={name}>
       <label htmlFor={id} className="text-ink text-sm font-medium">
         {label}
-        {required && (
-          <span className="text-burgundy" aria-hidden>
-            {" "}
-            *
-          </span>
-        )}
+        {required && <RequiredMark />}
       </label>
       {children({
         id,
@@ -277,21 +272,50 @@ export function DateField({
   );
 }
 
-/** A yes/no checkbox with its label beside it. */
-export function CheckboxField({ name, label }: { name: string; label: string }) {
-  const { register } = useFormContext();
-  const id = fieldId(name);
+function RequiredMark() {
   return (
-    <div className="flex items-start gap-3" data-field={name}>
+    <span className="text-burgundy" aria-hidden>
+      {" "}
+      *
+    </span>
+  );
+}
+
+/** A checkbox with its label beside it. */
+function Checkbox({
+  id,
+  label,
+  ...input
+}: Omit<React.ComponentProps<"input">, "type"> & { id: string; label: string }) {
+  return (
+    <div className="flex items-start gap-3">
       <input
+        {...input}
         id={id}
         type="checkbox"
-        {...register(name)}
         className="accent-heritage mt-0.5 size-5 shrink-0"
       />
       <label htmlFor={id} className="text-ink text-sm">
         {label}
       </label>
+    </div>
+  );
+}
+
+/** The options of one fixed list, labelled from `{group}.{key}` in the page's language. */
+export function useOptionList() {
+  const { t } = useTranslation();
+  return (group: string, keys: readonly string[]): Option[] =>
+    keys.map((value) => ({ value, label: t(`${group}.${value}`) }));
+}
+
+/** A yes/no checkbox with its label beside it. */
+export function CheckboxField({ name, label }: { name: string; label: string }) {
+  const { register } = useFormContext();
+  const id = fieldId(name);
+  return (
+    <div data-field={name}>
+      <Checkbox id={id} label={label} {...register(name)} />
     </div>
   );
 }
@@ -324,12 +348,7 @@ export function CheckboxGroupField({
     >
       <legend className="text-ink mb-2 text-sm font-medium">
         {label}
-        {required && (
-          <span className="text-burgundy" aria-hidden>
-            {" "}
-            *
-          </span>
-        )}
+        {required && <RequiredMark />}
       </legend>
       <div
         className={cn(
@@ -342,18 +361,13 @@ export function CheckboxGroupField({
         {options.map((option, index) => {
           const id = index === 0 ? fieldId(name) : `${fieldId(name)}-${option.value}`;
           return (
-            <div key={option.value} className="flex items-start gap-3">
-              <input
-                id={id}
-                type="checkbox"
-                value={option.value}
-                {...register(name)}
-                className="accent-heritage mt-0.5 size-5 shrink-0"
-              />
-              <label htmlFor={id} className="text-ink text-sm">
-                {option.label}
-              </label>
-            </div>
+            <Checkbox
+              key={option.value}
+              id={id}
+              label={option.label}
+              value={option.value}
+              {...register(name)}
+            />
           );
         })}
       </div>

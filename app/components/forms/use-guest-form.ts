@@ -20,8 +20,8 @@ interface GuestFormOptions<Values extends FieldValues> {
   loadSchema: () => Promise<import("zod").ZodType>;
   defaultValues: DefaultValues<Values>;
   endpoint: string;
-  /** The label of each field, for the summary and the toasts. */
-  labels: Record<string, string>;
+  /** The form's fields, in page order: their labels (`forms.fields.*`) name them in messages. */
+  fields: readonly string[];
   /** Destructive toast texts when the server gives no message. */
   failure: { title?: string; fallback: string };
   onSuccess(answer: StoredRequest, values: Values): void;
@@ -33,6 +33,8 @@ interface GuestFormOptions<Values extends FieldValues> {
  */
 export function useGuestForm<Values extends FieldValues>(options: GuestFormOptions<Values>) {
   const { t, i18n } = useTranslation();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the field list is constant
+  const labels = useMemo(() => fieldLabels(options.fields, t), [t]);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- one resolver per form
   const schema = useMemo(() => lazyZodResolver<Values, Values>(options.loadSchema), []);
   // Fetched while the guest fills in the form, so the first submit does not wait for it.
@@ -67,7 +69,7 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
   const summary: SummaryError[] = showSummary
     ? orderedErrors(form.formState.errors).map(([name, message]) => ({
         name,
-        label: options.labels[name] ?? name,
+        label: labels[name] ?? name,
         message,
       }))
     : [];
@@ -93,7 +95,7 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
       title: t("forms.toast.validationTitle"),
       description: first
         ? t("forms.fieldError", {
-            label: options.labels[first[0]] ?? first[0],
+            label: labels[first[0]] ?? first[0],
             message: t(first[1]),
           })
         : t("forms.toast.validationFallback"),
@@ -185,7 +187,14 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
     void form.handleSubmit(send, onInvalid)(event);
   };
 
-  return { form, onSubmit, submitting, summary, token, setToken, botCheck };
+  return { form, onSubmit, submitting, summary, token, setToken, botCheck, labels };
+}
+
+function fieldLabels(fields: readonly string[], t: (key: string) => string) {
+  return Object.fromEntries(fields.map((name) => [name, t(`forms.fields.${name}`)])) as Record<
+    string,
+    string
+  >;
 }
 
 /** Field errors in the order their fields appear on the page. */
