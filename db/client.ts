@@ -70,3 +70,14 @@ export async function openDatabase(
     close: () => client.close(),
   };
 }
+
+/**
+ * Runs `work` in one transaction on either backend and hands it the same `Database` type the
+ * rest of the code uses, so domain functions compose inside it. Everything `work` writes
+ * commits together or not at all; a throw rolls back and rethrows.
+ */
+export function withTransaction<T>(db: Database, work: (tx: Database) => Promise<T>): Promise<T> {
+  // Drizzle's transaction type is the backend's own session subclass of PgDatabase; the
+  // domain only uses the shared query-builder surface, which both provide.
+  return db.transaction((tx) => work(tx as unknown as Database));
+}

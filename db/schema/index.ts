@@ -1,2 +1,3 @@
 export * from "./catalogue.ts";
 export * from "./requests.ts";
+export * from "./staff.ts";

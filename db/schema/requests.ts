@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -22,22 +23,48 @@ export const guestRequests = pgTable(
     id: uuid("id").primaryKey(),
     kind: text("kind", { enum: ["booking_request", "property_booking", "membership"] }).notNull(),
     reference: text("reference").notNull().unique(),
+    // Booking statuses (spec point 4), then those of membership applications (decisions.md).
     status: text("status", {
-      enum: ["New", "Contacted", "In progress", "Confirmed", "Rejected"],
+      enum: [
+        "New",
+        "Contacted",
+        "In progress",
+        "Confirmed",
+        "Rejected",
+        "In review",
+        "Accepted",
+        "Declined",
+      ],
     })
       .notNull()
       .default("New"),
+    /** Raised by every staff change: a change made against an older version is refused. */
+    version: integer("version").notNull().default(1),
     language: text("language").notNull(),
     email: text("email").notNull(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
+    /** Copied out of `details` for the staff inbox's search and filters. */
+    phone: text("phone").notNull().default(""),
+    memberStatus: text("member_status"),
     propertyId: integer("property_id"),
     details: jsonb("details").$type<Record<string, unknown>>().notNull(),
     statusTokenHash: text("status_token_hash").notNull().unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("guest_requests_kind_created_idx").on(table.kind, table.createdAt)],
+  (table) => [
+    // The inbox pages newest first by (created_at, id) within a kind, optionally by status.
+    index("guest_requests_kind_created_idx").on(table.kind, table.createdAt, table.id),
+    index("guest_requests_kind_status_created_idx").on(
+      table.kind,
+      table.status,
+      table.createdAt,
+      table.id,
+    ),
+    index("guest_requests_email_idx").on(sql`lower(${table.email})`),
+    index("guest_requests_property_idx").on(table.propertyId),
+  ],
 );
 
 /** Who changed a request's status, when, from what to what (the first row: created as New). */
@@ -50,7 +77,13 @@ export const guestRequestStatusHistory = pgTable(
       .references(() => guestRequests.id, { onDelete: "cascade" }),
     fromStatus: text("from_status"),
     toStatus: text("to_status").notNull(),
+    /** "guest" for the first row, else the staff member's email. */
     changedBy: text("changed_by").notNull(),
+    changedByUserId: uuid("changed_by_user_id"),
+    /** Required when the new status refuses the request (Rejected, Declined). */
+    reason: text("reason"),
+    /** Whether the guest's status page shows the reason. */
+    reasonShared: boolean("reason_shared").notNull().default(false),
     changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("guest_request_status_history_request_idx").on(table.requestId)],
@@ -102,7 +135,8 @@ export const mailOutbox = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull(),
-    status: text("status", { enum: ["pending", "sent"] })
+    /** failed: gave up after the bounded attempts, waiting for staff to retry or discard. */
+    status: text("status", { enum: ["pending", "sent", "failed", "discarded"] })
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -116,6 +150,9 @@ export const mailOutbox = pgTable(
     index("mail_outbox_due_idx")
       .on(table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),
+    index("mail_outbox_failed_idx")
+      .on(table.createdAt)
+      .where(sql`${table.status} = 'failed'`),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Database } from "../../db/client.ts";
+import { type Database, withTransaction } from "../../db/client.ts";
 import {
   guestRequestStatusHistory,
   guestRequests,
@@ -150,8 +150,7 @@ export async function submitGuestRequest(
   const statusUrl = `${config.publicUrl}/requests/${statusToken}?lang=${input.language}`;
 
   let raced = false;
-  await deps.db.transaction(async (tx) => {
-    const db = tx as unknown as Database;
+  await withTransaction(deps.db, async (db) => {
     if (input.idempotencyKey) {
       // A concurrent request with the same key waits here until the first one commits.
       const claimed = await db
@@ -181,6 +180,8 @@ export async function submitGuestRequest(
       email: details.email,
       firstName: details.firstName,
       lastName: details.lastName,
+      phone: typeof details.phone === "string" ? details.phone : "",
+      memberStatus: typeof details.memberStatus === "string" ? details.memberStatus : null,
       propertyId,
       details,
       statusTokenHash: hashStatusToken(statusToken),

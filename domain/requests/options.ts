@@ -86,12 +86,32 @@ export const FORM_LIMITS = {
 /** Redirect after a successful general request or membership application (spec point 9). */
 export const SUCCESS_REDIRECT_MS = 2000;
 
+/** Statuses of booking requests and property bookings (spec point 4), in workflow order. */
+export const BOOKING_STATUSES = ["New", "Contacted", "In progress", "Confirmed", "Rejected"] as const;
+/** Statuses of membership applications (decisions.md, "Beyond the spec"). */
+export const MEMBERSHIP_STATUSES = ["New", "Contacted", "In review", "Accepted", "Declined"] as const;
+/** Every status any request can have. */
 export const REQUEST_STATUSES = [
+  ...BOOKING_STATUSES,
+  ...MEMBERSHIP_STATUSES.filter((status) => status !== "New" && status !== "Contacted"),
+] as unknown as readonly [
   "New",
   "Contacted",
   "In progress",
   "Confirmed",
   "Rejected",
-] as const;
+  "In review",
+  "Accepted",
+  "Declined",
+];
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
-export type RequestKind = "booking_request" | "property_booking" | "membership";
+export const REQUEST_KINDS = ["booking_request", "property_booking", "membership"] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/** The statuses a request of this kind may take. */
+export function statusesOf(kind: RequestKind): readonly RequestStatus[] {
+  return kind === "membership" ? MEMBERSHIP_STATUSES : BOOKING_STATUSES;
+}
+
+/** Statuses that close a request negatively: changing to one needs a reason. */
+export const REFUSAL_STATUSES: readonly RequestStatus[] = ["Rejected", "Declined"];
