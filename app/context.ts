@@ -2,6 +2,11 @@ import { createContext } from "react-router";
 import type { BotCheckClientConfig } from "../domain/bot-check/config.ts";
 import type { Deps } from "../domain/deps.ts";
 import type { Language } from "../i18n/config.ts";
+import type { SignedIn } from "../domain/auth/sessions.ts";
+import type { UndeliveredMailList } from "../domain/mail/outbox-health.ts";
+import type { RequestKind } from "../domain/requests/options.ts";
+import type { InboxOverview, InboxPage } from "../domain/staff/inbox.ts";
+import type { InboxFilter } from "../domain/staff/inbox.schema.ts";
 
 /** Domain dependencies for loaders: they call domain functions directly, no HTTP hop. */
 export const depsContext = createContext<Deps>();
@@ -19,3 +24,22 @@ export interface RequestInfo {
   bookingHorizonMonths: number;
 }
 export const requestInfoContext = createContext<RequestInfo>();
+
+/** The signed-in person of this request (staff or owner), or null; settled by the server. */
+export const sessionContext = createContext<SignedIn | null>(null);
+
+/**
+ * What the staff pages may do: the domain functions they need, bound to the database by the
+ * server, and the rule of who may enter. Loaders never see the database itself.
+ */
+export interface StaffPages {
+  adminEmailDomain: string;
+  listInbox: (filter: InboxFilter) => Promise<InboxPage>;
+  countInboxByStatus: (kind: RequestKind) => Promise<{ total: number; byStatus: Record<string, number> }>;
+  getInboxOverview: () => Promise<InboxOverview>;
+  listUndeliveredMail: () => Promise<UndeliveredMailList>;
+  isSetupTokenUsable: (token: string) => Promise<boolean>;
+  /** Remembers the language a staff member picked with `?lang=` in the staff area. */
+  setStaffLanguage: (staffUserId: string, language: Language) => Promise<void>;
+}
+export const staffPagesContext = createContext<StaffPages | null>(null);

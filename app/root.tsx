@@ -7,6 +7,7 @@ import {
   Meta,
   matchPath,
   Outlet,
+  useLocation,
   useNavigation,
   Scripts,
   ScrollRestoration,
@@ -16,7 +17,7 @@ import {
 import { SITE } from "../content/site.ts";
 import { LANGUAGE_TAGS } from "../i18n/config.ts";
 import { createI18n } from "../i18n/instance.ts";
-import { RESOURCES } from "../i18n/resources.ts";
+import { messagesFor } from "../i18n/resources.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { getFeaturedImage } from "../domain/catalogue/read-properties.ts";
@@ -30,14 +31,19 @@ import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { useToasts } from "./hooks/use-toast.ts";
 
-export async function loader({ context }: Route.LoaderArgs) {
+/** The staff area has its own layout and messages; the public chrome stays off its pages. */
+export function isStaffPath(pathname: string): boolean {
+  return pathname === "/admin" || pathname.startsWith("/admin/");
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { language, publicUrl } = context.get(requestInfoContext);
   const featured = await getFeaturedImage(context.get(depsContext));
   return {
     shareImage: featured ? shareImageOf(featured, translate(language, "meta.shareImageAlt")) : null,
     language,
     // Only this language's messages travel to the browser.
-    messages: RESOURCES[language],
+    messages: messagesFor(language, isStaffPath(new URL(request.url).pathname)),
     publicUrl,
     year: new Date().getFullYear(),
   };
@@ -50,7 +56,9 @@ export function shouldRevalidate({
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
   const changesLanguage = nextUrl.searchParams.get("lang") !== currentUrl.searchParams.get("lang");
-  return changesLanguage && defaultShouldRevalidate;
+  // Entering or leaving the staff area changes which messages the page needs.
+  const changesArea = isStaffPath(nextUrl.pathname) !== isStaffPath(currentUrl.pathname);
+  return (changesLanguage || changesArea) && defaultShouldRevalidate;
 }
 
 export const links: Route.LinksFunction = () => [
@@ -88,6 +96,15 @@ function Providers({ children }: { children: React.ReactNode }) {
 }
 
 function Page({ children }: { children: React.ReactNode }) {
+  const location = useLocation();
+  if (isStaffPath(location.pathname))
+    return (
+      <Providers>
+        <NavigationProgress />
+        {children}
+        <DeferredToaster />
+      </Providers>
+    );
   return (
     <Providers>
       <NavigationProgress />

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -55,10 +55,17 @@ export async function openDatabase(
     };
   }
   let client: PGlite;
+  let release = () => {};
   if ("dataDir" in options) {
     const dir = join(options.dataDir, "pglite");
     mkdirSync(dir, { recursive: true });
-    client = await PGlite.create(dir);
+    release = lockDataDir(options.dataDir);
+    try {
+      client = await PGlite.create(dir);
+    } catch (error) {
+      release();
+      throw error;
+    }
   } else {
     client = await PGlite.create();
   }
@@ -67,7 +74,10 @@ export async function openDatabase(
     db,
     backend: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder }),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      release();
+    },
   };
 }
 
@@ -80,4 +90,48 @@ export function withTransaction<T>(db: Database, work: (tx: Database) => Promise
   // Drizzle's transaction type is the backend's own session subclass of PgDatabase; the
   // domain only uses the shared query-builder surface, which both provide.
   return db.transaction((tx) => work(tx as unknown as Database));
+}
+
+/** The embedded database is open in another process (PGlite admits one). */
+export class DatabaseBusyError extends Error {
+  override name = "DatabaseBusyError";
+  constructor(dataDir: string, pid: number) {
+    super(
+      `The embedded database in ${dataDir} is open in another process (pid ${pid}), most likely the running server. ` +
+        "PGlite admits one process at a time: stop the server, run this command, then start the server again. " +
+        "With PostgreSQL (DATABASE_URL) commands work while the server runs.",
+    );
+  }
+}
+
+/**
+ * Takes the data directory for this process: two processes writing one PGlite directory would
+ * corrupt it. A lock left by a process that has died is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const path = join(dataDir, "pglite.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, "wx");
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(readFileSync(path, "utf8").trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid))
+        throw new DatabaseBusyError(dataDir, pid);
+      rmSync(path, { force: true });
+    }
+  }
+  throw new Error(`could not lock ${path}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

@@ -1,7 +1,20 @@
 import { createRequestHandler } from "@react-router/express";
 import express, { type Express } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
-import { depsContext, requestInfoContext } from "../app/context.ts";
+import {
+  depsContext,
+  requestInfoContext,
+  sessionContext,
+  type StaffPages,
+  staffPagesContext,
+} from "../app/context.ts";
+import { listUndeliveredMail } from "../domain/mail/outbox-health.ts";
+import { setStaffLanguage } from "../domain/staff/accounts.ts";
+import { countInboxByStatus, getInboxOverview, listInbox } from "../domain/staff/inbox.ts";
+import { isSetupTokenUsable } from "../domain/staff/setup.ts";
+import { staffRoutes } from "./api/staff.ts";
+import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
+import type { StaffServices } from "./services.ts";
 import type { Deps } from "../domain/deps.ts";
 import type { Env } from "./env.ts";
 import { catalogueRoutes } from "./api/catalogue.ts";
@@ -22,7 +35,8 @@ export const CASTLES_REDIRECTS = ["/bookings", "/properties", "/castle-network"]
 
 export interface AppOptions {
   deps: Deps;
-  env: Pick<Env, "NODE_ENV" | "PUBLIC_URL"> & Partial<Pick<Env, "WHITEPAPER_URL">>;
+  env: Pick<Env, "NODE_ENV" | "PUBLIC_URL"> &
+    Partial<Pick<Env, "WHITEPAPER_URL" | "SESSION_IDLE_HOURS" | "SESSION_MAX_DAYS">>;
   /** Request intake (forms, bot check, mail, rate limits); without it the form endpoints are absent. */
   services?: Services;
   /** The React Router server build; without it only the API and media routes exist (tests). */
@@ -41,10 +55,18 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
   app.use(requestLog(deps.log));
   app.use(securityHeaders({ hsts: isProduction && isHttps }));
   app.use(languageMiddleware({ secureCookie: isProduction && isHttps }));
+  const sessionCookie = sessionCookieOf(isProduction, {
+    idleMs: (env.SESSION_IDLE_HOURS ?? 12) * 60 * 60_000,
+    absoluteMs: (env.SESSION_MAX_DAYS ?? 7) * 24 * 60 * 60_000,
+  });
+  app.use(["/api", "/admin"], sessionMiddleware(deps, sessionCookie));
 
   app.use("/api", catalogueRoutes(deps));
   app.use("/api", openApiRoutes(env.PUBLIC_URL));
-  if (services) app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
+  if (services) {
+    app.use("/api", staffRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
+    app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
+  }
   app.use("/api", apiNotFound);
   app.use("/api", apiErrorHandler(deps.log));
   app.use("/media", mediaRoutes(deps));
@@ -74,10 +96,25 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
             botCheck: services ? clientBotCheckConfig(services.intake.botCheck) : null,
             bookingHorizonMonths: services?.intake.bookingHorizonMonths ?? 18,
           });
+          context.set(sessionContext, res.locals.session ?? null);
+          if (services) context.set(staffPagesContext, staffPagesOf(deps, services.staff));
           return context;
         },
       }),
     );
   }
   return app;
+}
+
+/** The domain functions the staff pages' loaders may call, bound to this app's database. */
+function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
+  return {
+    adminEmailDomain: staff.adminEmailDomain,
+    listInbox: (filter) => listInbox(deps, filter),
+    countInboxByStatus: (kind) => countInboxByStatus(deps, kind),
+    getInboxOverview: () => getInboxOverview(deps),
+    listUndeliveredMail: () => listUndeliveredMail(deps, {}),
+    isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token),
+    setStaffLanguage: (id, language) => setStaffLanguage(deps, id, language),
+  };
 }

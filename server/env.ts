@@ -57,6 +57,26 @@ export const EnvSchema = z.object({
   RATE_LIMIT_CHALLENGE_MAX: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
 
+  /** Staff area: only admins whose email ends with @ this domain may use it (spec point 6). */
+  ADMIN_EMAIL_DOMAIN: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, "a domain name such as castellum.example")
+    .default("castellum.example"),
+  /** A staff session ends after this many hours without a request. */
+  SESSION_IDLE_HOURS: z.coerce.number().min(0.05).max(24 * 30).default(12),
+  /** A staff session ends this many days after sign-in, however busy. */
+  SESSION_MAX_DAYS: z.coerce.number().min(0.01).max(90).default(7),
+  /** Language of the staff notification mail about a new request. */
+  STAFF_LANGUAGE: z.enum(["en", "fr", "it", "zh"]).default("en"),
+  /** Failed deliveries of one mail before it is set aside for staff to retry or discard. */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  /** Sign-in tries per account and per client IP in LOGIN_WINDOW_MINUTES. */
+  LOGIN_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(10).default(10),
+  LOGIN_MAX_PER_IP: z.coerce.number().int().min(1).default(50),
+  LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+
   /** How far ahead a property booking may run, in months from today. */
   BOOKING_HORIZON_MONTHS: z.coerce.number().int().min(1).max(60).default(18),
 });

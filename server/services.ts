@@ -13,6 +13,12 @@ import {
   type RateLimitRule,
   type RateLimitStore,
 } from "../domain/rate-limit/rate-limiter.ts";
+import { purgeExpiredSessions } from "../domain/auth/sessions.ts";
+import {
+  createDatabaseRateLimitStore,
+  purgeExpiredRateLimitCounters,
+} from "../domain/rate-limit/database-store.ts";
+import type { LoginLimits } from "../domain/staff/login.ts";
 import type { Env } from "./env.ts";
 
 export type ServicesEnv = Pick<
@@ -35,13 +41,29 @@ export type ServicesEnv = Pick<
   | "RATE_LIMIT_CHALLENGE_MAX"
   | "RATE_LIMIT_WINDOW_SECONDS"
   | "BOOKING_HORIZON_MONTHS"
+  | "ADMIN_EMAIL_DOMAIN"
+  | "STAFF_LANGUAGE"
+  | "MAIL_MAX_ATTEMPTS"
+  | "LOGIN_MAX_PER_ACCOUNT"
+  | "LOGIN_MAX_PER_IP"
+  | "LOGIN_WINDOW_MINUTES"
 >;
+
+/** What the staff endpoints need besides the database. */
+export interface StaffServices {
+  adminEmailDomain: string;
+  /** Login counters: Redis with REDIS_URL, else the database (never one process's memory). */
+  loginLimits: LoginLimits;
+  /** A mail joined the outbox (status notification, retried mail): send it now. */
+  onMailQueued: () => void;
+}
 
 /** What the request endpoints need besides the database: built once per process. */
 export interface Services {
   intake: IntakeConfig;
   rateLimits: { store: RateLimitStore; forms: RateLimitRule; challenge: RateLimitRule };
   mailWorker: MailWorker;
+  staff: StaffServices;
   close(): Promise<void>;
 }
 
@@ -73,17 +95,23 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   });
   const mailWorker = startMailWorker(deps, transport, {
     pollMs: env.MAIL_POLL_MS,
-    retry: { baseMs: env.MAIL_RETRY_BASE_MS, maxMs: 60 * 60_000 },
+    retry: { baseMs: env.MAIL_RETRY_BASE_MS, maxMs: 60 * 60_000, maxAttempts: env.MAIL_MAX_ATTEMPTS },
   });
 
-  const store = env.REDIS_URL
-    ? createRedisRateLimitStore(new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }))
-    : createMemoryRateLimitStore();
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
+  const store = redis ? createRedisRateLimitStore(redis) : createMemoryRateLimitStore();
+  // Login must never fail open, so its counters are shared: Redis, or else the database.
+  const loginStore = redis ? createRedisRateLimitStore(redis) : createDatabaseRateLimitStore(deps.db);
   const windowMs = env.RATE_LIMIT_WINDOW_SECONDS * 1000;
 
   // Spent bot tokens and old Idempotency-Keys are forgotten once they can no longer matter.
   const housekeeping = setInterval(() => {
-    Promise.all([purgeExpiredBotTokens(deps), purgeExpiredIdempotencyKeys(deps)]).catch(
+    Promise.all([
+      purgeExpiredBotTokens(deps),
+      purgeExpiredIdempotencyKeys(deps),
+      purgeExpiredSessions(deps),
+      purgeExpiredRateLimitCounters(deps.db),
+    ]).catch(
       (error: unknown) => deps.log.warn({ err: error }, "housekeeping failed"),
     );
   }, 60 * 60_000);
@@ -97,6 +125,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     intake: {
       botCheck,
       staffEmail: env.STAFF_EMAIL,
+      staffLanguage: env.STAFF_LANGUAGE,
       publicUrl: env.PUBLIC_URL,
       bookingHorizonMonths: env.BOOKING_HORIZON_MONTHS,
       onStored: () => mailWorker.kick(),
@@ -107,6 +136,16 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       challenge: { name: "challenge", max: env.RATE_LIMIT_CHALLENGE_MAX, windowMs },
     },
     mailWorker,
+    staff: {
+      adminEmailDomain: env.ADMIN_EMAIL_DOMAIN,
+      loginLimits: {
+        store: loginStore,
+        perAccount: env.LOGIN_MAX_PER_ACCOUNT,
+        perIp: env.LOGIN_MAX_PER_IP,
+        windowMs: env.LOGIN_WINDOW_MINUTES * 60_000,
+      },
+      onMailQueued: () => mailWorker.kick(),
+    },
     async close() {
       clearInterval(housekeeping);
       await mailWorker.stop();

@@ -65,4 +65,4 @@ CREATE INDEX "guest_requests_property_idx" ON "guest_requests" USING btree ("pro
 CREATE INDEX "mail_outbox_failed_idx" ON "mail_outbox" USING btree ("created_at") WHERE "mail_outbox"."status" = 'failed';--> statement-breakpoint
 CREATE INDEX "guest_requests_kind_created_idx" ON "guest_requests" USING btree ("kind","created_at","id");--> statement-breakpoint
 -- Requests stored before this migration: copy the searchable facts out of the form.
-UPDATE "guest_requests" SET "phone" = coalesce("details"->>'phone', ''), "member_status" = "details"->>'memberStatus';
+UPDATE "guest_requests" SET "phone" = coalesce("details"->>'phoneNumber', "details"->>'phone', ''), "member_status" = "details"->>'memberStatus';

@@ -30,6 +30,8 @@ export interface IntakeConfig {
   botCheck: BotCheckConfig;
   /** Where staff notifications go. */
   staffEmail: string;
+  /** Language of the staff notification (STAFF_LANGUAGE; English when unset). */
+  staffLanguage?: Language;
   /** Origin for the status link in the guest's mail. */
   publicUrl: string;
   bookingHorizonMonths: number;
@@ -180,7 +182,7 @@ export async function submitGuestRequest(
       email: details.email,
       firstName: details.firstName,
       lastName: details.lastName,
-      phone: typeof details.phone === "string" ? details.phone : "",
+      phone: String(details.phoneNumber ?? details.phone ?? ""),
       memberStatus: typeof details.memberStatus === "string" ? details.memberStatus : null,
       propertyId,
       details,
@@ -206,7 +208,7 @@ export async function submitGuestRequest(
         template: `${input.kind}.staff`,
         recipient: config.staffEmail,
         requestId: id,
-        ...renderStaffNotification(mailRequest),
+        ...renderStaffNotification(mailRequest, config.staffLanguage),
       },
     ]);
   });

@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 
 /** Counts hits per key in fixed windows. */
 export interface RateLimitStore {
-  readonly kind: "memory" | "redis";
+  readonly kind: "memory" | "redis" | "database";
   /** Adds one hit to `key`'s current window; returns the count so far and the ms left. */
   hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
   close(): Promise<void>;

@@ -115,3 +115,15 @@ export function statusesOf(kind: RequestKind): readonly RequestStatus[] {
 
 /** Statuses that close a request negatively: changing to one needs a reason. */
 export const REFUSAL_STATUSES: readonly RequestStatus[] = ["Rejected", "Declined"];
+
+/** Translation key of each status (`staff.statuses.*`, `mail.statuses.*`). */
+export const STATUS_KEYS: Record<RequestStatus, string> = {
+  New: "new",
+  Contacted: "contacted",
+  "In progress": "inProgress",
+  Confirmed: "confirmed",
+  Rejected: "rejected",
+  "In review": "inReview",
+  Accepted: "accepted",
+  Declined: "declined",
+};

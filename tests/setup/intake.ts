@@ -33,6 +33,12 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     RATE_LIMIT_CHALLENGE_MAX: 1000,
     RATE_LIMIT_WINDOW_SECONDS: 600,
     BOOKING_HORIZON_MONTHS: 18,
+    ADMIN_EMAIL_DOMAIN: "castellum.test",
+    STAFF_LANGUAGE: "en",
+    MAIL_MAX_ATTEMPTS: 10,
+    LOGIN_MAX_PER_ACCOUNT: 10,
+    LOGIN_MAX_PER_IP: 50,
+    LOGIN_WINDOW_MINUTES: 15,
     ...overrides,
   };
 }

@@ -1,0 +1,160 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { authSessions, staffUsers } from "../../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { type StaffUser, toStaffUser } from "../staff/staff-user.ts";
+
+/** How long sessions live. Idle: since the last request; absolute: since sign-in. */
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export const DEFAULT_SESSION_POLICY: SessionPolicy = {
+  idleMs: 12 * 60 * 60_000,
+  absoluteMs: 7 * 24 * 60 * 60_000,
+};
+
+/** A session's `last_seen_at` is written at most this often (not on every request). */
+const TOUCH_EVERY_MS = 60_000;
+
+/** Who a session belongs to. The owner area (issue 6) adds its role beside staff. */
+export type SessionSubject = { role: "staff"; staffUserId: string } | { role: "owner"; ownerEmail: string };
+
+export type SignedIn =
+  | { role: "staff"; user: StaffUser; expiresAt: Date }
+  | { role: "owner"; ownerEmail: string; expiresAt: Date };
+
+/** The SHA-256 of a session token: the only form the database ever sees. */
+export function hashSessionToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+/** A session token is 128 random bits, base64url (22 characters). */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * Opens a session and returns its token (for the cookie; never stored) and absolute expiry.
+ * Every sign-in gets a new token, so a token planted before sign-in is worthless after it.
+ */
+export async function createSession(
+  deps: Pick<Deps, "db">,
+  subject: SessionSubject,
+  client: { ip?: string; userAgent?: string },
+  policy: SessionPolicy = DEFAULT_SESSION_POLICY,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(16).toString("base64url");
+  const expiresAt = new Date(Date.now() + policy.absoluteMs);
+  await deps.db.insert(authSessions).values({
+    tokenHash: hashSessionToken(token),
+    role: subject.role,
+    staffUserId: subject.role === "staff" ? subject.staffUserId : null,
+    ownerEmail: subject.role === "owner" ? subject.ownerEmail : null,
+    expiresAt,
+    ip: client.ip?.slice(0, 64) ?? null,
+    userAgent: client.userAgent?.slice(0, 300) ?? null,
+  });
+  return { token, expiresAt };
+}
+
+/**
+ * The live session behind a cookie's token, or null. A session ends at its absolute expiry,
+ * after `idleMs` without a request, when it is revoked, or (staff) when its account is
+ * disabled: all checked here, on every request, so a revocation takes effect at once.
+ */
+export async function resolveSession(
+  deps: Pick<Deps, "db">,
+  token: string | undefined,
+  policy: SessionPolicy = DEFAULT_SESSION_POLICY,
+): Promise<SignedIn | null> {
+  if (!token || !TOKEN_SHAPE.test(token)) return null;
+  const tokenHash = hashSessionToken(token);
+  const idleSince = new Date(Date.now() - policy.idleMs);
+  const [row] = await deps.db
+    .select({ session: authSessions, user: staffUsers })
+    .from(authSessions)
+    .leftJoin(staffUsers, eq(staffUsers.id, authSessions.staffUserId))
+    .where(
+      and(
+        eq(authSessions.tokenHash, tokenHash),
+        gt(authSessions.expiresAt, sql`now()`),
+        gt(authSessions.lastSeenAt, idleSince),
+      ),
+    );
+  if (!row) return null;
+  const { session, user } = row;
+  if (session.role === "staff" && (!user || user.disabled)) return null;
+  if (Date.now() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await deps.db
+      .update(authSessions)
+      .set({ lastSeenAt: sql`now()` })
+      .where(eq(authSessions.tokenHash, tokenHash));
+  }
+  if (session.role === "staff" && user)
+    return { role: "staff", user: toStaffUser(user), expiresAt: session.expiresAt };
+  if (session.role === "owner" && session.ownerEmail)
+    return { role: "owner", ownerEmail: session.ownerEmail, expiresAt: session.expiresAt };
+  return null;
+}
+
+/** Ends one session (logout). Unknown tokens are fine: the result is the same. */
+export async function revokeSession(deps: Pick<Deps, "db">, token: string): Promise<void> {
+  await deps.db.delete(authSessions).where(eq(authSessions.tokenHash, hashSessionToken(token)));
+}
+
+/** Ends every session of a staff account; returns how many there were. */
+export async function revokeStaffSessions(
+  deps: Pick<Deps, "db">,
+  staffUserId: string,
+): Promise<number> {
+  const rows = await deps.db
+    .delete(authSessions)
+    .where(eq(authSessions.staffUserId, staffUserId))
+    .returning({ tokenHash: authSessions.tokenHash });
+  return rows.length;
+}
+
+export interface SessionSummary {
+  createdAt: Date;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The live sessions of a staff account, newest first (for the CLI). */
+export async function listStaffSessions(
+  deps: Pick<Deps, "db">,
+  staffUserId: string,
+  policy: SessionPolicy = DEFAULT_SESSION_POLICY,
+): Promise<SessionSummary[]> {
+  return deps.db
+    .select({
+      createdAt: authSessions.createdAt,
+      lastSeenAt: authSessions.lastSeenAt,
+      expiresAt: authSessions.expiresAt,
+      ip: authSessions.ip,
+      userAgent: authSessions.userAgent,
+    })
+    .from(authSessions)
+    .where(
+      and(
+        eq(authSessions.staffUserId, staffUserId),
+        gt(authSessions.expiresAt, sql`now()`),
+        gt(authSessions.lastSeenAt, new Date(Date.now() - policy.idleMs)),
+      ),
+    )
+    .orderBy(desc(authSessions.createdAt));
+}
+
+/** Deletes sessions past their absolute expiry (housekeeping). Idle ones go at the next pass. */
+export async function purgeExpiredSessions(
+  deps: Pick<Deps, "db">,
+  policy: SessionPolicy = DEFAULT_SESSION_POLICY,
+): Promise<void> {
+  await deps.db
+    .delete(authSessions)
+    .where(
+      sql`${authSessions.expiresAt} <= now() or ${authSessions.lastSeenAt} <= ${new Date(Date.now() - policy.idleMs)}`,
+    );
+}

@@ -1,0 +1,132 @@
+import { and, eq, sql } from "drizzle-orm";
+import { withTransaction } from "../../db/client.ts";
+import { guestRequestNotes, guestRequests, guestRequestStatusHistory } from "../../db/schema/index.ts";
+import { isLanguage } from "../../i18n/config.ts";
+import type { Deps } from "../deps.ts";
+import { enqueueMail } from "../mail/outbox.ts";
+import { renderStatusChange } from "../mail/templates.ts";
+import { REFUSAL_STATUSES, type RequestKind, statusesOf } from "../requests/options.ts";
+import { getRequestDetail, isUuid, type RequestDetail, type RequestNote } from "./inbox.ts";
+import type { StatusChange } from "./inbox.schema.ts";
+import type { StaffUser } from "./staff-user.ts";
+
+export type ChangeStatusResult =
+  | { outcome: "changed"; request: RequestDetail; mailed: boolean }
+  | { outcome: "not_found" }
+  /** The status is not one requests of this kind can have. */
+  | { outcome: "invalid_status" }
+  /** Rejected and Declined need a reason. */
+  | { outcome: "reason_required" }
+  /** Someone changed the request since `version`: nothing was written. */
+  | { outcome: "conflict"; current: RequestDetail };
+
+/**
+ * Changes a request's status as one staff member. In one transaction: the status and version
+ * move on only if the request is still at `change.version` (when given), the history records
+ * who, when, from, to and why, and the guest's mail (if asked for) joins the outbox. A second
+ * person changing the same request from the same version gets `conflict`, not a silent overwrite.
+ */
+export async function changeRequestStatus(
+  deps: Pick<Deps, "db" | "log">,
+  input: { id: string; kind: RequestKind; change: StatusChange; actor: StaffUser },
+  hooks: { onMailQueued?: () => void } = {},
+): Promise<ChangeStatusResult> {
+  const { change, actor, kind } = input;
+  if (!isUuid(input.id)) return { outcome: "not_found" };
+  if (!statusesOf(kind).includes(change.status)) return { outcome: "invalid_status" };
+  const reason = change.reason?.trim() || null;
+  if (REFUSAL_STATUSES.includes(change.status) && !reason) return { outcome: "reason_required" };
+
+  const result = await withTransaction(deps.db, async (db) => {
+    // Locks the row: concurrent changes to one request queue here and see each other's version.
+    const [current] = await db
+      .select()
+      .from(guestRequests)
+      .where(and(eq(guestRequests.id, input.id), eq(guestRequests.kind, kind)))
+      .for("update");
+    if (!current) return { outcome: "not_found" } as const;
+    if (change.version !== undefined && change.version !== current.version)
+      return { outcome: "conflict" } as const;
+    await db
+      .update(guestRequests)
+      .set({
+        status: change.status,
+        version: sql`${guestRequests.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(guestRequests.id, current.id));
+    await db.insert(guestRequestStatusHistory).values({
+      requestId: current.id,
+      fromStatus: current.status,
+      toStatus: change.status,
+      changedBy: actor.email,
+      changedByUserId: actor.id,
+      reason,
+      reasonShared: Boolean(reason && change.shareReason),
+    });
+    if (change.notifyGuest) {
+      const language = isLanguage(current.language) ? current.language : "en";
+      await enqueueMail(db, [
+        {
+          template: `${kind}.status`,
+          recipient: current.email,
+          requestId: current.id,
+          ...renderStatusChange(
+            {
+              kind,
+              reference: current.reference,
+              language,
+              firstName: current.firstName,
+              lastName: current.lastName,
+              email: current.email,
+              details: current.details,
+            },
+            { status: change.status, reason: change.shareReason ? reason : null },
+            null,
+          ),
+        },
+      ]);
+    }
+    return { outcome: "changed" } as const;
+  });
+
+  if (result.outcome === "not_found") return result;
+  const request = await getRequestDetail(deps, input.id, kind);
+  if (!request) return { outcome: "not_found" };
+  if (result.outcome === "conflict") return { outcome: "conflict", current: request };
+  if (change.notifyGuest) hooks.onMailQueued?.();
+  deps.log.info(
+    { requestId: input.id, status: change.status, by: actor.id, mailed: change.notifyGuest },
+    "request status changed",
+  );
+  return { outcome: "changed", request, mailed: change.notifyGuest };
+}
+
+/** Adds an internal note to a request; null when the request does not exist. */
+export async function addRequestNote(
+  deps: Pick<Deps, "db">,
+  input: { id: string; kind: RequestKind; body: string; author: StaffUser },
+): Promise<RequestNote | null> {
+  if (!isUuid(input.id)) return null;
+  const [request] = await deps.db
+    .select({ id: guestRequests.id })
+    .from(guestRequests)
+    .where(and(eq(guestRequests.id, input.id), eq(guestRequests.kind, input.kind)));
+  if (!request) return null;
+  const [note] = await deps.db
+    .insert(guestRequestNotes)
+    .values({
+      requestId: request.id,
+      authorId: input.author.id,
+      authorName: input.author.displayName,
+      body: input.body,
+    })
+    .returning();
+  if (!note) return null;
+  return {
+    id: note.id,
+    authorName: note.authorName,
+    body: note.body,
+    createdAt: note.createdAt.toISOString(),
+  };
+}

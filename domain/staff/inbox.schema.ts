@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { MEMBER_STATUSES, REQUEST_KINDS, REQUEST_STATUSES } from "../requests/options.ts";
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "staff.validation.dateInvalid")
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "staff.validation.dateInvalid");
+
+const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+
+export const INBOX_SORTS = ["newest", "oldest"] as const;
+export const INBOX_PAGE_SIZE = 25;
+
+/**
+ * One view of the staff inbox: which kind, which filters, which page. It is read from the URL
+ * (so a view can be bookmarked and shared) by the page and by GET /api/{collection}, with the
+ * same rules. A status outside the kind's own set is refused by `parseInboxFilter`.
+ */
+export const InboxFilterSchema = z.object({
+  kind: z.enum(REQUEST_KINDS, "staff.validation.kindInvalid").default("booking_request"),
+  status: z.preprocess(emptyAsUndefined, z.enum(REQUEST_STATUSES, "staff.validation.statusInvalid").optional()),
+  q: z.preprocess(emptyAsUndefined, z.string().trim().max(100, "staff.validation.searchTooLong").optional()),
+  from: z.preprocess(emptyAsUndefined, isoDate.optional()),
+  to: z.preprocess(emptyAsUndefined, isoDate.optional()),
+  propertyId: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number("staff.validation.propertyInvalid").int("staff.validation.propertyInvalid").positive("staff.validation.propertyInvalid").optional(),
+  ),
+  memberStatus: z.preprocess(emptyAsUndefined, z.enum(MEMBER_STATUSES, "staff.validation.memberStatusInvalid").optional()),
+  sort: z.preprocess(emptyAsUndefined, z.enum(INBOX_SORTS, "staff.validation.sortInvalid").default("newest")),
+  after: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+  limit: z.preprocess(
+    emptyAsUndefined,
+    z.coerce.number().int().min(1, "staff.validation.limitInvalid").max(100, "staff.validation.limitInvalid").default(INBOX_PAGE_SIZE),
+  ),
+});
+export type InboxFilter = z.infer<typeof InboxFilterSchema>;
+
+/** The filter as URL search parameters (defaults left out), for links and the CSV export. */
+export function inboxFilterToSearch(filter: Partial<InboxFilter>): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filter.kind && filter.kind !== "booking_request") params.set("kind", filter.kind);
+  for (const key of ["status", "q", "from", "to", "propertyId", "memberStatus", "after"] as const) {
+    const value = filter[key];
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  }
+  if (filter.sort && filter.sort !== "newest") params.set("sort", filter.sort);
+  if (filter.limit && filter.limit !== INBOX_PAGE_SIZE) params.set("limit", String(filter.limit));
+  return params;
+}
+
+/** A status change from the inbox (PATCH /api/{collection}/{id}). */
+export const StatusChangeSchema = z.object({
+  status: z.enum(REQUEST_STATUSES, "staff.validation.statusInvalid"),
+  reason: z.preprocess(emptyAsUndefined, z.string().trim().max(2000, "staff.validation.reasonTooLong").optional()),
+  /** Show the reason on the guest's status page and in the mail. */
+  shareReason: z.boolean().default(false),
+  /** Mail the guest about the change (the form ticks it for Confirmed, Rejected and their like). */
+  notifyGuest: z.boolean().default(false),
+  /** The version the change was made against; a newer stored version is a conflict. */
+  version: z.number().int().positive().optional(),
+});
+export type StatusChange = z.infer<typeof StatusChangeSchema>;
+
+export const NoteSchema = z.object({
+  body: z.string().trim().min(1, "staff.validation.noteRequired").max(4000, "staff.validation.noteTooLong"),
+});

@@ -1,0 +1,325 @@
+import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
+import { guestRequestNotes, guestRequests, guestRequestStatusHistory } from "../../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { InvalidInputError } from "../errors.ts";
+import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";
+import type { InboxFilter } from "./inbox.schema.ts";
+
+/** One row of the staff inbox: the columns of spec point 2 plus what the detail view needs. */
+export interface InboxItem {
+  id: string;
+  kind: RequestKind;
+  reference: string;
+  status: RequestStatus;
+  version: number;
+  language: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  memberStatus: string | null;
+  propertyId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The validated form as the guest sent it. */
+  details: Record<string, unknown>;
+}
+
+export interface InboxPage {
+  items: InboxItem[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+  /** How many requests match the filter (all pages). */
+  total: number;
+}
+
+const columns = {
+  id: guestRequests.id,
+  kind: guestRequests.kind,
+  reference: guestRequests.reference,
+  status: guestRequests.status,
+  version: guestRequests.version,
+  language: guestRequests.language,
+  firstName: guestRequests.firstName,
+  lastName: guestRequests.lastName,
+  email: guestRequests.email,
+  phone: guestRequests.phone,
+  memberStatus: guestRequests.memberStatus,
+  propertyId: guestRequests.propertyId,
+  createdAt: guestRequests.createdAt,
+  updatedAt: guestRequests.updatedAt,
+  details: guestRequests.details,
+};
+
+type Row = {
+  [K in keyof typeof columns]: (typeof columns)[K]["_"]["notNull"] extends true
+    ? (typeof columns)[K]["_"]["data"]
+    : (typeof columns)[K]["_"]["data"] | null;
+};
+
+function toItem(row: Row): InboxItem {
+  return {
+    ...row,
+    status: row.status as RequestStatus,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Refuses a status that requests of this kind never have (e.g. Accepted for a booking). */
+export function assertStatusOfKind(kind: RequestKind, status: string | undefined) {
+  if (status !== undefined && !statusesOf(kind).includes(status as RequestStatus))
+    throw new InvalidInputError("staff.validation.statusInvalid");
+}
+
+/** `%`, `_` and `\` are wildcards in LIKE; a search for them means the characters themselves. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The filter's WHERE clause without the page cursor (shared by the page, the count and CSV). */
+function whereOf(filter: InboxFilter): SQL {
+  const conditions: SQL[] = [eq(guestRequests.kind, filter.kind)];
+  if (filter.status) conditions.push(eq(guestRequests.status, filter.status));
+  if (filter.memberStatus) conditions.push(eq(guestRequests.memberStatus, filter.memberStatus));
+  if (filter.propertyId) conditions.push(eq(guestRequests.propertyId, filter.propertyId));
+  if (filter.from) conditions.push(gte(guestRequests.createdAt, new Date(`${filter.from}T00:00:00Z`)));
+  if (filter.to) {
+    const end = new Date(`${filter.to}T00:00:00Z`);
+    end.setUTCDate(end.getUTCDate() + 1);
+    conditions.push(lt(guestRequests.createdAt, end));
+  }
+  if (filter.q) {
+    const q = filter.q;
+    const pattern = likePattern(q);
+    const matches = [
+      eq(guestRequests.reference, q.toUpperCase()),
+      ilike(guestRequests.email, pattern),
+      ilike(sql`${guestRequests.firstName} || ' ' || ${guestRequests.lastName}`, pattern),
+    ];
+    // Phone numbers are searched by their digits, whatever spacing the guest typed.
+    const digits = q.replace(/\D/g, "");
+    if (digits.length >= 3)
+      matches.push(sql`regexp_replace(${guestRequests.phone}, '\\D', '', 'g') like ${`%${digits}%`}`);
+    conditions.push(or(...matches) as SQL);
+  }
+  return and(...conditions) as SQL;
+}
+
+function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const createdAt = new Date(iso ?? "");
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime()))
+    throw new InvalidInputError("staff.validation.cursorInvalid");
+  return { createdAt, id };
+}
+
+/** Keyset condition: rows strictly after the cursor in the page order (stable under inserts). */
+function afterCursor(filter: InboxFilter): SQL | undefined {
+  if (!filter.after) return undefined;
+  const cursor = decodeCursor(filter.after);
+  const key = sql`(${guestRequests.createdAt}, ${guestRequests.id})`;
+  const at = sql`(${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
+  return filter.sort === "oldest" ? sql`${key} > ${at}` : sql`${key} < ${at}`;
+}
+
+function orderOf(filter: InboxFilter) {
+  return filter.sort === "oldest"
+    ? [asc(guestRequests.createdAt), asc(guestRequests.id)]
+    : [desc(guestRequests.createdAt), desc(guestRequests.id)];
+}
+
+/**
+ * One page of the inbox, newest first by default, paged by (created_at, id): a page costs the
+ * same wherever it is, and a request arriving meanwhile neither repeats nor hides a row.
+ */
+export async function listInbox(deps: Pick<Deps, "db">, filter: InboxFilter): Promise<InboxPage> {
+  assertStatusOfKind(filter.kind, filter.status);
+  const where = whereOf(filter);
+  const cursor = afterCursor(filter);
+  const [rows, [total]] = await Promise.all([
+    deps.db
+      .select(columns)
+      .from(guestRequests)
+      .where(cursor ? and(where, cursor) : where)
+      .orderBy(...orderOf(filter))
+      .limit(filter.limit + 1),
+    deps.db.select({ n: count() }).from(guestRequests).where(where),
+  ]);
+  const page = rows.slice(0, filter.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toItem),
+    nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null,
+    total: total?.n ?? 0,
+  };
+}
+
+/** Every request matching the filter, in page order, fetched in batches (for the CSV export). */
+export async function* streamInbox(
+  deps: Pick<Deps, "db">,
+  filter: InboxFilter,
+  batchSize = 1000,
+): AsyncGenerator<InboxItem> {
+  assertStatusOfKind(filter.kind, filter.status);
+  let page: InboxFilter = { ...filter, after: undefined, limit: batchSize };
+  for (;;) {
+    const cursor = afterCursor(page);
+    const where = whereOf(page);
+    const rows = await deps.db
+      .select(columns)
+      .from(guestRequests)
+      .where(cursor ? and(where, cursor) : where)
+      .orderBy(...orderOf(page))
+      .limit(batchSize);
+    for (const row of rows) yield toItem(row);
+    const last = rows.at(-1);
+    if (rows.length < batchSize || !last) return;
+    page = { ...page, after: encodeCursor(last) };
+  }
+}
+
+/** Requests of a kind per status, and their total (the count cards of spec point 2). */
+export async function countInboxByStatus(
+  deps: Pick<Deps, "db">,
+  kind: RequestKind,
+): Promise<{ total: number; byStatus: Record<string, number> }> {
+  const rows = await deps.db
+    .select({ status: guestRequests.status, n: count() })
+    .from(guestRequests)
+    .where(eq(guestRequests.kind, kind))
+    .groupBy(guestRequests.status);
+  const byStatus: Record<string, number> = Object.fromEntries(statusesOf(kind).map((s) => [s, 0]));
+  let total = 0;
+  for (const row of rows) {
+    byStatus[row.status] = row.n;
+    total += row.n;
+  }
+  return { total, byStatus };
+}
+
+export interface StatusHistoryEntry {
+  fromStatus: string | null;
+  toStatus: string;
+  changedBy: string;
+  changedAt: string;
+  reason: string | null;
+  reasonShared: boolean;
+}
+
+export interface RequestNote {
+  id: number;
+  authorName: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface RequestDetail extends InboxItem {
+  history: StatusHistoryEntry[];
+  notes: RequestNote[];
+}
+
+/** One request with its status history and internal notes, or null for an unknown id. */
+export async function getRequestDetail(
+  deps: Pick<Deps, "db">,
+  id: string,
+  kind?: RequestKind,
+): Promise<RequestDetail | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await deps.db
+    .select(columns)
+    .from(guestRequests)
+    .where(kind ? and(eq(guestRequests.id, id), eq(guestRequests.kind, kind)) : eq(guestRequests.id, id));
+  if (!row) return null;
+  const [history, notes] = await Promise.all([
+    deps.db
+      .select()
+      .from(guestRequestStatusHistory)
+      .where(eq(guestRequestStatusHistory.requestId, id))
+      .orderBy(asc(guestRequestStatusHistory.changedAt), asc(guestRequestStatusHistory.id)),
+    deps.db
+      .select()
+      .from(guestRequestNotes)
+      .where(eq(guestRequestNotes.requestId, id))
+      .orderBy(asc(guestRequestNotes.createdAt), asc(guestRequestNotes.id)),
+  ]);
+  return {
+    ...toItem(row),
+    history: history.map((entry) => ({
+      fromStatus: entry.fromStatus,
+      toStatus: entry.toStatus,
+      changedBy: entry.changedBy,
+      changedAt: entry.changedAt.toISOString(),
+      reason: entry.reason,
+      reasonShared: entry.reasonShared,
+    })),
+    notes: notes.map((note) => ({
+      id: note.id,
+      authorName: note.authorName,
+      body: note.body,
+      createdAt: note.createdAt.toISOString(),
+    })),
+  };
+}
+
+export function isUuid(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+}
+
+export interface WeeklyCounts {
+  /** Monday of the week (UTC), YYYY-MM-DD. */
+  weekStart: string;
+  byStatus: Record<string, number>;
+}
+
+export interface InboxOverview {
+  /** Requests of every kind per week of arrival and current status, oldest week first. */
+  weeks: WeeklyCounts[];
+  /** Requests still New more than 48 hours after they arrived. */
+  waitingOver48h: number;
+}
+
+/** The last `weeks` weeks of arrivals by status, and how many requests have waited too long. */
+export async function getInboxOverview(
+  deps: Pick<Deps, "db">,
+  options: { weeks?: number; now?: Date } = {},
+): Promise<InboxOverview> {
+  const weeks = options.weeks ?? 12;
+  const now = options.now ?? new Date();
+  const thisMonday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  thisMonday.setUTCDate(thisMonday.getUTCDate() - ((thisMonday.getUTCDay() + 6) % 7));
+  const first = new Date(thisMonday);
+  first.setUTCDate(first.getUTCDate() - 7 * (weeks - 1));
+  const week = sql<string>`to_char(date_trunc('week', ${guestRequests.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
+  const [rows, [waiting]] = await Promise.all([
+    deps.db
+      .select({ week, status: guestRequests.status, n: count() })
+      .from(guestRequests)
+      .where(gte(guestRequests.createdAt, first))
+      .groupBy(week, guestRequests.status),
+    deps.db
+      .select({ n: count() })
+      .from(guestRequests)
+      .where(
+        and(
+          eq(guestRequests.status, "New"),
+          lt(guestRequests.createdAt, new Date(now.getTime() - 48 * 60 * 60_000)),
+        ),
+      ),
+  ]);
+  const result: WeeklyCounts[] = [];
+  for (let i = 0; i < weeks; i++) {
+    const start = new Date(first);
+    start.setUTCDate(first.getUTCDate() + 7 * i);
+    result.push({ weekStart: start.toISOString().slice(0, 10), byStatus: {} });
+  }
+  for (const row of rows) {
+    const entry = result.find((w) => w.weekStart === row.week);
+    if (entry) entry.byStatus[row.status] = (entry.byStatus[row.status] ?? 0) + row.n;
+  }
+  return { weeks: result, waitingOver48h: waiting?.n ?? 0 };
+}

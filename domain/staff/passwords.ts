@@ -1,0 +1,134 @@
+/**
+ * Staff passwords (OWASP ASVS 5.0, V6): scrypt hashes that name their own parameters, a
+ * verification that takes as long for an unknown account as for a known one, and the policy
+ * a new password must pass (length in code points, not among the 10,000 most common, not the
+ * account's email).
+ */
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { COMMON_PASSWORDS } from "./common-passwords.ts";
+
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export type PasswordPolicyReason = "tooShort" | "tooLong" | "common" | "containsEmail";
+export type PasswordPolicyResult = { ok: true } | { ok: false; reason: PasswordPolicyReason };
+
+type ScryptParameters = { N: number; r: number; p: number };
+
+/** Parameters for new hashes; stored hashes keep theirs, so these can be raised later. */
+const SCRYPT: ScryptParameters = { N: 2 ** 17, r: 8, p: 1 };
+const SALT_BYTES = 16;
+const KEY_BYTES = 32;
+/**
+ * The most memory a stored hash may make scrypt use (it needs about 128·N·r bytes). A corrupt
+ * or hostile row must not be able to make one login allocate gigabytes; 1 GiB leaves room for
+ * N=2^19 at r=8 (512 MiB) should the parameters be raised.
+ */
+const MAX_SCRYPT_MEMORY = 1024 ** 3;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const PARAMETERS = /^N=([1-9]\d*),r=([1-9]\d*),p=([1-9]\d*)$/;
+
+/**
+ * Hashes a password for storage as `scrypt$N=131072,r=8,p=1$<salt>$<key>` (salt and key in
+ * base64url), with a fresh 16-byte random salt. About 128 MiB of memory per call.
+ */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await deriveKey(password, salt, KEY_BYTES, SCRYPT);
+  return formatHash(SCRYPT, salt, key);
+}
+
+/**
+ * Whether `password` is the one `stored` was made from, compared in constant time. Uses the
+ * parameters written in `stored`; a malformed or out-of-bounds `stored` gives false, never an
+ * exception.
+ */
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  const parsed = parseHash(stored);
+  if (!parsed) return false;
+  try {
+    const key = await deriveKey(password, parsed.salt, parsed.key.length, parsed.parameters);
+    return timingSafeEqual(key, parsed.key);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: string | undefined;
+
+/**
+ * Does the work of {@link verifyPassword} for a login whose email matches no account, and
+ * answers false, so that response time does not tell which emails have accounts. The dummy
+ * hash is made once, on first use, from the current parameters and random bytes: no password
+ * matches it, and making it costs no scrypt run, so even the first call takes the usual time.
+ */
+export async function verifyPasswordOfUnknownAccount(password: string): Promise<false> {
+  dummyHash ??= formatHash(SCRYPT, randomBytes(SALT_BYTES), randomBytes(KEY_BYTES));
+  await verifyPassword(dummyHash, password);
+  return false;
+}
+
+let commonPasswords: Set<string> | undefined;
+
+/**
+ * Checks a new password against the policy, in this order: 12 to 128 characters (Unicode
+ * code points, so an emoji counts once), not one of the 10,000 most common passwords, not the
+ * account's email or the part before its @ (both compared trimmed and case-insensitively).
+ * No composition rules (ASVS 5.0 6.2.5).
+ */
+export function checkPasswordPolicy(
+  password: string,
+  context: { email?: string } = {},
+): PasswordPolicyResult {
+  const length = [...password].length;
+  if (length < PASSWORD_MIN_LENGTH) return { ok: false, reason: "tooShort" };
+  if (length > PASSWORD_MAX_LENGTH) return { ok: false, reason: "tooLong" };
+
+  const candidate = password.trim().toLowerCase();
+  commonPasswords ??= new Set(COMMON_PASSWORDS.split("\n").filter((line) => line !== ""));
+  if (commonPasswords.has(candidate)) return { ok: false, reason: "common" };
+
+  const email = context.email?.trim().toLowerCase();
+  if (email) {
+    const localPart = email.slice(0, email.lastIndexOf("@"));
+    if (candidate === email || (localPart !== "" && candidate === localPart)) {
+      return { ok: false, reason: "containsEmail" };
+    }
+  }
+  return { ok: true };
+}
+
+function deriveKey(
+  password: string,
+  salt: Buffer,
+  length: number,
+  { N, r, p }: ScryptParameters,
+): Promise<Buffer> {
+  // Node's default maxmem (32 MiB) is below what N=2^17, r=8 needs; allow what these
+  // parameters need (128·r·(N + p + 2) bytes, per OpenSSL) plus a margin.
+  const options: ScryptOptions = { N, r, p, maxmem: 128 * r * (N + p + 2) + 1024 ** 2 };
+  return new Promise((resolve, reject) => {
+    scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+function formatHash({ N, r, p }: ScryptParameters, salt: Buffer, key: Buffer): string {
+  return `scrypt$N=${N},r=${r},p=${p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+}
+
+function parseHash(
+  stored: string,
+): { parameters: ScryptParameters; salt: Buffer; key: Buffer } | undefined {
+  const parts = stored.split("$");
+  if (parts.length !== 4 || parts[0] !== "scrypt") return undefined;
+  const [, parameterText = "", saltText = "", keyText = ""] = parts;
+  const match = PARAMETERS.exec(parameterText);
+  if (!match || !BASE64URL.test(saltText) || !BASE64URL.test(keyText)) return undefined;
+  const [N, r, p] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (r > 64 || p > 16 || 128 * N * r > MAX_SCRYPT_MEMORY) return undefined;
+  if (N < 2 || !Number.isInteger(Math.log2(N))) return undefined;
+  const salt = Buffer.from(saltText, "base64url");
+  const key = Buffer.from(keyText, "base64url");
+  if (salt.length < SALT_BYTES || key.length < KEY_BYTES || key.length > 128) return undefined;
+  return { parameters: { N, r, p }, salt, key };
+}

@@ -1,0 +1,91 @@
+import type { NextFunction, Request, Response } from "express";
+import { resolveSession, type SessionPolicy, type SignedIn } from "../../domain/auth/sessions.ts";
+import type { Deps } from "../../domain/deps.ts";
+import { type StaffAccess, staffAccessOf } from "../../domain/staff/staff-user.ts";
+import { sendError } from "../api/errors.ts";
+import { readCookie } from "./language.ts";
+
+declare global {
+  namespace Express {
+    interface Locals {
+      /** The signed-in person, settled by `sessionMiddleware` (null: nobody). */
+      session: SignedIn | null;
+    }
+  }
+}
+
+export interface SessionCookie {
+  /** `__Host-castellum_session` in production (Secure, Path=/, no Domain), else `castellum_session`. */
+  name: string;
+  secure: boolean;
+  policy: SessionPolicy;
+}
+
+export function sessionCookieOf(isProduction: boolean, policy: SessionPolicy): SessionCookie {
+  return {
+    name: isProduction ? "__Host-castellum_session" : "castellum_session",
+    secure: isProduction,
+    policy,
+  };
+}
+
+/** Sets the session cookie: httpOnly, SameSite=Lax, Secure in production, for the session's life. */
+export function setSessionCookie(res: Response, cookie: SessionCookie, token: string, expiresAt: Date) {
+  res.cookie(cookie.name, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: cookie.secure,
+    path: "/",
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(res: Response, cookie: SessionCookie) {
+  res.clearCookie(cookie.name, { httpOnly: true, sameSite: "lax", secure: cookie.secure, path: "/" });
+}
+
+export function readSessionToken(req: Request, cookie: SessionCookie): string | undefined {
+  return readCookie(req.headers.cookie, cookie.name);
+}
+
+/**
+ * Loads the signed-in person into `res.locals.session` (and so into the pages' context). Only
+ * requests that carry the cookie cost a query; a revoked, expired or disabled session is null.
+ */
+export function sessionMiddleware(deps: Deps, cookie: SessionCookie) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.session = null;
+    const token = readSessionToken(req, cookie);
+    if (!token) return next();
+    try {
+      res.locals.session = await resolveSession(deps, token, cookie.policy);
+      // Every staff answer is personal: no shared cache may keep it.
+      if (res.locals.session) res.set("Cache-Control", "private, no-store");
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** The staff access of this request: anonymous when nobody (or an owner) is signed in. */
+export function staffAccessOfRequest(res: Response, adminEmailDomain: string): StaffAccess | "anonymous" {
+  const session = res.locals.session;
+  if (!session || session.role !== "staff") return "anonymous";
+  return staffAccessOf(session.user, adminEmailDomain);
+}
+
+/**
+ * Guards a staff API call (spec point 6, on the server): 401 without a staff session, 403 for
+ * an account that is not an admin or not at the company domain. Nothing else is answered.
+ */
+export function requireAdminApi(adminEmailDomain: string) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const access = staffAccessOfRequest(res, adminEmailDomain);
+    if (access === "anonymous") return sendError(res, 401, "staff.errors.notSignedIn");
+    if (access === "not_admin") return sendError(res, 403, "staff.errors.notAdmin");
+    if (access === "wrong_domain") return sendError(res, 403, "staff.accessDenied.body");
+    res.set("Cache-Control", "private, no-store");
+    next();
+  };
+}
