@@ -27,6 +27,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     reference: request.reference,
     kind: request.kind,
     status: request.status,
+    reason: request.reason,
     submitted: new Intl.DateTimeFormat(LANGUAGE_TAGS[language], {
       dateStyle: "long",
       timeStyle: "long",
@@ -52,11 +53,14 @@ const STATUS_STYLE: Record<string, string> = {
   "In progress": "bg-orange-50 text-orange-900 border-orange-300",
   Confirmed: "bg-green-50 text-green-900 border-green-300",
   Rejected: "bg-red-50 text-red-900 border-red-300",
+  "In review": "bg-orange-50 text-orange-900 border-orange-300",
+  Accepted: "bg-green-50 text-green-900 border-green-300",
+  Declined: "bg-red-50 text-red-900 border-red-300",
 };
 
 export default function RequestStatus({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { reference, kind, status, submitted, rows } = loaderData;
+  const { reference, kind, status, reason, submitted, rows } = loaderData;
   return (
     <PageFrame>
       <PageHeader title={t("requestStatus.title", { reference })} />
@@ -88,6 +92,14 @@ export default function RequestStatus({ loaderData }: Route.ComponentProps) {
             </div>
           </dl>
           <p className="text-ink mt-6">{t(`requestStatus.explain.${status}`)}</p>
+          {reason ? (
+            <div className="border-gold/30 mt-6 border-t pt-6">
+              <h2 className="text-muted text-sm">{t("requestStatus.reason")}</h2>
+              <p className="mt-1 break-words whitespace-pre-wrap" data-testid="request-reason">
+                {reason}
+              </p>
+            </div>
+          ) : null}
         </div>
         <section className="border-gold/30 bg-paper rounded-sm border p-6 sm:p-8">
           <h2 className="font-display text-heritage text-3xl font-semibold">

@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { guestRequests } from "../../db/schema/index.ts";
+import { desc, eq } from "drizzle-orm";
+import { guestRequests, guestRequestStatusHistory } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { RequestKind, RequestStatus } from "../requests/options.ts";
 import { hashStatusToken } from "./submit-request.ts";
@@ -11,6 +11,8 @@ export interface GuestRequestView {
   createdAt: string;
   updatedAt: string;
   details: Record<string, unknown>;
+  /** The reason staff gave for the current status, when they chose to share it with the guest. */
+  reason: string | null;
 }
 
 /** Status tokens are 32 base64url characters; anything else is not worth a query. */
@@ -27,6 +29,18 @@ export async function findRequestByStatusToken(
     .from(guestRequests)
     .where(eq(guestRequests.statusTokenHash, hashStatusToken(token)));
   if (!row) return null;
+  const [latest] = await deps.db
+    .select({
+      toStatus: guestRequestStatusHistory.toStatus,
+      reason: guestRequestStatusHistory.reason,
+      reasonShared: guestRequestStatusHistory.reasonShared,
+    })
+    .from(guestRequestStatusHistory)
+    .where(eq(guestRequestStatusHistory.requestId, row.id))
+    .orderBy(desc(guestRequestStatusHistory.changedAt), desc(guestRequestStatusHistory.id))
+    .limit(1);
+  const reason =
+    latest && latest.toStatus === row.status && latest.reasonShared ? latest.reason : null;
   return {
     kind: row.kind,
     reference: row.reference,
@@ -34,5 +48,6 @@ export async function findRequestByStatusToken(
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     details: row.details,
+    reason,
   };
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
 import { guestRequestNotes, guestRequests, guestRequestStatusHistory } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { InvalidInputError } from "../errors.ts";
+import { ValidationError } from "../errors.ts";
 import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";
 import type { InboxFilter } from "./inbox.schema.ts";
 
@@ -69,7 +69,7 @@ function toItem(row: Row): InboxItem {
 /** Refuses a status that requests of this kind never have (e.g. Accepted for a booking). */
 export function assertStatusOfKind(kind: RequestKind, status: string | undefined) {
   if (status !== undefined && !statusesOf(kind).includes(status as RequestStatus))
-    throw new InvalidInputError("staff.validation.statusInvalid");
+    throw new ValidationError([{ path: "status", message: "staff.validation.statusInvalid" }]);
 }
 
 /** `%`, `_` and `\` are wildcards in LIKE; a search for them means the characters themselves. */
@@ -114,7 +114,7 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const createdAt = new Date(iso ?? "");
   if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime()))
-    throw new InvalidInputError("staff.validation.cursorInvalid");
+    throw new ValidationError([{ path: "after", message: "staff.validation.cursorInvalid" }]);
   return { createdAt, id };
 }
 

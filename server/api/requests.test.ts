@@ -484,11 +484,15 @@ describeEachBackend("the request endpoints", (database) => {
     expect(badKey.status).toBe(400);
   });
 
-  it("keeps requests private: nothing lists or reads them", async () => {
-    for (const path of ["/api/booking-requests", "/api/bookings", "/api/membership/apply"]) {
+  it("keeps requests private: nobody signed out lists or reads them", async () => {
+    for (const path of ["/api/booking-requests", "/api/bookings", "/api/membership/applications"]) {
       const response = await fetch(`${server().url}${path}`);
-      expect(response.status).toBe(404);
-      expect(Array.isArray(await response.json())).toBe(false);
+      expect(response.status).toBe(401);
+      const body = await response.json();
+      expect(Array.isArray(body)).toBe(false);
+      expect(body).toEqual({ message: "Please sign in to the staff area." });
     }
+    // The form endpoint itself only takes requests.
+    expect((await fetch(`${server().url}/api/membership/apply`)).status).toBe(404);
   });
 });

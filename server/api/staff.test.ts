@@ -1,0 +1,492 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authSessions, guestRequests } from "../../db/schema/index.ts";
+import { setStaffDisabled } from "../../domain/staff/accounts.ts";
+import { describeEachBackend } from "../../tests/setup/database.ts";
+import {
+  decodeMail,
+  serveIntake,
+  solveBotCheck,
+  TestSmtpServer,
+  validBookingRequest,
+  validMembership,
+  validPropertyBooking,
+} from "../../tests/setup/intake.ts";
+import {
+  createTestStaff,
+  sessionCookieOf,
+  signIn,
+  STAFF_PASSWORD,
+  staffCall,
+} from "../../tests/setup/staff.ts";
+
+/** Sends one guest form as a browser would, in `language`; returns the 201 body. */
+async function submit(
+  baseUrl: string,
+  path: string,
+  form: Record<string, unknown>,
+  language = "en",
+): Promise<{ id: string; reference: string }> {
+  const token = await solveBotCheck(baseUrl);
+  const response = await fetch(`${baseUrl}/api${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": language },
+    body: JSON.stringify({ ...form, turnstileToken: token }),
+  });
+  if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { id: string; reference: string };
+}
+
+describeEachBackend("staff sign-in and sessions", (database) => {
+  const server = serveIntake(() => database().deps);
+  beforeAll(async () => {
+    await createTestStaff(database().deps, "admin@castellum.test", { isAdmin: true });
+  });
+
+  it("signs in with the right password and answers the user, never the hash", async () => {
+    const response = await staffCall(server().url, "POST", "/api/admin/login", {
+      body: { email: "ADMIN@castellum.test", password: STAFF_PASSWORD },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({ email: "admin@castellum.test", isAdmin: true });
+    expect(response.text).not.toContain("scrypt");
+    const cookie = response.headers.getSetCookie().find((c) => c.startsWith("castellum_session="));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    const me = await staffCall(server().url, "GET", "/api/admin/me", {
+      cookie: cookie!.split(";")[0],
+    });
+    expect(me.body.user.email).toBe("admin@castellum.test");
+  });
+
+  it("gives one answer for a wrong password and an unknown email", async () => {
+    const wrong = await staffCall(server().url, "POST", "/api/admin/login", {
+      body: { email: "admin@castellum.test", password: "not-the-password-at-all" },
+    });
+    const unknown = await staffCall(server().url, "POST", "/api/admin/login", {
+      body: { email: "nobody@castellum.test", password: "not-the-password-at-all" },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ message: "Invalid email or password." });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+    const french = await staffCall(server().url, "POST", "/api/admin/login", {
+      body: { email: "nobody@castellum.test", password: "not-the-password-at-all" },
+      headers: { "Accept-Language": "fr" },
+    });
+    expect(french.status).toBe(401);
+    expect(french.body.message).not.toBe(wrong.body.message);
+  });
+
+  it("refuses an empty form with the fields named", async () => {
+    const response = await staffCall(server().url, "POST", "/api/admin/login", {
+      body: { email: "", password: "" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
+      "email",
+      "password",
+    ]);
+  });
+
+  it("gives a new token at every sign-in and ends a session at logout", async () => {
+    const first = await signIn(server().url, "admin@castellum.test");
+    const second = await signIn(server().url, "admin@castellum.test");
+    expect(first).not.toBe(second);
+    const out = await staffCall(server().url, "POST", "/api/admin/logout", { cookie: first });
+    expect(out.status).toBe(200);
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: first })).status).toBe(401);
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: second })).status).toBe(200);
+  });
+
+  it("ends sessions that were idle too long or passed their absolute expiry", async () => {
+    const idle = await signIn(server().url, "admin@castellum.test");
+    const old = await signIn(server().url, "admin@castellum.test");
+    const db = database().deps.db;
+    const { hashSessionToken } = await import("../../domain/auth/sessions.ts");
+    await db
+      .update(authSessions)
+      .set({ lastSeenAt: sql`now() - interval '13 hours'` })
+      .where(eq(authSessions.tokenHash, hashSessionToken(idle.split("=")[1]!)));
+    await db
+      .update(authSessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(authSessions.tokenHash, hashSessionToken(old.split("=")[1]!)));
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: idle })).status).toBe(401);
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: old })).status).toBe(401);
+  });
+
+  it("stores only the SHA-256 of the session token", async () => {
+    const cookie = await signIn(server().url, "admin@castellum.test");
+    const token = cookie.split("=")[1]!;
+    const rows = await database().deps.db.select().from(authSessions);
+    expect(rows.some((row) => row.tokenHash.includes(token))).toBe(false);
+    expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.tokenHash))).toBe(true);
+  });
+
+  it("allows at most 10 tries per account in the window, then 429 with Retry-After", async () => {
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 11; i++) {
+      last = await staffCall(server().url, "POST", "/api/admin/login", {
+        body: { email: "target@castellum.test", password: `wrong-password-${i}` },
+        headers: { "X-Forwarded-For": `10.0.0.${i}` },
+      });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describeEachBackend("the staff inbox API", (database) => {
+  const smtp = new TestSmtpServer();
+  beforeAll(() => smtp.start());
+  afterAll(() => smtp.stop());
+  const server = serveIntake(
+    () => database().deps,
+    () => ({ SMTP_URL: smtp.url, MAIL_POLL_MS: 100 }),
+  );
+  const sent: Record<string, { id: string; reference: string }> = {};
+  const cookies: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const deps = database().deps;
+    await createTestStaff(deps, "admin@castellum.test", { isAdmin: true, displayName: "Ada Admin" });
+    await createTestStaff(deps, "second@castellum.test", { isAdmin: true });
+    await createTestStaff(deps, "clerk@castellum.test", { isAdmin: false });
+    await createTestStaff(deps, "boss@other.test", { isAdmin: true });
+    await createTestStaff(deps, "gone@castellum.test", { isAdmin: true });
+    const url = server().url;
+    sent.french = await submit(url, "/booking-requests", validBookingRequest({
+      email: "camille@example.fr",
+      firstName: "Camille",
+      lastName: "Dubois",
+      phoneNumber: "+33 6 12 34 56 78",
+      memberStatus: "platinum",
+    }), "fr");
+    sent.english = await submit(url, "/booking-requests", validBookingRequest({
+      email: "oliver@example.co.uk",
+      firstName: "Oliver",
+      lastName: "Twist",
+      memberStatus: "silver",
+    }));
+    sent.formula = await submit(url, "/booking-requests", validBookingRequest({
+      email: "formula@example.com",
+      firstName: "=HYPERLINK(\"http://evil\")",
+      lastName: "+Sum",
+    }));
+    sent.property = await submit(url, "/bookings", validPropertyBooking({ email: "prop@example.com" }));
+    sent.membership = await submit(url, "/membership/apply", validMembership({ email: "member@example.com" }));
+    for (const email of ["admin@castellum.test", "second@castellum.test", "clerk@castellum.test", "boss@other.test", "gone@castellum.test"])
+      cookies[email] = await signIn(url, email);
+    await setStaffDisabled(deps, "gone@castellum.test", true);
+  });
+
+  const call = (method: string, path: string, options: Parameters<typeof staffCall>[3] = {}) =>
+    staffCall(server().url, method, path, { cookie: cookies["admin@castellum.test"], ...options });
+
+  it("lists each kind newest first with the total, and only admins at the company domain see it", async () => {
+    const list = await call("GET", "/api/booking-requests");
+    expect(list.status).toBe(200);
+    expect(list.headers.get("x-total-count")).toBe("3");
+    expect(list.body.map((item: { reference: string }) => item.reference)).toEqual([
+      sent.formula!.reference,
+      sent.english!.reference,
+      sent.french!.reference,
+    ]);
+    const memberships = await call("GET", "/api/membership/applications");
+    expect(memberships.body.map((item: { email: string }) => item.email)).toEqual(["member@example.com"]);
+    const bookings = await call("GET", "/api/bookings");
+    expect(bookings.body[0].details.propertyName).toBeTruthy();
+  });
+
+  /** Every staff endpoint, called by every kind of caller: only the admin cell passes. */
+  describe("authorisation matrix", () => {
+    const endpoints = () => [
+      ["GET", "/api/booking-requests"],
+      ["GET", "/api/bookings"],
+      ["GET", "/api/membership/applications"],
+      ["GET", "/api/booking-requests/export.csv"],
+      ["GET", `/api/booking-requests/${sent.english!.id}`],
+      ["PATCH", `/api/booking-requests/${sent.english!.id}`, { status: "Contacted" }],
+      ["POST", `/api/booking-requests/${sent.english!.id}/notes`, { body: "Called back." }],
+      ["GET", `/api/membership/applications/${sent.membership!.id}`],
+      ["GET", "/api/admin/overview"],
+      ["GET", "/api/admin/mail"],
+    ] as const;
+    const callers = [
+      ["anonymous", undefined, 401],
+      ["staff who is not an admin", "clerk@castellum.test", 403],
+      ["admin of another domain", "boss@other.test", 403],
+      ["disabled admin", "gone@castellum.test", 401],
+    ] as const;
+
+    for (const [who, email, expected] of callers)
+      it(`refuses the ${who} everywhere with ${expected} and no data`, async () => {
+        for (const [method, path, body] of endpoints()) {
+          const answer = await staffCall(server().url, method, path, {
+            cookie: email ? cookies[email] : undefined,
+            body,
+          });
+          expect(answer.status, `${method} ${path}`).toBe(expected);
+          expect(Object.keys(answer.body ?? {}), `${method} ${path}`).toEqual(["message"]);
+          expect(answer.text).not.toContain("@example");
+        }
+      });
+
+    it("shows the admin of another domain the Access Denied text", async () => {
+      const answer = await staffCall(server().url, "GET", "/api/booking-requests", {
+        cookie: cookies["boss@other.test"],
+      });
+      expect(answer.body.message).toBe(
+        "Only company-domain email addresses are authorized to access admin features.",
+      );
+    });
+
+    it("lets the admin through everywhere", async () => {
+      for (const [method, path, body] of endpoints()) {
+        const answer = await call(method, path, { body });
+        expect(answer.status, `${method} ${path}`).toBeLessThan(300);
+      }
+    });
+  });
+
+  it("filters by status, searches by email fragment, phone digits, name and reference", async () => {
+    const ids = async (query: string) =>
+      (await call("GET", `/api/booking-requests?${query}`)).body.map((item: { id: string }) => item.id);
+    expect(await ids("q=camille%40example")).toEqual([sent.french!.id]);
+    expect(await ids("q=612345")).toEqual([sent.french!.id]);
+    expect(await ids("q=oliver%20twist")).toEqual([sent.english!.id]);
+    expect(await ids(`q=${sent.french!.reference.toLowerCase()}`)).toEqual([sent.french!.id]);
+    expect(await ids("memberStatus=platinum")).toEqual([sent.french!.id]);
+    expect(await ids("q=%25")).toEqual([]);
+    expect(await ids("status=Confirmed")).toEqual([]);
+    expect(await ids("status=New&sort=oldest&limit=1")).toEqual([sent.french!.id]);
+  });
+
+  it("refuses bad filters with 400 and the field named, in the caller's language", async () => {
+    const status = await call("GET", "/api/booking-requests?status=Accepted");
+    expect(status.status).toBe(400);
+    expect(status.body.errors).toEqual([
+      { path: "status", message: "This status does not exist for this kind of request" },
+    ]);
+    const date = await call("GET", "/api/booking-requests?from=31-12-2026", {
+      headers: { "Accept-Language": "fr" },
+    });
+    expect(date.status).toBe(400);
+    expect(date.body.errors[0].path).toBe("from");
+    const cursor = await call("GET", "/api/booking-requests?after=garbage");
+    expect(cursor.status).toBe(400);
+    expect((await call("GET", "/api/booking-requests/00000000-0000-0000-0000-000000000000")).status).toBe(404);
+    expect((await call("GET", "/api/booking-requests/not-a-uuid")).status).toBe(404);
+    // A membership application is not found under the booking requests.
+    expect((await call("GET", `/api/booking-requests/${sent.membership!.id}`)).status).toBe(404);
+  });
+
+  it("pages by keyset: a request arriving between two pages neither repeats nor shifts a row", async () => {
+    const first = await call("GET", "/api/booking-requests?limit=2");
+    expect(first.body).toHaveLength(2);
+    const next = first.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
+    expect(next).toBeTruthy();
+    const late = await submit(server().url, "/booking-requests", validBookingRequest({ email: "late@example.com" }));
+    const second = await call("GET", new URL(next!).pathname + new URL(next!).search);
+    const seen = [...first.body, ...second.body].map((item: { id: string }) => item.id);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).not.toContain(late.id);
+    expect(second.headers.get("link")).toBeNull();
+    await database().deps.db.delete(guestRequests).where(eq(guestRequests.id, late.id));
+  });
+
+  it("needs a reason to reject, records the change, mails the guest in French and shows the shared reason on the status page", async () => {
+    const path = `/api/booking-requests/${sent.french!.id}`;
+    const before = await call("GET", path);
+    const refused = await call("PATCH", path, { body: { status: "Rejected", version: before.body.version } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ path: "reason", message: "Please give a reason for this decision" }]);
+
+    const changed = await call("PATCH", path, {
+      body: {
+        status: "Rejected",
+        version: before.body.version,
+        reason: "Le château est complet à ces dates.",
+        shareReason: true,
+        notifyGuest: true,
+      },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body.status).toBe("Rejected");
+    expect(changed.body.version).toBe(before.body.version + 1);
+    expect(changed.body.history.at(-1)).toMatchObject({
+      fromStatus: "New",
+      toStatus: "Rejected",
+      changedBy: "admin@castellum.test",
+      reason: "Le château est complet à ces dates.",
+      reasonShared: true,
+    });
+
+    await expect.poll(() => smtp.to("camille@example.fr").length, { timeout: 10_000 }).toBe(2);
+    const mails = smtp.to("camille@example.fr").map((mail) => decodeMail(mail.raw));
+    const notice = mails.find((text) => text.includes("Refusée") || text.includes("refusée"));
+    expect(notice, mails.join("\n----\n")).toBeTruthy();
+    expect(notice).toContain(sent.french!.reference);
+    expect(notice).toContain("Le château est complet à ces dates.");
+
+    // The confirmation mail's status link now shows the new status and the shared reason.
+    const confirmation = mails.find((text) => /\/requests\/[A-Za-z0-9_-]{32}/.test(text))!;
+    const token = confirmation.match(/\/requests\/([A-Za-z0-9_-]{32})/)![1]!;
+    const { findRequestByStatusToken } = await import("../../domain/intake/request-status.ts");
+    const view = await findRequestByStatusToken(database().deps, token);
+    expect(view).toMatchObject({ status: "Rejected", reason: "Le château est complet à ces dates." });
+  });
+
+  it("keeps an unshared reason from the guest", async () => {
+    const path = `/api/booking-requests/${sent.english!.id}`;
+    const before = await call("GET", path);
+    const changed = await call("PATCH", path, {
+      body: { status: "Rejected", version: before.body.version, reason: "Internal: duplicate", shareReason: false },
+    });
+    expect(changed.status).toBe(200);
+    const [row] = await database().deps.db.select().from(guestRequests).where(eq(guestRequests.id, sent.english!.id));
+    expect(row?.status).toBe("Rejected");
+    const mails = smtp.to("oliver@example.co.uk").map((mail) => decodeMail(mail.raw));
+    expect(mails.some((text) => text.includes("Internal: duplicate"))).toBe(false);
+  });
+
+  it("refuses a status of another kind's set", async () => {
+    const answer = await call("PATCH", `/api/membership/applications/${sent.membership!.id}`, {
+      body: { status: "Confirmed" },
+    });
+    expect(answer.status).toBe(400);
+    const accepted = await call("PATCH", `/api/membership/applications/${sent.membership!.id}`, {
+      body: { status: "Accepted" },
+    });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.status).toBe("Accepted");
+  });
+
+  it("gives the second of two simultaneous changes a conflict, not a silent overwrite", async () => {
+    const path = `/api/bookings/${sent.property!.id}`;
+    const { version } = (await call("GET", path)).body;
+    const [a, b] = await Promise.all([
+      call("PATCH", path, { body: { status: "Contacted", version } }),
+      staffCall(server().url, "PATCH", path, {
+        cookie: cookies["second@castellum.test"],
+        body: { status: "Confirmed", version },
+      }),
+    ]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const loser = a.status === 409 ? a : b;
+    const winner = a.status === 200 ? a : b;
+    expect(loser.body.message).toContain(winner.body.status);
+    expect(loser.body.current.status).toBe(winner.body.status);
+    const after = await call("GET", path);
+    expect(after.body.history.filter((h: { fromStatus: string | null }) => h.fromStatus !== null)).toHaveLength(1);
+  });
+
+  it("keeps internal notes with their author", async () => {
+    const path = `/api/membership/applications/${sent.membership!.id}`;
+    const empty = await call("POST", `${path}/notes`, { body: { body: "   " } });
+    expect(empty.status).toBe(400);
+    const note = await call("POST", `${path}/notes`, { body: { body: "Met at the Venice gala." } });
+    expect(note.status).toBe(201);
+    const detail = await call("GET", path);
+    expect(detail.body.notes.at(-1)).toMatchObject({ authorName: "Ada Admin", body: "Met at the Venice gala." });
+  });
+
+  it("refuses a change sent from another site", async () => {
+    const answer = await call("PATCH", `/api/booking-requests/${sent.english!.id}`, {
+      body: { status: "Contacted" },
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(answer.status).toBe(403);
+  });
+
+  it("exports the filter as CSV with formula cells made harmless", async () => {
+    const answer = await call("GET", "/api/booking-requests/export.csv?status=New");
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(answer.headers.get("content-disposition")).toMatch(/attachment/);
+    const lines = answer.text.replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/^Reference,Status,Submitted,/);
+    expect(lines).toHaveLength(2); // the header and the one request still New
+    expect(lines[1]).toContain(sent.formula!.reference);
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(lines[1]).toContain(`'+Sum`);
+    const french = await call("GET", "/api/booking-requests/export.csv", {
+      headers: { "Accept-Language": "fr" },
+    });
+    expect(french.text.split(/\r?\n/)[0]).not.toMatch(/^\uFEFF?Reference,/);
+  });
+
+  it("counts requests per week and those waiting over 48 hours", async () => {
+    await database().deps.db
+      .update(guestRequests)
+      .set({ createdAt: sql`now() - interval '3 days'` })
+      .where(eq(guestRequests.id, sent.formula!.id));
+    const answer = await call("GET", "/api/admin/overview");
+    expect(answer.status).toBe(200);
+    expect(answer.body.weeks).toHaveLength(12);
+    expect(answer.body.waitingOver48h).toBe(1);
+    const total = answer.body.weeks.reduce(
+      (sum: number, week: { byStatus: Record<string, number> }) =>
+        sum + Object.values(week.byStatus).reduce((a, b) => a + b, 0),
+      0,
+    );
+    const [{ n }] = (await database().deps.db.select({ n: sql<number>`count(*)::int` }).from(guestRequests)) as [{ n: number }];
+    expect(total).toBe(n);
+    expect(answer.body.counts.booking_request.total).toBe(3);
+  });
+
+  it("ends a disabled account's open sessions at once", async () => {
+    const cookie = await signIn(server().url, "second@castellum.test");
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie })).status).toBe(200);
+    await setStaffDisabled(database().deps, "second@castellum.test", true);
+    expect((await staffCall(server().url, "GET", "/api/booking-requests", { cookie })).status).toBe(401);
+    const again = await staffCall(server().url, "POST", "/api/admin/login", {
+      body: { email: "second@castellum.test", password: STAFF_PASSWORD },
+    });
+    expect(again.status).toBe(401);
+  });
+});
+
+describeEachBackend(
+  "the first admin from the setup link",
+  (database) => {
+    const server = serveIntake(() => database().deps);
+
+    it("creates one admin at the company domain, once, and signs them in", async () => {
+      const { issueSetupToken } = await import("../../domain/staff/setup.ts");
+      const token = await issueSetupToken(database().deps);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      const form = { token, email: "first@castellum.test", displayName: "First Admin", password: STAFF_PASSWORD, language: "fr" };
+
+      const wrongDomain = await staffCall(server().url, "POST", "/api/admin/setup", {
+        body: { ...form, email: "first@gmail.com" },
+      });
+      expect(wrongDomain.status).toBe(400);
+      expect(wrongDomain.body.errors[0].path).toBe("email");
+      const weak = await staffCall(server().url, "POST", "/api/admin/setup", {
+        body: { ...form, password: "password1" },
+      });
+      expect(weak.status).toBe(400);
+      expect(weak.body.errors[0]).toEqual({ path: "password", message: "The password must be at least 12 characters long." });
+
+      const created = await staffCall(server().url, "POST", "/api/admin/setup", { body: form });
+      expect(created.status).toBe(201);
+      expect(created.body.user).toMatchObject({ email: "first@castellum.test", isAdmin: true, language: "fr" });
+      const cookie = sessionCookieOf(new Response(null, { headers: created.headers }));
+      expect((await staffCall(server().url, "GET", "/api/booking-requests", { cookie })).status).toBe(200);
+
+      const reused = await staffCall(server().url, "POST", "/api/admin/setup", {
+        body: { ...form, email: "second@castellum.test" },
+      });
+      expect(reused.status).toBe(400);
+      expect(await issueSetupToken(database().deps)).toBeNull();
+    });
+  },
+  { seed: false },
+);
