@@ -1,24 +1,56 @@
-/** `npm run db:seed`: writes the demo catalogue into the configured database (idempotent). */
+/**
+ * `npm run db:seed`: writes the demo catalogue into the configured database (idempotent).
+ * `npm run db:seed -- --demo-admin`: also creates a demo admin (admin@ADMIN_EMAIL_DOMAIN) with
+ * a fresh random password printed once, for local use only: refused when NODE_ENV=production.
+ */
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import pino from "pino";
-import { openDatabase } from "../db/client.ts";
+import { DatabaseBusyError, openDatabase } from "../db/client.ts";
 import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
+import { createStaffAccount } from "../domain/staff/accounts.ts";
 import { parseEnv } from "../server/env.ts";
 import { loadPropertyContent } from "./load-properties.ts";
 
+const { values } = parseArgs({ options: { "demo-admin": { type: "boolean", default: false } } });
 const root = resolve(import.meta.dirname, "..");
 if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
 const env = parseEnv();
-const database = await openDatabase(
-  env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
-);
+if (values["demo-admin"] && env.NODE_ENV === "production") {
+  console.error("Error: the demo admin is for local use only; it is never created when NODE_ENV=production.");
+  process.exit(1);
+}
+let database;
+try {
+  database = await openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+  );
+} catch (error) {
+  if (!(error instanceof DatabaseBusyError)) throw error;
+  console.error(`Error: ${error.message}`);
+  process.exit(1);
+}
+const deps = { db: database.db, log: pino({ level: "warn" }) };
 await database.migrate();
-const result = await seedCatalogue(
-  { db: database.db, log: pino({ level: "warn" }) },
-  loadPropertyContent(join(root, "content/properties")),
-);
-await database.close();
+const result = await seedCatalogue(deps, loadPropertyContent(join(root, "content/properties")));
 console.log(
   `Seeded ${result.properties} properties and ${result.images} images (${database.backend}).`,
 );
+if (values["demo-admin"]) {
+  const email = `admin@${env.ADMIN_EMAIL_DOMAIN}`;
+  const password = `demo-${randomBytes(9).toString("base64url")}`;
+  const created = await createStaffAccount(deps, {
+    email,
+    password,
+    displayName: "Demo Admin",
+    isAdmin: true,
+  });
+  if (created.outcome === "created")
+    console.log(`Demo admin: ${email} / ${password} (sign in at ${env.PUBLIC_URL}/admin/login)`);
+  else if (created.outcome === "duplicate")
+    console.log(`Demo admin ${email} exists already; change its password with npm run staff -- reset-password ${email}`);
+  else console.error(`Error: the demo admin could not be created (${created.outcome}).`);
+}
+await database.close();
