@@ -122,8 +122,9 @@ export const usedBotTokens = pgTable(
 
 /**
  * Mail waiting to go out. A worker claims due rows, sends them and marks them sent; a failure
- * pushes `next_attempt_at` back (exponential, capped) and keeps the row, so an outage delays
- * mail but never loses it.
+ * pushes `next_attempt_at` back (exponential, capped). After MAIL_MAX_ATTEMPTS failures the row
+ * is `failed` and waits for staff to retry or discard it: an outage delays mail, and nothing is
+ * dropped without a person deciding.
  */
 export const mailOutbox = pgTable(
   "mail_outbox",

@@ -31,11 +31,23 @@ export async function enqueueMail(db: Database, mails: QueuedMail[]): Promise<vo
 export interface RetryPolicy {
   /** Wait after the first failure; doubles with each further failure. */
   baseMs: number;
-  /** Longest wait between two attempts. Mail is retried until it goes: never dropped. */
+  /** Longest wait between two attempts. */
   maxMs: number;
+  /**
+   * Attempts before the outbox gives up on a mail (default 10, about three hours with the
+   * default waits). The mail is then kept as `failed`, with its last error, until staff retry
+   * or discard it (outbox-health.ts), so one that cannot go is seen rather than silently retried.
+   */
+  maxAttempts?: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { baseMs: 30_000, maxMs: 60 * 60_000 };
+export const DEFAULT_MAX_ATTEMPTS = 10;
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  baseMs: 30_000,
+  maxMs: 60 * 60_000,
+  maxAttempts: DEFAULT_MAX_ATTEMPTS,
+};
 
 /** How long a claimed mail stays reserved for one sender before another may try it. */
 const CLAIM_MS = 2 * 60_000;
@@ -51,7 +63,9 @@ export interface DeliveryReport {
 
 /**
  * Sends the mail that is due, at most `batch` at a time. Rows are claimed with SKIP LOCKED and a
- * lease, so several app instances can run this side by side without sending a mail twice.
+ * lease, so several app instances can run this side by side without sending a mail twice. A
+ * failed send is retried with exponential backoff; after `retry.maxAttempts` attempts the mail
+ * is marked `failed` and no longer claimed.
  */
 export async function deliverDueMail(
   deps: Deps,
@@ -59,6 +73,7 @@ export async function deliverDueMail(
   options: { batch?: number; retry?: RetryPolicy } = {},
 ): Promise<DeliveryReport> {
   const retry = options.retry ?? DEFAULT_RETRY;
+  const maxAttempts = retry.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const due = deps.db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
@@ -97,8 +112,21 @@ export async function deliverDueMail(
         .where(eq(mailOutbox.id, mail.id));
       report.sent += 1;
     } catch (error) {
-      const delay = retryDelay(mail.attempts, retry);
       const message = error instanceof Error ? error.message : String(error);
+      // `attempts` already counts this attempt (raised when the row was claimed).
+      if (mail.attempts >= maxAttempts) {
+        await deps.db
+          .update(mailOutbox)
+          .set({ status: "failed", lockedUntil: null, lastError: message.slice(0, 1000) })
+          .where(eq(mailOutbox.id, mail.id));
+        deps.log.error(
+          { mailId: mail.id, attempts: mail.attempts, err: message },
+          "mail delivery failed; gave up after the last attempt, kept as failed for staff",
+        );
+        report.failed += 1;
+        continue;
+      }
+      const delay = retryDelay(mail.attempts, retry);
       await deps.db
         .update(mailOutbox)
         .set({

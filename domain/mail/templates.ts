@@ -1,7 +1,7 @@
 import { SITE } from "../../content/site.ts";
 import { LANGUAGE_NAMES, type Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
-import type { RequestKind } from "../requests/options.ts";
+import { type RequestKind, type RequestStatus, STATUS_KEYS } from "../requests/options.ts";
 import { summarizeRequest, type SummaryRow } from "../requests/summary.ts";
 
 export interface RenderedMail {
@@ -59,9 +59,15 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
   return { subject, text, html };
 }
 
-/** The staff notification (in English, the staff's working language), with the guest's reply address. */
-export function renderStaffNotification(request: MailRequest): RenderedMail {
-  const language: Language = "en";
+/**
+ * The staff notification, with the guest's reply address, in the staff's configured language
+ * (English unless told otherwise). The guest's own words in the summary stay as written.
+ */
+export function renderStaffNotification(
+  request: MailRequest,
+  staffLanguage: Language = "en",
+): RenderedMail {
+  const language = staffLanguage;
   const t = (key: string, params: Record<string, unknown> = {}) =>
     translate(language, key, { brand: SITE.brand, ...params });
   const kindName = t(`mail.kinds.${request.kind}`);
@@ -75,6 +81,82 @@ export function renderStaffNotification(request: MailRequest): RenderedMail {
   const intro = t("mail.staff.intro", { kind: kindName, name, email: request.email });
   const text = [intro, "", ...rows.map((row) => `${row.label}: ${row.value}`)].join("\n");
   const html = layout(language, subject, `<p>${escapeHtml(intro)}</p>\n${table(rows)}`);
+  return { subject, text, html };
+}
+
+/**
+ * The translation key (under `mail.statuses`) of a stored status: "In progress" → "inProgress".
+ * Stored statuses contain spaces, which i18next keys should not.
+ */
+export function statusKey(status: string): string {
+  return STATUS_KEYS[status as RequestStatus] ?? status;
+}
+
+/** Statuses with a line of their own in the status-change mail; any other gets the generic one. */
+const STATUS_LINES = new Set(["confirmed", "accepted", "rejected", "declined"]);
+
+/**
+ * Tells the guest, in the guest's language, that staff changed the status of their request:
+ * the new status by its translated name, the reason when staff chose to share one, a line for
+ * what the status means and where to follow the request. `statusUrl` is null when the sender
+ * cannot rebuild the link (only the token's hash is stored): the mail then points the guest to
+ * the link in their confirmation mail.
+ */
+export function renderStatusChange(
+  request: MailRequest,
+  change: { status: string; reason?: string | null },
+  statusUrl: string | null,
+): RenderedMail {
+  const t = (key: string, params: Record<string, unknown> = {}) =>
+    translate(request.language, key, { brand: SITE.brand, ...params });
+  const kindName = t(`mail.kinds.${request.kind}`);
+  const key = statusKey(change.status);
+  // An unknown status is shown as stored rather than as a missing-key path.
+  const statusName = t(`mail.statuses.${key}`, { defaultValue: change.status });
+  const reason = change.reason?.trim() ? change.reason.trim() : null;
+  const subject = t("mail.statusChange.subject", {
+    kind: kindName,
+    reference: request.reference,
+    status: statusName,
+  });
+  const greeting = t("mail.confirmation.greeting", { name: request.firstName });
+  const changed = t("mail.statusChange.changed", {
+    kind: kindName,
+    reference: request.reference,
+    status: statusName,
+  });
+  const reasonLine = reason ? t("mail.statusChange.reason", { reason }) : null;
+  const meaning = t(`mail.statusChange.meaning.${STATUS_LINES.has(key) ? key : "other"}`);
+  const statusLine = statusUrl
+    ? t("mail.confirmation.statusLink")
+    : t("mail.statusChange.statusLinkInConfirmation");
+  const closing = t("mail.confirmation.closing");
+  const text = [
+    greeting,
+    changed,
+    ...(reasonLine ? [reasonLine] : []),
+    meaning,
+    "",
+    statusUrl ? `${statusLine} ${statusUrl}` : statusLine,
+    "",
+    closing,
+    SITE.brand,
+  ].join("\n");
+  const html = layout(
+    request.language,
+    subject,
+    [
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p>${escapeHtml(changed)}</p>`,
+      // The reason is staff's own text and may run over several lines.
+      ...(reasonLine ? [`<p style="white-space:pre-wrap">${escapeHtml(reasonLine)}</p>`] : []),
+      `<p>${escapeHtml(meaning)}</p>`,
+      statusUrl
+        ? `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`
+        : `<p>${escapeHtml(statusLine)}</p>`,
+      `<p>${escapeHtml(closing)}<br>${escapeHtml(SITE.brand)}</p>`,
+    ].join("\n"),
+  );
   return { subject, text, html };
 }
 

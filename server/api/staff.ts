@@ -11,6 +11,7 @@ import { type RequestKind, STATUS_KEYS } from "../../domain/requests/options.ts"
 import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
 import { csvRowOf, CSV_COLUMNS } from "../../domain/staff/inbox-csv.ts";
 import {
+  assertStatusOfKind,
   countInboxByStatus,
   getInboxOverview,
   getRequestDetail,
@@ -169,7 +170,8 @@ export function staffRoutes(
       const page = await listInbox(deps, filter);
       res.set("X-Total-Count", String(page.total));
       if (page.nextCursor) {
-        const next = inboxFilterToSearch({ ...filter, kind: "booking_request", after: page.nextCursor });
+        // The path names the kind, so the link leaves `kind` out (its default is omitted).
+        const next = inboxFilterToSearch({ ...filter, kind: undefined, after: page.nextCursor });
         res.set("Link", `<${publicUrl}/api${path}?${next}>; rel="next"`);
       }
       res.json(page.items);
@@ -177,6 +179,8 @@ export function staffRoutes(
 
     router.get(`${path}/export.csv`, requireAdmin, async (req: Request, res: Response) => {
       const filter = parseWith(InboxFilterSchema, { ...req.query, kind, after: undefined });
+      // Checked before the first byte: once streaming starts, a 400 can no longer be sent.
+      assertStatusOfKind(kind, filter.status);
       const language = res.locals.language;
       const stamp = new Date().toISOString().slice(0, 10);
       res

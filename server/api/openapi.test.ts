@@ -1,0 +1,174 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "./openapi.ts";
+import { STAFF_COLLECTIONS } from "./staff.ts";
+
+const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+// @redocly/cli ships as one bundle without a programmatic API (@redocly/openapi-core is not
+// installed on its own), so the test runs the CLI with the Node that runs Vitest.
+const REDOCLY_CLI = fileURLToPath(
+  new URL("../../node_modules/@redocly/cli/bin/cli.js", import.meta.url),
+);
+
+type LintReport = {
+  totals: { errors: number; warnings: number };
+  problems: {
+    ruleId: string;
+    severity: string;
+    message: string;
+    location: { pointer: string }[];
+  }[];
+};
+
+/** Runs `redocly lint` with the recommended rules on the document and returns its JSON report. */
+async function lint(document: unknown): Promise<LintReport> {
+  const dir = await mkdtemp(join(tmpdir(), "castellum-openapi-"));
+  try {
+    const file = join(dir, "openapi.json");
+    await writeFile(file, JSON.stringify(document));
+    const args = [REDOCLY_CLI, "lint", "--extends", "recommended", "--format", "json", file];
+    const env = {
+      ...process.env,
+      REDOCLY_TELEMETRY: "off",
+      REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+    };
+    // The CLI exits with 1 when it finds errors, with the report on stdout; without a report,
+    // the CLI itself failed.
+    const stdout = await promisify(execFile)(process.execPath, args, { env }).then(
+      (result) => result.stdout,
+      (error: Error & { stdout?: string }) => {
+        if (!error.stdout) throw error;
+        return error.stdout;
+      },
+    );
+    return JSON.parse(stdout) as LintReport;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+type DocumentedOperation = {
+  operationId?: string;
+  security?: Record<string, unknown>[];
+  responses?: Record<string, { content?: { "application/json"?: { schema?: { $ref?: string } } } }>;
+};
+
+function operationsOf(document: ReturnType<typeof buildOpenApiDocument>) {
+  const paths = document.paths as Record<string, Record<string, unknown>>;
+  return Object.entries(paths).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((method) => item[method]).map((method) => ({
+      path,
+      method,
+      where: `${method.toUpperCase()} ${path}`,
+      ...(item[method] as DocumentedOperation),
+    })),
+  );
+}
+
+const asksForStaffSession = (operation: DocumentedOperation) =>
+  operation.security?.some((requirement) => "staffSession" in requirement) ?? false;
+
+describe("the OpenAPI document", () => {
+  const document = buildOpenApiDocument("https://castellum.example");
+
+  it("passes redocly lint with the recommended rules, without errors or warnings", async () => {
+    const report = await lint(document);
+    const problems = report.problems.map(
+      (problem) =>
+        `${problem.severity} ${problem.ruleId} at ${problem.location[0]?.pointer}: ${problem.message}`,
+    );
+    expect(problems).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  });
+
+  it("names every operation with a unique operationId", () => {
+    const operations = operationsOf(document);
+    expect(operations.filter((operation) => !operation.operationId).map((o) => o.where)).toEqual(
+      [],
+    );
+    const ids = operations.map((operation) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("declares security on every operation, and only the guest-facing ones are public", () => {
+    const operations = operationsOf(document);
+    expect(operations.filter((operation) => !operation.security).map((o) => o.where)).toEqual([]);
+    const publicIds = operations
+      .filter((operation) => operation.security?.length === 0)
+      .map((operation) => operation.operationId)
+      .sort();
+    expect(publicIds).toEqual([
+      "completeStaffSetup",
+      "createBookingRequest",
+      "createMembershipApplication",
+      "createPropertyBooking",
+      "getBotCheckChallenge",
+      "getCastle",
+      "listCastles",
+      "loginStaff",
+    ]);
+  });
+
+  it("asks for a staff session on every staff call: /api/admin/ but sign-in and setup, and the collections", () => {
+    const collections = Object.values(STAFF_COLLECTIONS).map((path) => `/api${path}`);
+    const staffCalls = operationsOf(document).filter(({ path, method }) =>
+      path.startsWith("/api/admin/")
+        ? path !== "/api/admin/login" && path !== "/api/admin/setup"
+        : collections.some(
+            (collection) =>
+              // The guest's form posts to the collection itself: that one call is public.
+              (path === collection && method !== "post") || path.startsWith(`${collection}/`),
+          ),
+    );
+    expect(staffCalls.map((operation) => operation.where)).toEqual(
+      expect.arrayContaining([
+        "POST /api/admin/logout",
+        "GET /api/admin/me",
+        "GET /api/admin/overview",
+        "GET /api/admin/mail",
+        "POST /api/admin/mail/{id}/retry",
+        "DELETE /api/admin/mail/{id}",
+        ...collections.flatMap((collection) => [
+          `GET ${collection}`,
+          `GET ${collection}/export.csv`,
+          `GET ${collection}/{id}`,
+          `PATCH ${collection}/{id}`,
+          `POST ${collection}/{id}/notes`,
+        ]),
+      ]),
+    );
+    expect(
+      staffCalls.filter((operation) => !asksForStaffSession(operation)).map((o) => o.where),
+    ).toEqual([]);
+  });
+
+  it("documents the guards' {message} answers: 401 where a session is required, 403 on every call that changes state", () => {
+    const operations = operationsOf(document);
+    const errorSchemaOf = (operation: DocumentedOperation, status: string) =>
+      operation.responses?.[status]?.content?.["application/json"]?.schema?.$ref;
+    // Sign-out also answers without a session (its security has the anonymous `{}` alternative).
+    const sessionRequired = operations.filter(
+      (operation) =>
+        asksForStaffSession(operation) &&
+        !operation.security?.some((requirement) => Object.keys(requirement).length === 0),
+    );
+    expect(sessionRequired.length).toBeGreaterThan(0);
+    expect(
+      sessionRequired
+        .filter((operation) => errorSchemaOf(operation, "401") !== "#/components/schemas/Error")
+        .map((o) => o.where),
+    ).toEqual([]);
+    // sameOriginOnly guards every state-changing call, public or not; the guest forms' 403 also
+    // covers the bot check, with its own shape.
+    expect(
+      operations
+        .filter((operation) => operation.method !== "get" && !errorSchemaOf(operation, "403"))
+        .map((o) => o.where),
+    ).toEqual([]);
+  });
+});
