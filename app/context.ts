@@ -35,7 +35,9 @@ export const sessionContext = createContext<SignedIn | null>(null);
 export interface StaffPages {
   adminEmailDomain: string;
   listInbox: (filter: InboxFilter) => Promise<InboxPage>;
-  countInboxByStatus: (kind: RequestKind) => Promise<{ total: number; byStatus: Record<string, number> }>;
+  countInboxByStatus: (
+    kind: RequestKind,
+  ) => Promise<{ total: number; byStatus: Record<string, number> }>;
   getInboxOverview: () => Promise<InboxOverview>;
   listUndeliveredMail: () => Promise<UndeliveredMailList>;
   isSetupTokenUsable: (token: string) => Promise<boolean>;

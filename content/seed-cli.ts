@@ -19,7 +19,9 @@ const root = resolve(import.meta.dirname, "..");
 if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
 const env = parseEnv();
 if (values["demo-admin"] && env.NODE_ENV === "production") {
-  console.error("Error: the demo admin is for local use only; it is never created when NODE_ENV=production.");
+  console.error(
+    "Error: the demo admin is for local use only; it is never created when NODE_ENV=production.",
+  );
   process.exit(1);
 }
 let database;
@@ -50,7 +52,9 @@ if (values["demo-admin"]) {
   if (created.outcome === "created")
     console.log(`Demo admin: ${email} / ${password} (sign in at ${env.PUBLIC_URL}/admin/login)`);
   else if (created.outcome === "duplicate")
-    console.log(`Demo admin ${email} exists already; change its password with npm run staff -- reset-password ${email}`);
+    console.log(
+      `Demo admin ${email} exists already; change its password with npm run staff -- reset-password ${email}`,
+    );
   else console.error(`Error: the demo admin could not be created (${created.outcome}).`);
 }
 await database.close();

@@ -65,7 +65,11 @@ export const EnvSchema = z.object({
     .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, "a domain name such as castellum.example")
     .default("castellum.example"),
   /** A staff session ends after this many hours without a request. */
-  SESSION_IDLE_HOURS: z.coerce.number().min(0.05).max(24 * 30).default(12),
+  SESSION_IDLE_HOURS: z.coerce
+    .number()
+    .min(0.05)
+    .max(24 * 30)
+    .default(12),
   /** A staff session ends this many days after sign-in, however busy. */
   SESSION_MAX_DAYS: z.coerce.number().min(0.01).max(90).default(7),
   /** Language of the staff notification mail about a new request. */

@@ -95,13 +95,19 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   });
   const mailWorker = startMailWorker(deps, transport, {
     pollMs: env.MAIL_POLL_MS,
-    retry: { baseMs: env.MAIL_RETRY_BASE_MS, maxMs: 60 * 60_000, maxAttempts: env.MAIL_MAX_ATTEMPTS },
+    retry: {
+      baseMs: env.MAIL_RETRY_BASE_MS,
+      maxMs: 60 * 60_000,
+      maxAttempts: env.MAIL_MAX_ATTEMPTS,
+    },
   });
 
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
   const store = redis ? createRedisRateLimitStore(redis) : createMemoryRateLimitStore();
   // Login must never fail open, so its counters are shared: Redis, or else the database.
-  const loginStore = redis ? createRedisRateLimitStore(redis) : createDatabaseRateLimitStore(deps.db);
+  const loginStore = redis
+    ? createRedisRateLimitStore(redis)
+    : createDatabaseRateLimitStore(deps.db);
   const windowMs = env.RATE_LIMIT_WINDOW_SECONDS * 1000;
 
   // Spent bot tokens and old Idempotency-Keys are forgotten once they can no longer matter.
@@ -111,9 +117,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       purgeExpiredIdempotencyKeys(deps),
       purgeExpiredSessions(deps),
       purgeExpiredRateLimitCounters(deps.db),
-    ]).catch(
-      (error: unknown) => deps.log.warn({ err: error }, "housekeeping failed"),
-    );
+    ]).catch((error: unknown) => deps.log.warn({ err: error }, "housekeeping failed"));
   }, 60 * 60_000);
   housekeeping.unref();
 

@@ -21,7 +21,12 @@ function staff(dataDir: string, args: string[], input = ""): Promise<Run> {
       process.execPath,
       [CLI, ...args],
       {
-        env: { PATH: process.env.PATH, DATA_DIR: dataDir, NODE_ENV: "test", ADMIN_EMAIL_DOMAIN: "castellum.test" },
+        env: {
+          PATH: process.env.PATH,
+          DATA_DIR: dataDir,
+          NODE_ENV: "test",
+          ADMIN_EMAIL_DOMAIN: "castellum.test",
+        },
         cwd: tmpdir(), // no .env of the project's
       },
       (error, stdout, stderr) =>
@@ -36,7 +41,11 @@ describe("npm run staff (embedded database)", { timeout: 120_000 }, () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("creates an admin with the password from stdin, never from argv", async () => {
-    const run = await staff(dataDir, ["create", "Ops@Castellum.test", "--admin", "--name", "Ops Desk"], `${STAFF_PASSWORD}\n`);
+    const run = await staff(
+      dataDir,
+      ["create", "Ops@Castellum.test", "--admin", "--name", "Ops Desk"],
+      `${STAFF_PASSWORD}\n`,
+    );
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Created admin account ops@castellum.test.");
@@ -58,7 +67,11 @@ describe("npm run staff (embedded database)", { timeout: 120_000 }, () => {
   });
 
   it("warns when an admin is not at the company domain", async () => {
-    const run = await staff(dataDir, ["create", "outsider@elsewhere.test", "--admin"], `${STAFF_PASSWORD}\n`);
+    const run = await staff(
+      dataDir,
+      ["create", "outsider@elsewhere.test", "--admin"],
+      `${STAFF_PASSWORD}\n`,
+    );
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("Access Denied");
   });
@@ -66,20 +79,28 @@ describe("npm run staff (embedded database)", { timeout: 120_000 }, () => {
   it("lists, disables, enables and resets passwords; unknown accounts exit 1", async () => {
     const list = await staff(dataDir, ["list"]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/ops@castellum\.test\tadmin\tactive\ten\tOps Desk\tlast login: never/);
+    expect(list.stdout).toMatch(
+      /ops@castellum\.test\tadmin\tactive\ten\tOps Desk\tlast login: never/,
+    );
     expect(list.stdout).toContain("outsider@elsewhere.test");
 
     expect((await staff(dataDir, ["disable", "ops@castellum.test"])).stdout).toContain("disabled");
     expect((await staff(dataDir, ["list"])).stdout).toMatch(/ops@castellum\.test\tadmin\tdisabled/);
     expect((await staff(dataDir, ["enable", "ops@castellum.test"])).code).toBe(0);
 
-    const reset = await staff(dataDir, ["reset-password", "ops@castellum.test"], "another-long-passphrase-7\n");
+    const reset = await staff(
+      dataDir,
+      ["reset-password", "ops@castellum.test"],
+      "another-long-passphrase-7\n",
+    );
     expect(reset.code).toBe(0);
     expect(reset.stdout).toContain("Password of ops@castellum.test changed");
 
     const sessions = await staff(dataDir, ["sessions", "ops@castellum.test"]);
     expect(sessions.stdout).toContain("has no open session");
-    expect((await staff(dataDir, ["revoke", "ops@castellum.test"])).stdout).toContain("Ended 0 sessions");
+    expect((await staff(dataDir, ["revoke", "ops@castellum.test"])).stdout).toContain(
+      "Ended 0 sessions",
+    );
 
     const unknown = await staff(dataDir, ["disable", "ghost@castellum.test"]);
     expect(unknown.code).toBe(1);
@@ -93,7 +114,9 @@ describe("npm run staff (embedded database)", { timeout: 120_000 }, () => {
     const missing = await staff(dataDir, ["disable"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("disable needs an email");
-    expect((await staff(dataDir, ["frobnicate", "x@castellum.test"])).stderr).toContain("unknown command");
+    expect((await staff(dataDir, ["frobnicate", "x@castellum.test"])).stderr).toContain(
+      "unknown command",
+    );
   });
 
   it("says what to do when the server holds the embedded database", async () => {

@@ -87,10 +87,15 @@ async function main(argv: string[]): Promise<void> {
           isAdmin: values.admin,
           language: values.language,
         });
-        if (result.outcome === "invalid_email") throw new RefusedError(`not a valid email address: ${email}`);
-        if (result.outcome === "duplicate") throw new RefusedError(`an account with ${email} already exists`);
-        if (result.outcome === "weak_password") throw new RefusedError(PASSWORD_PROBLEMS[result.problem]);
-        console.log(`Created ${result.user.isAdmin ? "admin" : "staff"} account ${result.user.email}.`);
+        if (result.outcome === "invalid_email")
+          throw new RefusedError(`not a valid email address: ${email}`);
+        if (result.outcome === "duplicate")
+          throw new RefusedError(`an account with ${email} already exists`);
+        if (result.outcome === "weak_password")
+          throw new RefusedError(PASSWORD_PROBLEMS[result.problem]);
+        console.log(
+          `Created ${result.user.isAdmin ? "admin" : "staff"} account ${result.user.email}.`,
+        );
         if (result.user.isAdmin && !isCompanyEmail(result.user.email, env.ADMIN_EMAIL_DOMAIN))
           console.warn(
             `Note: ${result.user.email} is not at @${env.ADMIN_EMAIL_DOMAIN} (ADMIN_EMAIL_DOMAIN); this admin will see 'Access Denied'.`,
@@ -102,7 +107,14 @@ async function main(argv: string[]): Promise<void> {
         if (accounts.length === 0) console.log("No staff accounts.");
         for (const a of accounts)
           console.log(
-            [a.email, a.isAdmin ? "admin" : "staff", a.disabled ? "disabled" : "active", a.language, a.displayName, `last login: ${a.lastLoginAt ?? "never"}`].join("\t"),
+            [
+              a.email,
+              a.isAdmin ? "admin" : "staff",
+              a.disabled ? "disabled" : "active",
+              a.language,
+              a.displayName,
+              `last login: ${a.lastLoginAt ?? "never"}`,
+            ].join("\t"),
           );
         return;
       }
@@ -110,15 +122,19 @@ async function main(argv: string[]): Promise<void> {
       case "enable": {
         const result = await setStaffDisabled(deps, email!, command === "disable");
         if (result.outcome === "not_found") throw new RefusedError(`no account with ${email}`);
-        console.log(`${result.user.email} is ${command === "disable" ? "disabled; its sessions have ended" : "enabled"}.`);
+        console.log(
+          `${result.user.email} is ${command === "disable" ? "disabled; its sessions have ended" : "enabled"}.`,
+        );
         return;
       }
       case "reset-password": {
-        if (!(await findStaffByEmail(deps, email!))) throw new RefusedError(`no account with ${email}`);
+        if (!(await findStaffByEmail(deps, email!)))
+          throw new RefusedError(`no account with ${email}`);
         const password = await readPassword(`New password for ${email}: `);
         const result = await resetStaffPassword(deps, email!, password);
         if (result.outcome === "not_found") throw new RefusedError(`no account with ${email}`);
-        if (result.outcome === "weak_password") throw new RefusedError(PASSWORD_PROBLEMS[result.problem]);
+        if (result.outcome === "weak_password")
+          throw new RefusedError(PASSWORD_PROBLEMS[result.problem]);
         console.log(`Password of ${result.user.email} changed; its sessions have ended.`);
         return;
       }
@@ -135,7 +151,13 @@ async function main(argv: string[]): Promise<void> {
         if (sessions.length === 0) console.log(`${account.email} has no open session.`);
         for (const s of sessions)
           console.log(
-            [`since ${s.createdAt.toISOString()}`, `last seen ${s.lastSeenAt.toISOString()}`, `ends ${s.expiresAt.toISOString()}`, s.ip ?? "-", s.userAgent ?? "-"].join("\t"),
+            [
+              `since ${s.createdAt.toISOString()}`,
+              `last seen ${s.lastSeenAt.toISOString()}`,
+              `ends ${s.expiresAt.toISOString()}`,
+              s.ip ?? "-",
+              s.userAgent ?? "-",
+            ].join("\t"),
           );
         return;
       }

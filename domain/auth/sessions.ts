@@ -19,7 +19,8 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
 const TOUCH_EVERY_MS = 60_000;
 
 /** Who a session belongs to. The owner area (issue 6) adds its role beside staff. */
-export type SessionSubject = { role: "staff"; staffUserId: string } | { role: "owner"; ownerEmail: string };
+export type SessionSubject =
+  { role: "staff"; staffUserId: string } | { role: "owner"; ownerEmail: string };
 
 export type SignedIn =
   | { role: "staff"; user: StaffUser; expiresAt: Date }

@@ -87,9 +87,21 @@ export const FORM_LIMITS = {
 export const SUCCESS_REDIRECT_MS = 2000;
 
 /** Statuses of booking requests and property bookings (spec point 4), in workflow order. */
-export const BOOKING_STATUSES = ["New", "Contacted", "In progress", "Confirmed", "Rejected"] as const;
+export const BOOKING_STATUSES = [
+  "New",
+  "Contacted",
+  "In progress",
+  "Confirmed",
+  "Rejected",
+] as const;
 /** Statuses of membership applications (decisions.md, "Beyond the spec"). */
-export const MEMBERSHIP_STATUSES = ["New", "Contacted", "In review", "Accepted", "Declined"] as const;
+export const MEMBERSHIP_STATUSES = [
+  "New",
+  "Contacted",
+  "In review",
+  "Accepted",
+  "Declined",
+] as const;
 /** Every status any request can have. */
 export const REQUEST_STATUSES = [
   ...BOOKING_STATUSES,

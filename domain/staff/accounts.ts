@@ -97,8 +97,7 @@ export async function setStaffDisabled(
 }
 
 export type ResetPasswordResult =
-  | AccountChangeResult
-  | { outcome: "weak_password"; problem: PasswordProblem };
+  AccountChangeResult | { outcome: "weak_password"; problem: PasswordProblem };
 
 /** Sets a new password and ends every session of the account (they were opened with the old one). */
 export async function resetStaffPassword(

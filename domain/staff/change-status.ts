@@ -1,6 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { withTransaction } from "../../db/client.ts";
-import { guestRequestNotes, guestRequests, guestRequestStatusHistory } from "../../db/schema/index.ts";
+import {
+  guestRequestNotes,
+  guestRequests,
+  guestRequestStatusHistory,
+} from "../../db/schema/index.ts";
 import { isLanguage } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueMail } from "../mail/outbox.ts";

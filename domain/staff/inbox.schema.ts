@@ -4,7 +4,10 @@ import { MEMBER_STATUSES, REQUEST_KINDS, REQUEST_STATUSES } from "../requests/op
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "staff.validation.dateInvalid")
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), "staff.validation.dateInvalid");
+  .refine(
+    (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
+    "staff.validation.dateInvalid",
+  );
 
 const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
@@ -18,20 +21,41 @@ export const INBOX_PAGE_SIZE = 25;
  */
 export const InboxFilterSchema = z.object({
   kind: z.enum(REQUEST_KINDS, "staff.validation.kindInvalid").default("booking_request"),
-  status: z.preprocess(emptyAsUndefined, z.enum(REQUEST_STATUSES, "staff.validation.statusInvalid").optional()),
-  q: z.preprocess(emptyAsUndefined, z.string().trim().max(100, "staff.validation.searchTooLong").optional()),
+  status: z.preprocess(
+    emptyAsUndefined,
+    z.enum(REQUEST_STATUSES, "staff.validation.statusInvalid").optional(),
+  ),
+  q: z.preprocess(
+    emptyAsUndefined,
+    z.string().trim().max(100, "staff.validation.searchTooLong").optional(),
+  ),
   from: z.preprocess(emptyAsUndefined, isoDate.optional()),
   to: z.preprocess(emptyAsUndefined, isoDate.optional()),
   propertyId: z.preprocess(
     emptyAsUndefined,
-    z.coerce.number("staff.validation.propertyInvalid").int("staff.validation.propertyInvalid").positive("staff.validation.propertyInvalid").optional(),
+    z.coerce
+      .number("staff.validation.propertyInvalid")
+      .int("staff.validation.propertyInvalid")
+      .positive("staff.validation.propertyInvalid")
+      .optional(),
   ),
-  memberStatus: z.preprocess(emptyAsUndefined, z.enum(MEMBER_STATUSES, "staff.validation.memberStatusInvalid").optional()),
-  sort: z.preprocess(emptyAsUndefined, z.enum(INBOX_SORTS, "staff.validation.sortInvalid").default("newest")),
+  memberStatus: z.preprocess(
+    emptyAsUndefined,
+    z.enum(MEMBER_STATUSES, "staff.validation.memberStatusInvalid").optional(),
+  ),
+  sort: z.preprocess(
+    emptyAsUndefined,
+    z.enum(INBOX_SORTS, "staff.validation.sortInvalid").default("newest"),
+  ),
   after: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
   limit: z.preprocess(
     emptyAsUndefined,
-    z.coerce.number().int().min(1, "staff.validation.limitInvalid").max(100, "staff.validation.limitInvalid").default(INBOX_PAGE_SIZE),
+    z.coerce
+      .number()
+      .int()
+      .min(1, "staff.validation.limitInvalid")
+      .max(100, "staff.validation.limitInvalid")
+      .default(INBOX_PAGE_SIZE),
   ),
 });
 export type InboxFilter = z.infer<typeof InboxFilterSchema>;
@@ -52,7 +76,10 @@ export function inboxFilterToSearch(filter: Partial<InboxFilter>): URLSearchPara
 /** A status change from the inbox (PATCH /api/{collection}/{id}). */
 export const StatusChangeSchema = z.object({
   status: z.enum(REQUEST_STATUSES, "staff.validation.statusInvalid"),
-  reason: z.preprocess(emptyAsUndefined, z.string().trim().max(2000, "staff.validation.reasonTooLong").optional()),
+  reason: z.preprocess(
+    emptyAsUndefined,
+    z.string().trim().max(2000, "staff.validation.reasonTooLong").optional(),
+  ),
   /** Show the reason on the guest's status page and in the mail. */
   shareReason: z.boolean().default(false),
   /** Mail the guest about the change (the form ticks it for Confirmed, Rejected and their like). */
@@ -63,5 +90,9 @@ export const StatusChangeSchema = z.object({
 export type StatusChange = z.infer<typeof StatusChangeSchema>;
 
 export const NoteSchema = z.object({
-  body: z.string().trim().min(1, "staff.validation.noteRequired").max(4000, "staff.validation.noteTooLong"),
+  body: z
+    .string()
+    .trim()
+    .min(1, "staff.validation.noteRequired")
+    .max(4000, "staff.validation.noteTooLong"),
 });

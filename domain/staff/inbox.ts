@@ -1,5 +1,9 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
-import { guestRequestNotes, guestRequests, guestRequestStatusHistory } from "../../db/schema/index.ts";
+import {
+  guestRequestNotes,
+  guestRequests,
+  guestRequestStatusHistory,
+} from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
 import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";
@@ -83,7 +87,8 @@ function whereOf(filter: InboxFilter): SQL {
   if (filter.status) conditions.push(eq(guestRequests.status, filter.status));
   if (filter.memberStatus) conditions.push(eq(guestRequests.memberStatus, filter.memberStatus));
   if (filter.propertyId) conditions.push(eq(guestRequests.propertyId, filter.propertyId));
-  if (filter.from) conditions.push(gte(guestRequests.createdAt, new Date(`${filter.from}T00:00:00Z`)));
+  if (filter.from)
+    conditions.push(gte(guestRequests.createdAt, new Date(`${filter.from}T00:00:00Z`)));
   if (filter.to) {
     const end = new Date(`${filter.to}T00:00:00Z`);
     end.setUTCDate(end.getUTCDate() + 1);
@@ -100,7 +105,9 @@ function whereOf(filter: InboxFilter): SQL {
     // Phone numbers are searched by their digits, whatever spacing the guest typed.
     const digits = q.replace(/\D/g, "");
     if (digits.length >= 3)
-      matches.push(sql`regexp_replace(${guestRequests.phone}, '\\D', '', 'g') like ${`%${digits}%`}`);
+      matches.push(
+        sql`regexp_replace(${guestRequests.phone}, '\\D', '', 'g') like ${`%${digits}%`}`,
+      );
     conditions.push(or(...matches) as SQL);
   }
   return and(...conditions) as SQL;
@@ -233,7 +240,9 @@ export async function getRequestDetail(
   const [row] = await deps.db
     .select(columns)
     .from(guestRequests)
-    .where(kind ? and(eq(guestRequests.id, id), eq(guestRequests.kind, kind)) : eq(guestRequests.id, id));
+    .where(
+      kind ? and(eq(guestRequests.id, id), eq(guestRequests.kind, kind)) : eq(guestRequests.id, id),
+    );
   if (!row) return null;
   const [history, notes] = await Promise.all([
     deps.db

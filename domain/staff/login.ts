@@ -10,8 +10,15 @@ import type { StaffUser } from "./staff-user.ts";
 
 /** The login form: both fields required (spec point 2); shared by the page and the API. */
 export const StaffLoginSchema = z.object({
-  email: z.string().trim().min(1, "staff.validation.emailRequired").max(254, "validation.emailInvalid"),
-  password: z.string().min(1, "staff.validation.passwordRequired").max(1024, "staff.validation.passwordRequired"),
+  email: z
+    .string()
+    .trim()
+    .min(1, "staff.validation.emailRequired")
+    .max(254, "validation.emailInvalid"),
+  password: z
+    .string()
+    .min(1, "staff.validation.passwordRequired")
+    .max(1024, "staff.validation.passwordRequired"),
 });
 export type StaffLogin = z.infer<typeof StaffLoginSchema>;
 
@@ -49,11 +56,17 @@ export async function loginStaff(
   try {
     const rules = [
       { name: "login-account", max: limits.perAccount, windowMs: limits.windowMs, key: email },
-      { name: "login-ip", max: limits.perIp, windowMs: limits.windowMs, key: input.ip ?? "unknown" },
+      {
+        name: "login-ip",
+        max: limits.perIp,
+        windowMs: limits.windowMs,
+        key: input.ip ?? "unknown",
+      },
     ];
     for (const rule of rules) {
       const decision = await consumeRateLimit(limits.store, rule, rule.key);
-      if (!decision.allowed) retryAfterSeconds = Math.max(retryAfterSeconds, decision.retryAfterSeconds);
+      if (!decision.allowed)
+        retryAfterSeconds = Math.max(retryAfterSeconds, decision.retryAfterSeconds);
     }
   } catch (error) {
     deps.log.error({ err: error }, "login limiter unavailable; login refused");
@@ -84,5 +97,9 @@ export async function loginStaff(
     .where(eq(staffUsers.id, account.id));
   const { passwordHash: _hash, ...user } = account;
   deps.log.info({ staffUserId: user.id }, "staff signed in");
-  return { outcome: "signed_in", user: { ...user, lastLoginAt: new Date().toISOString() }, ...session };
+  return {
+    outcome: "signed_in",
+    user: { ...user, lastLoginAt: new Date().toISOString() },
+    ...session,
+  };
 }

@@ -53,9 +53,20 @@ export async function isSetupTokenUsable(deps: Pick<Deps, "db">, token: string):
 /** The first-admin form, shared by the setup page and POST /api/admin/setup. */
 export const StaffSetupSchema = z.object({
   token: z.string().max(100),
-  email: z.string().trim().min(1, "staff.validation.emailRequired").max(254, "validation.emailInvalid"),
-  displayName: z.string().trim().min(1, "staff.validation.nameRequired").max(100, "staff.validation.nameTooLong"),
-  password: z.string().min(1, "staff.validation.passwordRequired").max(1024, "staff.password.tooLong"),
+  email: z
+    .string()
+    .trim()
+    .min(1, "staff.validation.emailRequired")
+    .max(254, "validation.emailInvalid"),
+  displayName: z
+    .string()
+    .trim()
+    .min(1, "staff.validation.nameRequired")
+    .max(100, "staff.validation.nameTooLong"),
+  password: z
+    .string()
+    .min(1, "staff.validation.passwordRequired")
+    .max(1024, "staff.password.tooLong"),
   language: z.enum(LANGUAGES).default("en"),
 });
 export type StaffSetup = z.infer<typeof StaffSetupSchema>;
@@ -119,7 +130,10 @@ export async function completeStaffSetup(
       return created;
     }
     // Every other outstanding link dies with the first admin.
-    await db.update(staffSetupTokens).set({ usedAt: sql`now()` }).where(isNull(staffSetupTokens.usedAt));
+    await db
+      .update(staffSetupTokens)
+      .set({ usedAt: sql`now()` })
+      .where(isNull(staffSetupTokens.usedAt));
     return created;
   });
 }

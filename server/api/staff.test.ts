@@ -33,7 +33,8 @@ async function submit(
     headers: { "Content-Type": "application/json", "Accept-Language": language },
     body: JSON.stringify({ ...form, turnstileToken: token }),
   });
-  if (response.status !== 201) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as { id: string; reference: string };
 }
 
@@ -96,8 +97,12 @@ describeEachBackend("staff sign-in and sessions", (database) => {
     expect(first).not.toBe(second);
     const out = await staffCall(server().url, "POST", "/api/admin/logout", { cookie: first });
     expect(out.status).toBe(200);
-    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: first })).status).toBe(401);
-    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: second })).status).toBe(200);
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: first })).status).toBe(
+      401,
+    );
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: second })).status).toBe(
+      200,
+    );
   });
 
   it("ends sessions that were idle too long or passed their absolute expiry", async () => {
@@ -113,8 +118,12 @@ describeEachBackend("staff sign-in and sessions", (database) => {
       .update(authSessions)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(authSessions.tokenHash, hashSessionToken(old.split("=")[1]!)));
-    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: idle })).status).toBe(401);
-    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: old })).status).toBe(401);
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: idle })).status).toBe(
+      401,
+    );
+    expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie: old })).status).toBe(
+      401,
+    );
   });
 
   it("stores only the SHA-256 of the session token", async () => {
@@ -154,33 +163,63 @@ describeEachBackend("the staff inbox API", (database) => {
 
   beforeAll(async () => {
     const deps = database().deps;
-    await createTestStaff(deps, "admin@castellum.test", { isAdmin: true, displayName: "Ada Admin" });
+    await createTestStaff(deps, "admin@castellum.test", {
+      isAdmin: true,
+      displayName: "Ada Admin",
+    });
     await createTestStaff(deps, "second@castellum.test", { isAdmin: true });
     await createTestStaff(deps, "clerk@castellum.test", { isAdmin: false });
     await createTestStaff(deps, "boss@other.test", { isAdmin: true });
     await createTestStaff(deps, "gone@castellum.test", { isAdmin: true });
     const url = server().url;
-    sent.french = await submit(url, "/booking-requests", validBookingRequest({
-      email: "camille@example.fr",
-      firstName: "Camille",
-      lastName: "Dubois",
-      phoneNumber: "+33 6 12 34 56 78",
-      memberStatus: "platinum",
-    }), "fr");
-    sent.english = await submit(url, "/booking-requests", validBookingRequest({
-      email: "oliver@example.co.uk",
-      firstName: "Oliver",
-      lastName: "Twist",
-      memberStatus: "silver",
-    }));
-    sent.formula = await submit(url, "/booking-requests", validBookingRequest({
-      email: "formula@example.com",
-      firstName: "=HYPERLINK(\"http://evil\")",
-      lastName: "+Sum",
-    }));
-    sent.property = await submit(url, "/bookings", validPropertyBooking({ email: "prop@example.com" }));
-    sent.membership = await submit(url, "/membership/apply", validMembership({ email: "member@example.com" }));
-    for (const email of ["admin@castellum.test", "second@castellum.test", "clerk@castellum.test", "boss@other.test", "gone@castellum.test"])
+    sent.french = await submit(
+      url,
+      "/booking-requests",
+      validBookingRequest({
+        email: "camille@example.fr",
+        firstName: "Camille",
+        lastName: "Dubois",
+        phoneNumber: "+33 6 12 34 56 78",
+        memberStatus: "platinum",
+      }),
+      "fr",
+    );
+    sent.english = await submit(
+      url,
+      "/booking-requests",
+      validBookingRequest({
+        email: "oliver@example.co.uk",
+        firstName: "Oliver",
+        lastName: "Twist",
+        memberStatus: "silver",
+      }),
+    );
+    sent.formula = await submit(
+      url,
+      "/booking-requests",
+      validBookingRequest({
+        email: "formula@example.com",
+        firstName: '=HYPERLINK("http://evil")',
+        lastName: "+Sum",
+      }),
+    );
+    sent.property = await submit(
+      url,
+      "/bookings",
+      validPropertyBooking({ email: "prop@example.com" }),
+    );
+    sent.membership = await submit(
+      url,
+      "/membership/apply",
+      validMembership({ email: "member@example.com" }),
+    );
+    for (const email of [
+      "admin@castellum.test",
+      "second@castellum.test",
+      "clerk@castellum.test",
+      "boss@other.test",
+      "gone@castellum.test",
+    ])
       cookies[email] = await signIn(url, email);
     await setStaffDisabled(deps, "gone@castellum.test", true);
   });
@@ -198,25 +237,28 @@ describeEachBackend("the staff inbox API", (database) => {
       sent.french!.reference,
     ]);
     const memberships = await call("GET", "/api/membership/applications");
-    expect(memberships.body.map((item: { email: string }) => item.email)).toEqual(["member@example.com"]);
+    expect(memberships.body.map((item: { email: string }) => item.email)).toEqual([
+      "member@example.com",
+    ]);
     const bookings = await call("GET", "/api/bookings");
     expect(bookings.body[0].details.propertyName).toBeTruthy();
   });
 
   /** Every staff endpoint, called by every kind of caller: only the admin cell passes. */
   describe("authorisation matrix", () => {
-    const endpoints = () => [
-      ["GET", "/api/booking-requests"],
-      ["GET", "/api/bookings"],
-      ["GET", "/api/membership/applications"],
-      ["GET", "/api/booking-requests/export.csv"],
-      ["GET", `/api/booking-requests/${sent.english!.id}`],
-      ["PATCH", `/api/booking-requests/${sent.english!.id}`, { status: "Contacted" }],
-      ["POST", `/api/booking-requests/${sent.english!.id}/notes`, { body: "Called back." }],
-      ["GET", `/api/membership/applications/${sent.membership!.id}`],
-      ["GET", "/api/admin/overview"],
-      ["GET", "/api/admin/mail"],
-    ] as const;
+    const endpoints = () =>
+      [
+        ["GET", "/api/booking-requests"],
+        ["GET", "/api/bookings"],
+        ["GET", "/api/membership/applications"],
+        ["GET", "/api/booking-requests/export.csv"],
+        ["GET", `/api/booking-requests/${sent.english!.id}`],
+        ["PATCH", `/api/booking-requests/${sent.english!.id}`, { status: "Contacted" }],
+        ["POST", `/api/booking-requests/${sent.english!.id}/notes`, { body: "Called back." }],
+        ["GET", `/api/membership/applications/${sent.membership!.id}`],
+        ["GET", "/api/admin/overview"],
+        ["GET", "/api/admin/mail"],
+      ] as const;
     const callers = [
       ["anonymous", undefined, 401],
       ["staff who is not an admin", "clerk@castellum.test", 403],
@@ -256,7 +298,9 @@ describeEachBackend("the staff inbox API", (database) => {
 
   it("filters by status, searches by email fragment, phone digits, name and reference", async () => {
     const ids = async (query: string) =>
-      (await call("GET", `/api/booking-requests?${query}`)).body.map((item: { id: string }) => item.id);
+      (await call("GET", `/api/booking-requests?${query}`)).body.map(
+        (item: { id: string }) => item.id,
+      );
     expect(await ids("q=camille%40example")).toEqual([sent.french!.id]);
     expect(await ids("q=612345")).toEqual([sent.french!.id]);
     expect(await ids("q=oliver%20twist")).toEqual([sent.english!.id]);
@@ -280,7 +324,9 @@ describeEachBackend("the staff inbox API", (database) => {
     expect(date.body.errors[0].path).toBe("from");
     const cursor = await call("GET", "/api/booking-requests?after=garbage");
     expect(cursor.status).toBe(400);
-    expect((await call("GET", "/api/booking-requests/00000000-0000-0000-0000-000000000000")).status).toBe(404);
+    expect(
+      (await call("GET", "/api/booking-requests/00000000-0000-0000-0000-000000000000")).status,
+    ).toBe(404);
     expect((await call("GET", "/api/booking-requests/not-a-uuid")).status).toBe(404);
     // A membership application is not found under the booking requests.
     expect((await call("GET", `/api/booking-requests/${sent.membership!.id}`)).status).toBe(404);
@@ -291,7 +337,11 @@ describeEachBackend("the staff inbox API", (database) => {
     expect(first.body).toHaveLength(2);
     const next = first.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
     expect(next).toBeTruthy();
-    const late = await submit(server().url, "/booking-requests", validBookingRequest({ email: "late@example.com" }));
+    const late = await submit(
+      server().url,
+      "/booking-requests",
+      validBookingRequest({ email: "late@example.com" }),
+    );
     const second = await call("GET", new URL(next!).pathname + new URL(next!).search);
     const seen = [...first.body, ...second.body].map((item: { id: string }) => item.id);
     expect(new Set(seen).size).toBe(seen.length);
@@ -303,9 +353,13 @@ describeEachBackend("the staff inbox API", (database) => {
   it("needs a reason to reject, records the change, mails the guest in French and shows the shared reason on the status page", async () => {
     const path = `/api/booking-requests/${sent.french!.id}`;
     const before = await call("GET", path);
-    const refused = await call("PATCH", path, { body: { status: "Rejected", version: before.body.version } });
+    const refused = await call("PATCH", path, {
+      body: { status: "Rejected", version: before.body.version },
+    });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([{ path: "reason", message: "Please give a reason for this decision" }]);
+    expect(refused.body.errors).toEqual([
+      { path: "reason", message: "Please give a reason for this decision" },
+    ]);
 
     const changed = await call("PATCH", path, {
       body: {
@@ -339,17 +393,28 @@ describeEachBackend("the staff inbox API", (database) => {
     const token = confirmation.match(/\/requests\/([A-Za-z0-9_-]{32})/)![1]!;
     const { findRequestByStatusToken } = await import("../../domain/intake/request-status.ts");
     const view = await findRequestByStatusToken(database().deps, token);
-    expect(view).toMatchObject({ status: "Rejected", reason: "Le château est complet à ces dates." });
+    expect(view).toMatchObject({
+      status: "Rejected",
+      reason: "Le château est complet à ces dates.",
+    });
   });
 
   it("keeps an unshared reason from the guest", async () => {
     const path = `/api/booking-requests/${sent.english!.id}`;
     const before = await call("GET", path);
     const changed = await call("PATCH", path, {
-      body: { status: "Rejected", version: before.body.version, reason: "Internal: duplicate", shareReason: false },
+      body: {
+        status: "Rejected",
+        version: before.body.version,
+        reason: "Internal: duplicate",
+        shareReason: false,
+      },
     });
     expect(changed.status).toBe(200);
-    const [row] = await database().deps.db.select().from(guestRequests).where(eq(guestRequests.id, sent.english!.id));
+    const [row] = await database()
+      .deps.db.select()
+      .from(guestRequests)
+      .where(eq(guestRequests.id, sent.english!.id));
     expect(row?.status).toBe("Rejected");
     const mails = smtp.to("oliver@example.co.uk").map((mail) => decodeMail(mail.raw));
     expect(mails.some((text) => text.includes("Internal: duplicate"))).toBe(false);
@@ -384,7 +449,9 @@ describeEachBackend("the staff inbox API", (database) => {
     expect(loser.body.message).toContain(winner.body.status);
     expect(loser.body.current.status).toBe(winner.body.status);
     const after = await call("GET", path);
-    expect(after.body.history.filter((h: { fromStatus: string | null }) => h.fromStatus !== null)).toHaveLength(1);
+    expect(
+      after.body.history.filter((h: { fromStatus: string | null }) => h.fromStatus !== null),
+    ).toHaveLength(1);
   });
 
   it("keeps internal notes with their author", async () => {
@@ -394,7 +461,10 @@ describeEachBackend("the staff inbox API", (database) => {
     const note = await call("POST", `${path}/notes`, { body: { body: "Met at the Venice gala." } });
     expect(note.status).toBe(201);
     const detail = await call("GET", path);
-    expect(detail.body.notes.at(-1)).toMatchObject({ authorName: "Ada Admin", body: "Met at the Venice gala." });
+    expect(detail.body.notes.at(-1)).toMatchObject({
+      authorName: "Ada Admin",
+      body: "Met at the Venice gala.",
+    });
   });
 
   it("refuses a change sent from another site", async () => {
@@ -410,7 +480,10 @@ describeEachBackend("the staff inbox API", (database) => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(answer.headers.get("content-disposition")).toMatch(/attachment/);
-    const lines = answer.text.replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    const lines = answer.text
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]).toMatch(/^Reference,Status,Submitted,/);
     expect(lines).toHaveLength(2); // the header and the one request still New
     expect(lines[1]).toContain(sent.formula!.reference);
@@ -423,8 +496,8 @@ describeEachBackend("the staff inbox API", (database) => {
   });
 
   it("counts requests per week and those waiting over 48 hours", async () => {
-    await database().deps.db
-      .update(guestRequests)
+    await database()
+      .deps.db.update(guestRequests)
       .set({ createdAt: sql`now() - interval '3 days'` })
       .where(eq(guestRequests.id, sent.formula!.id));
     const answer = await call("GET", "/api/admin/overview");
@@ -436,7 +509,9 @@ describeEachBackend("the staff inbox API", (database) => {
         sum + Object.values(week.byStatus).reduce((a, b) => a + b, 0),
       0,
     );
-    const [{ n }] = (await database().deps.db.select({ n: sql<number>`count(*)::int` }).from(guestRequests)) as [{ n: number }];
+    const [{ n }] = (await database()
+      .deps.db.select({ n: sql<number>`count(*)::int` })
+      .from(guestRequests)) as [{ n: number }];
     expect(total).toBe(n);
     expect(answer.body.counts.booking_request.total).toBe(3);
   });
@@ -445,7 +520,9 @@ describeEachBackend("the staff inbox API", (database) => {
     const cookie = await signIn(server().url, "second@castellum.test");
     expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie })).status).toBe(200);
     await setStaffDisabled(database().deps, "second@castellum.test", true);
-    expect((await staffCall(server().url, "GET", "/api/booking-requests", { cookie })).status).toBe(401);
+    expect((await staffCall(server().url, "GET", "/api/booking-requests", { cookie })).status).toBe(
+      401,
+    );
     const again = await staffCall(server().url, "POST", "/api/admin/login", {
       body: { email: "second@castellum.test", password: STAFF_PASSWORD },
     });
@@ -462,7 +539,13 @@ describeEachBackend(
       const { issueSetupToken } = await import("../../domain/staff/setup.ts");
       const token = await issueSetupToken(database().deps);
       expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
-      const form = { token, email: "first@castellum.test", displayName: "First Admin", password: STAFF_PASSWORD, language: "fr" };
+      const form = {
+        token,
+        email: "first@castellum.test",
+        displayName: "First Admin",
+        password: STAFF_PASSWORD,
+        language: "fr",
+      };
 
       const wrongDomain = await staffCall(server().url, "POST", "/api/admin/setup", {
         body: { ...form, email: "first@gmail.com" },
@@ -473,13 +556,22 @@ describeEachBackend(
         body: { ...form, password: "password1" },
       });
       expect(weak.status).toBe(400);
-      expect(weak.body.errors[0]).toEqual({ path: "password", message: "The password must be at least 12 characters long." });
+      expect(weak.body.errors[0]).toEqual({
+        path: "password",
+        message: "The password must be at least 12 characters long.",
+      });
 
       const created = await staffCall(server().url, "POST", "/api/admin/setup", { body: form });
       expect(created.status).toBe(201);
-      expect(created.body.user).toMatchObject({ email: "first@castellum.test", isAdmin: true, language: "fr" });
+      expect(created.body.user).toMatchObject({
+        email: "first@castellum.test",
+        isAdmin: true,
+        language: "fr",
+      });
       const cookie = sessionCookieOf(new Response(null, { headers: created.headers }));
-      expect((await staffCall(server().url, "GET", "/api/booking-requests", { cookie })).status).toBe(200);
+      expect(
+        (await staffCall(server().url, "GET", "/api/booking-requests", { cookie })).status,
+      ).toBe(200);
 
       const reused = await staffCall(server().url, "POST", "/api/admin/setup", {
         body: { ...form, email: "second@castellum.test" },

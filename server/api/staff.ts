@@ -50,7 +50,14 @@ export const STAFF_COLLECTIONS: Record<RequestKind, string> = {
   membership: "/membership/applications",
 };
 
-function parseWith<T>(schema: { safeParse(input: unknown): { success: true; data: T } | { success: false; error: import("zod").ZodError } }, input: unknown): T {
+function parseWith<T>(
+  schema: {
+    safeParse(
+      input: unknown,
+    ): { success: true; data: T } | { success: false; error: import("zod").ZodError };
+  },
+  input: unknown,
+): T {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new ValidationError(fieldIssues(parsed.error));
   return parsed.data;
@@ -86,11 +93,16 @@ export function staffRoutes(
 
   router.post("/admin/login", sameOrigin, ...jsonBody(), async (req: Request, res: Response) => {
     const input = parseWith(StaffLoginSchema, req.body);
-    const result = await loginStaff(deps, staff.loginLimits, {
-      ...input,
-      ip: req.ip,
-      userAgent: req.get("user-agent"),
-    }, cookie.policy);
+    const result = await loginStaff(
+      deps,
+      staff.loginLimits,
+      {
+        ...input,
+        ip: req.ip,
+        userAgent: req.get("user-agent"),
+      },
+      cookie.policy,
+    );
     res.set("Cache-Control", "no-store");
     if (result.outcome === "rate_limited") {
       res.set("Retry-After", String(result.retryAfterSeconds));
@@ -114,7 +126,8 @@ export function staffRoutes(
   router.get("/admin/me", (_req: Request, res: Response) => {
     res.set("Cache-Control", "private, no-store");
     const session = res.locals.session;
-    if (!session || session.role !== "staff") return sendError(res, 401, "staff.errors.notSignedIn");
+    if (!session || session.role !== "staff")
+      return sendError(res, 401, "staff.errors.notSignedIn");
     res.json({ user: session.user });
   });
 
@@ -128,11 +141,18 @@ export function staffRoutes(
     if (result.outcome === "wrong_domain")
       throw new ValidationError([{ path: "email", message: "staff.setup.wrongDomain" }]);
     if (result.outcome === "weak_password")
-      throw new ValidationError([{ path: "password", message: `staff.password.${result.problem}` }]);
-    const session = await createSession(deps, { role: "staff", staffUserId: result.user.id }, {
-      ip: req.ip,
-      userAgent: req.get("user-agent"),
-    }, cookie.policy);
+      throw new ValidationError([
+        { path: "password", message: `staff.password.${result.problem}` },
+      ]);
+    const session = await createSession(
+      deps,
+      { role: "staff", staffUserId: result.user.id },
+      {
+        ip: req.ip,
+        userAgent: req.get("user-agent"),
+      },
+      cookie.policy,
+    );
     signIn(res, session.token, session.expiresAt, result.user.language);
     deps.log.info({ staffUserId: result.user.id }, "first admin created from the setup link");
     res.status(201).json({ user: result.user });
@@ -141,28 +161,45 @@ export function staffRoutes(
   router.get("/admin/overview", requireAdmin, async (_req: Request, res: Response) => {
     const [overview, ...counts] = await Promise.all([
       getInboxOverview(deps),
-      ...(Object.keys(STAFF_COLLECTIONS) as RequestKind[]).map((kind) => countInboxByStatus(deps, kind)),
+      ...(Object.keys(STAFF_COLLECTIONS) as RequestKind[]).map((kind) =>
+        countInboxByStatus(deps, kind),
+      ),
     ]);
     const kinds = Object.keys(STAFF_COLLECTIONS) as RequestKind[];
-    res.json({ ...overview, counts: Object.fromEntries(kinds.map((kind, i) => [kind, counts[i]])) });
+    res.json({
+      ...overview,
+      counts: Object.fromEntries(kinds.map((kind, i) => [kind, counts[i]])),
+    });
   });
 
   router.get("/admin/mail", requireAdmin, async (_req: Request, res: Response) => {
     res.json(await listUndeliveredMail(deps, {}));
   });
-  router.post("/admin/mail/:id/retry", sameOrigin, requireAdmin, async (req: Request, res: Response) => {
-    const result = await retryMail(deps, String(req.params.id));
-    if (result.outcome === "not_found") return sendError(res, 404, "errors.notFound");
-    if (result.outcome === "not_failed") return sendError(res, 409, "staff.mail.notFailed");
-    staff.onMailQueued();
-    res.json({ ok: true });
-  });
-  router.delete("/admin/mail/:id", sameOrigin, requireAdmin, async (req: Request, res: Response) => {
-    const result = await discardMail(deps, String(req.params.id), { by: signedInStaff(res).email });
-    if (result.outcome === "not_found") return sendError(res, 404, "errors.notFound");
-    if (result.outcome === "not_failed") return sendError(res, 409, "staff.mail.notFailed");
-    res.status(204).end();
-  });
+  router.post(
+    "/admin/mail/:id/retry",
+    sameOrigin,
+    requireAdmin,
+    async (req: Request, res: Response) => {
+      const result = await retryMail(deps, String(req.params.id));
+      if (result.outcome === "not_found") return sendError(res, 404, "errors.notFound");
+      if (result.outcome === "not_failed") return sendError(res, 409, "staff.mail.notFailed");
+      staff.onMailQueued();
+      res.json({ ok: true });
+    },
+  );
+  router.delete(
+    "/admin/mail/:id",
+    sameOrigin,
+    requireAdmin,
+    async (req: Request, res: Response) => {
+      const result = await discardMail(deps, String(req.params.id), {
+        by: signedInStaff(res).email,
+      });
+      if (result.outcome === "not_found") return sendError(res, 404, "errors.notFound");
+      if (result.outcome === "not_failed") return sendError(res, 409, "staff.mail.notFailed");
+      res.status(204).end();
+    },
+  );
 
   for (const [kind, path] of Object.entries(STAFF_COLLECTIONS) as [RequestKind, string][]) {
     router.get(path, requireAdmin, async (req: Request, res: Response) => {
@@ -200,7 +237,10 @@ export function staffRoutes(
       await pipeline(
         rows,
         toCells,
-        stringify({ header: true, columns: CSV_COLUMNS.map((column) => t(`staff.columns.${column}`)) }),
+        stringify({
+          header: true,
+          columns: CSV_COLUMNS.map((column) => t(`staff.columns.${column}`)),
+        }),
         res,
       );
     });
@@ -211,34 +251,58 @@ export function staffRoutes(
       res.json(detail);
     });
 
-    router.patch(`${path}/:id`, sameOrigin, requireAdmin, ...jsonBody(), async (req: Request, res: Response) => {
-      const change = parseWith(StatusChangeSchema, req.body);
-      const result = await changeRequestStatus(
-        deps,
-        { id: String(req.params.id), kind, change, actor: signedInStaff(res) },
-        { onMailQueued: staff.onMailQueued },
-      );
-      if (result.outcome === "not_found") return sendError(res, 404, "errors.notFound");
-      if (result.outcome === "invalid_status")
-        throw new ValidationError([{ path: "status", message: "staff.validation.statusInvalid" }]);
-      if (result.outcome === "reason_required")
-        throw new ValidationError([{ path: "reason", message: "staff.validation.reasonRequired" }]);
-      if (result.outcome === "conflict")
-        return res.status(409).json({
-          message: translate(res.locals.language, "staff.errors.conflict", {
-            status: translate(res.locals.language, `staff.statuses.${STATUS_KEYS[result.current.status]}`),
-          }),
-          current: result.current,
-        });
-      res.json(result.request);
-    });
+    router.patch(
+      `${path}/:id`,
+      sameOrigin,
+      requireAdmin,
+      ...jsonBody(),
+      async (req: Request, res: Response) => {
+        const change = parseWith(StatusChangeSchema, req.body);
+        const result = await changeRequestStatus(
+          deps,
+          { id: String(req.params.id), kind, change, actor: signedInStaff(res) },
+          { onMailQueued: staff.onMailQueued },
+        );
+        if (result.outcome === "not_found") return sendError(res, 404, "errors.notFound");
+        if (result.outcome === "invalid_status")
+          throw new ValidationError([
+            { path: "status", message: "staff.validation.statusInvalid" },
+          ]);
+        if (result.outcome === "reason_required")
+          throw new ValidationError([
+            { path: "reason", message: "staff.validation.reasonRequired" },
+          ]);
+        if (result.outcome === "conflict")
+          return res.status(409).json({
+            message: translate(res.locals.language, "staff.errors.conflict", {
+              status: translate(
+                res.locals.language,
+                `staff.statuses.${STATUS_KEYS[result.current.status]}`,
+              ),
+            }),
+            current: result.current,
+          });
+        res.json(result.request);
+      },
+    );
 
-    router.post(`${path}/:id/notes`, sameOrigin, requireAdmin, ...jsonBody(), async (req: Request, res: Response) => {
-      const { body } = parseWith(NoteSchema, req.body);
-      const note = await addRequestNote(deps, { id: String(req.params.id), kind, body, author: signedInStaff(res) });
-      if (!note) return sendError(res, 404, "errors.notFound");
-      res.status(201).json(note);
-    });
+    router.post(
+      `${path}/:id/notes`,
+      sameOrigin,
+      requireAdmin,
+      ...jsonBody(),
+      async (req: Request, res: Response) => {
+        const { body } = parseWith(NoteSchema, req.body);
+        const note = await addRequestNote(deps, {
+          id: String(req.params.id),
+          kind,
+          body,
+          author: signedInStaff(res),
+        });
+        if (!note) return sendError(res, 404, "errors.notFound");
+        res.status(201).json(note);
+      },
+    );
   }
   return router;
 }

@@ -30,7 +30,12 @@ export function sessionCookieOf(isProduction: boolean, policy: SessionPolicy): S
 }
 
 /** Sets the session cookie: httpOnly, SameSite=Lax, Secure in production, for the session's life. */
-export function setSessionCookie(res: Response, cookie: SessionCookie, token: string, expiresAt: Date) {
+export function setSessionCookie(
+  res: Response,
+  cookie: SessionCookie,
+  token: string,
+  expiresAt: Date,
+) {
   res.cookie(cookie.name, token, {
     httpOnly: true,
     sameSite: "lax",
@@ -41,7 +46,12 @@ export function setSessionCookie(res: Response, cookie: SessionCookie, token: st
 }
 
 export function clearSessionCookie(res: Response, cookie: SessionCookie) {
-  res.clearCookie(cookie.name, { httpOnly: true, sameSite: "lax", secure: cookie.secure, path: "/" });
+  res.clearCookie(cookie.name, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: cookie.secure,
+    path: "/",
+  });
 }
 
 export function readSessionToken(req: Request, cookie: SessionCookie): string | undefined {
@@ -69,7 +79,10 @@ export function sessionMiddleware(deps: Deps, cookie: SessionCookie) {
 }
 
 /** The staff access of this request: anonymous when nobody (or an owner) is signed in. */
-export function staffAccessOfRequest(res: Response, adminEmailDomain: string): StaffAccess | "anonymous" {
+export function staffAccessOfRequest(
+  res: Response,
+  adminEmailDomain: string,
+): StaffAccess | "anonymous" {
   const session = res.locals.session;
   if (!session || session.role !== "staff") return "anonymous";
   return staffAccessOf(session.user, adminEmailDomain);
