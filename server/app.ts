@@ -114,7 +114,7 @@ function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
     countInboxByStatus: (kind) => countInboxByStatus(deps, kind),
     getInboxOverview: () => getInboxOverview(deps),
     listUndeliveredMail: () => listUndeliveredMail(deps, {}),
-    isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token),
+    isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token, staff.adminEmailDomain),
     setStaffLanguage: (id, language) => setStaffLanguage(deps, id, language),
   };
 }

@@ -12,11 +12,11 @@ import { issueSetupToken } from "../domain/staff/setup.ts";
 export async function createApp(env: Env, rootDir: string) {
   const { deps, database } = await createDeps(env, rootDir);
   const services = await createServices(deps, env);
-  // A fresh installation has no staff: print a one-time link that creates the first admin.
-  const setupToken = await issueSetupToken(deps);
+  // A fresh installation has no admin: print a one-time link that creates the first one.
+  const setupToken = await issueSetupToken(deps, env.ADMIN_EMAIL_DOMAIN);
   if (setupToken)
     deps.log.warn(
-      `No staff account yet. Create the first admin (domain @${env.ADMIN_EMAIL_DOMAIN}) within 24 hours, once, at ${env.PUBLIC_URL}/admin/setup?token=${setupToken}`,
+      `No admin at @${env.ADMIN_EMAIL_DOMAIN} yet. Create the first admin within 24 hours, once, at ${env.PUBLIC_URL}/admin/setup?token=${setupToken}`,
     );
   const app = createExpressApp({
     deps,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { withTransaction } from "../../db/client.ts";
+import { type Database, withTransaction } from "../../db/client.ts";
 import { staffSetupTokens, staffUsers } from "../../db/schema/index.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
@@ -18,12 +18,34 @@ function hashSetupToken(token: string): string {
 }
 
 /**
- * While no staff account exists, makes a one-time setup token (128 bits; only its hash is
- * stored) and returns it so the server can print the link once. Returns null once staff exist.
+ * Whether an enabled admin at the company domain exists: someone who can use the staff area.
+ * Until one does, nobody can let anyone in, so a setup link is offered.
  */
-export async function issueSetupToken(deps: Pick<Deps, "db">): Promise<string | null> {
-  const [existing] = await deps.db.select({ id: staffUsers.id }).from(staffUsers).limit(1);
-  if (existing) return null;
+async function hasCompanyAdmin(db: Database, adminEmailDomain: string): Promise<boolean> {
+  const [admin] = await db
+    .select({ id: staffUsers.id })
+    .from(staffUsers)
+    .where(
+      and(
+        eq(staffUsers.isAdmin, true),
+        eq(staffUsers.disabled, false),
+        sql`lower(${staffUsers.email}) like ${`%@${adminEmailDomain.toLowerCase()}`}`,
+      ),
+    )
+    .limit(1);
+  return Boolean(admin);
+}
+
+/**
+ * While no enabled admin at the company domain exists (a fresh installation), makes a one-time
+ * setup token (128 bits; only its hash is stored) and returns it so the server can print the
+ * link once. Returns null once such an admin exists.
+ */
+export async function issueSetupToken(
+  deps: Pick<Deps, "db">,
+  adminEmailDomain: string,
+): Promise<string | null> {
+  if (await hasCompanyAdmin(deps.db, adminEmailDomain)) return null;
   const token = randomBytes(16).toString("base64url");
   await deps.db.insert(staffSetupTokens).values({
     tokenHash: hashSetupToken(token),
@@ -33,7 +55,11 @@ export async function issueSetupToken(deps: Pick<Deps, "db">): Promise<string | 
 }
 
 /** Whether a setup token can still be used (the setup page asks before showing its form). */
-export async function isSetupTokenUsable(deps: Pick<Deps, "db">, token: string): Promise<boolean> {
+export async function isSetupTokenUsable(
+  deps: Pick<Deps, "db">,
+  token: string,
+  adminEmailDomain: string,
+): Promise<boolean> {
   if (!TOKEN_SHAPE.test(token)) return false;
   const [row] = await deps.db
     .select({ tokenHash: staffSetupTokens.tokenHash })
@@ -46,8 +72,7 @@ export async function isSetupTokenUsable(deps: Pick<Deps, "db">, token: string):
       ),
     );
   if (!row) return false;
-  const [staff] = await deps.db.select({ id: staffUsers.id }).from(staffUsers).limit(1);
-  return !staff;
+  return !(await hasCompanyAdmin(deps.db, adminEmailDomain));
 }
 
 /** The first-admin form, shared by the setup page and POST /api/admin/setup. */
@@ -75,13 +100,14 @@ export type SetupResult =
   | { outcome: "created"; user: StaffUser }
   | { outcome: "link_invalid" }
   | { outcome: "invalid_email" }
+  | { outcome: "duplicate" }
   | { outcome: "wrong_domain"; domain: string }
   | { outcome: "weak_password"; problem: PasswordProblem };
 
 /**
  * Creates the first admin from a setup link, in one transaction: the token is spent and the
- * account created together, and only while no other account exists (a second tab, or a second
- * instance's link, cannot make a second "first" admin).
+ * account created together, and only while no admin at the company domain exists (a second
+ * tab, or a second instance's link, cannot make a second "first" admin).
  */
 export async function completeStaffSetup(
   deps: Pick<Deps, "db">,
@@ -108,8 +134,7 @@ export async function completeStaffSetup(
       .returning({ tokenHash: staffSetupTokens.tokenHash });
     if (!token) return { outcome: "link_invalid" } as const;
     await db.execute(sql`lock table ${staffUsers} in share row exclusive mode`);
-    const [staff] = await db.select({ id: staffUsers.id }).from(staffUsers).limit(1);
-    if (staff) return { outcome: "link_invalid" } as const;
+    if (await hasCompanyAdmin(db, adminEmailDomain)) return { outcome: "link_invalid" } as const;
     const created = await createStaffAccount(
       { db },
       {
@@ -120,7 +145,6 @@ export async function completeStaffSetup(
         language: input.language,
       },
     );
-    if (created.outcome === "duplicate") return { outcome: "link_invalid" } as const;
     if (created.outcome !== "created") {
       // Nothing written: the token stays usable for the corrected form.
       await db

@@ -537,7 +537,7 @@ describeEachBackend(
 
     it("creates one admin at the company domain, once, and signs them in", async () => {
       const { issueSetupToken } = await import("../../domain/staff/setup.ts");
-      const token = await issueSetupToken(database().deps);
+      const token = await issueSetupToken(database().deps, "castellum.test");
       expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
       const form = {
         token,
@@ -577,7 +577,7 @@ describeEachBackend(
         body: { ...form, email: "second@castellum.test" },
       });
       expect(reused.status).toBe(400);
-      expect(await issueSetupToken(database().deps)).toBeNull();
+      expect(await issueSetupToken(database().deps, "castellum.test")).toBeNull();
     });
   },
   { seed: false },

@@ -136,6 +136,8 @@ export function staffRoutes(
     const result = await completeStaffSetup(deps, input, staff.adminEmailDomain);
     res.set("Cache-Control", "no-store");
     if (result.outcome === "link_invalid") return sendError(res, 400, "staff.setup.linkInvalid");
+    if (result.outcome === "duplicate")
+      throw new ValidationError([{ path: "email", message: "staff.setup.emailTaken" }]);
     if (result.outcome === "invalid_email")
       throw new ValidationError([{ path: "email", message: "validation.emailInvalid" }]);
     if (result.outcome === "wrong_domain")
