@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -24,6 +25,9 @@ export interface DatabaseHandle {
 
 /** Right when this file runs from source; the bundled server passes the folder explicitly. */
 export const MIGRATIONS_FOLDER = join(import.meta.dirname, "migrations");
+
+/** Extensions the migrations create (PostgreSQL ships them in contrib). */
+const PGLITE_EXTENSIONS = { pg_trgm };
 
 export type DatabaseOptions =
   | { databaseUrl: string; poolSize?: number }
@@ -61,13 +65,13 @@ export async function openDatabase(
     mkdirSync(dir, { recursive: true });
     release = lockDataDir(options.dataDir);
     try {
-      client = await PGlite.create(dir);
+      client = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
     } catch (error) {
       release();
       throw error;
     }
   } else {
-    client = await PGlite.create();
+    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   }
   const db = drizzlePglite({ client, schema });
   return {

@@ -63,6 +63,17 @@ export const guestRequests = pgTable(
       table.id,
     ),
     index("guest_requests_email_idx").on(sql`lower(${table.email})`),
+    // The inbox search matches fragments (ILIKE '%…%') of email, name and phone digits:
+    // trigram indexes (pg_trgm, in PostgreSQL's contrib and bundled with PGlite) serve them.
+    index("guest_requests_email_trgm_idx").using("gin", sql`${table.email} gin_trgm_ops`),
+    index("guest_requests_name_trgm_idx").using(
+      "gin",
+      sql`(${table.firstName} || ' ' || ${table.lastName}) gin_trgm_ops`,
+    ),
+    index("guest_requests_phone_digits_trgm_idx").using(
+      "gin",
+      sql`regexp_replace(${table.phone}, '[^0-9]', '', 'g') gin_trgm_ops`,
+    ),
     index("guest_requests_property_idx").on(table.propertyId),
   ],
 );

@@ -106,7 +106,7 @@ function whereOf(filter: InboxFilter): SQL {
     const digits = q.replace(/\D/g, "");
     if (digits.length >= 3)
       matches.push(
-        sql`regexp_replace(${guestRequests.phone}, '\\D', '', 'g') like ${`%${digits}%`}`,
+        sql`regexp_replace(${guestRequests.phone}, '[^0-9]', '', 'g') like ${`%${digits}%`}`,
       );
     conditions.push(or(...matches) as SQL);
   }
@@ -170,7 +170,7 @@ export async function listInbox(deps: Pick<Deps, "db">, filter: InboxFilter): Pr
 export async function* streamInbox(
   deps: Pick<Deps, "db">,
   filter: InboxFilter,
-  batchSize = 1000,
+  batchSize = 500,
 ): AsyncGenerator<InboxItem> {
   assertStatusOfKind(filter.kind, filter.status);
   let page: InboxFilter = { ...filter, after: undefined, limit: batchSize };
