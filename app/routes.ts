@@ -15,6 +15,14 @@ export default [
   route("booking/:idOrSlug", "routes/booking.tsx"),
   route("membership", "routes/membership.tsx"),
   route("requests/:token", "routes/request-status.tsx"),
+  // The staff area. Sign-in and the first-admin setup are open; everything else sits under
+  // the layout, whose loader (and each page's) refuses anyone who is not a company admin.
+  route("admin/login", "routes/admin/login.tsx"),
+  route("admin/setup", "routes/admin/setup.tsx"),
+  route("admin", "routes/admin/layout.tsx", [
+    route("booking-requests", "routes/admin/booking-requests.tsx"),
+    route("mail", "routes/admin/mail.tsx"),
+  ]),
   // Everything else is the not-found page, answered with HTTP 404.
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,0 +1,472 @@
+import { useCallback, useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
+import { summarizeRequest, type SummaryRow } from "../../../domain/requests/summary.ts";
+import type { RequestDetail, RequestNote } from "../../../domain/staff/inbox.ts";
+import { LANGUAGE_NAMES, isLanguage } from "../../../i18n/config.ts";
+import { toast } from "../../hooks/use-toast.ts";
+import { Button } from "../ui/button.tsx";
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from "../ui/dialog.tsx";
+import { formatMoment } from "./format.ts";
+import { StatusBadge } from "./status-badge.tsx";
+import { type StatusChange, StatusChangeDialog } from "./status-change-dialog.tsx";
+import { StatusSelect } from "./status-select.tsx";
+import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
+import { useReturnFocus } from "./use-return-focus.ts";
+
+/** Which request the dialog shows. */
+export interface DetailsTarget {
+  kind: RequestKind;
+  id: string;
+  reference: string;
+  name: string;
+}
+
+type Section = "personal" | "booking" | "preferences" | "additional";
+const SECTIONS: readonly Section[] = ["personal", "booking", "preferences", "additional"];
+
+/**
+ * The cards of spec point 2, per kind: which summary field goes on which card. Fields are
+ * named as in `summarizeRequest` (their `forms.fields.*` label); any other goes to the last.
+ */
+const SECTION_FIELDS: Record<RequestKind, Partial<Record<Section, readonly string[]>>> = {
+  booking_request: {
+    personal: ["name", "email", "phoneNumber", "countryOfResidence", "memberStatus"],
+    booking: [
+      "bookingType",
+      "dates",
+      "flexibleDates",
+      "estimatedGuests",
+      "adults",
+      "children",
+      "bedroomsRequired",
+    ],
+    preferences: [
+      "preferredRegion",
+      "preferredAmenities",
+      "requestedServices",
+      "experienceStyle",
+      "privacyPriority",
+      "fullExclusivityNeeded",
+    ],
+  },
+  property_booking: {
+    personal: ["name", "email", "phone"],
+    booking: ["property", "dates", "flexibilityDays", "numberOfGuests"],
+    preferences: ["castellumStatus", "paymentMethod"],
+  },
+  membership: {
+    personal: ["name", "gender", "email"],
+    preferences: ["interests"],
+    additional: [
+      "otherClubMemberships",
+      "linkedinProfile",
+      "instagramHandle",
+      "xHandle",
+      "reasonToJoin",
+    ],
+  },
+};
+
+type Load =
+  | { state: "loading" }
+  | { state: "failed"; message: string }
+  | { state: "ready"; detail: RequestDetail };
+
+/**
+ * 'View Details' (spec point 2): the request's cards, its status dropdown, the history of its
+ * status and the staff's internal notes. It reads the request fresh from the API when it opens.
+ */
+export default function RequestDetailsDialog({
+  target,
+  onClose,
+  onChanged,
+}: {
+  target: DetailsTarget | null;
+  onClose: () => void;
+  /** A change was made here (status or note): the list behind should reload. */
+  onChanged: () => void;
+}) {
+  const { t } = useTranslation();
+  const returnFocus = useReturnFocus();
+  return (
+    <Dialog open={target !== null} onOpenChange={(open) => !open && onClose()}>
+      {target && (
+        <DialogContent
+          {...returnFocus}
+          closeLabel={t("staff.details.close")}
+          className="max-w-5xl"
+          data-testid="request-details"
+        >
+          <DetailsBody key={target.id} target={target} onChanged={onChanged} />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+function DetailsBody({ target, onChanged }: { target: DetailsTarget; onChanged: () => void }) {
+  const { t, i18n } = useTranslation();
+  const [load, setLoad] = useState<Load>({ state: "loading" });
+  const [attempt, setAttempt] = useState(0);
+  const [change, setChange] = useState<StatusChange | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    callStaffApi<RequestDetail>(
+      "GET",
+      `${COLLECTION_PATHS[target.kind]}/${encodeURIComponent(target.id)}`,
+      { language: i18n.language, signal: controller.signal },
+    )
+      .then((answer) => {
+        if (answer.ok && answer.body) setLoad({ state: "ready", detail: answer.body });
+        else setLoad({ state: "failed", message: answer.message ?? t("staff.details.failed") });
+      })
+      .catch(() => {
+        // Aborted: the dialog closed or moved to another request.
+      });
+    return () => controller.abort();
+  }, [target.kind, target.id, attempt, i18n.language, t]);
+
+  const detail = load.state === "ready" ? load.detail : null;
+  const locale = i18n.language;
+
+  return (
+    <div className="grid gap-6">
+      <header className="pr-10">
+        <DialogTitle className="font-display text-heritage text-3xl font-semibold">
+          {t("staff.details.title", { reference: target.reference })}
+        </DialogTitle>
+        <DialogDescription className="text-muted mt-1 text-sm">
+          {detail
+            ? t("staff.details.description", {
+                kind: t(`staff.kinds.${target.kind}`),
+                name: target.name,
+                date: formatMoment(detail.createdAt, locale),
+              })
+            : t(`staff.kinds.${target.kind}`)}
+        </DialogDescription>
+      </header>
+      {load.state === "loading" && (
+        <p role="status" className="text-muted py-10 text-center">
+          {t("staff.details.loading")}
+        </p>
+      )}
+      {load.state === "failed" && (
+        <div role="alert" className="border-burgundy/40 bg-paper rounded-sm border p-5">
+          <p className="text-burgundy font-medium">{load.message}</p>
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            className="mt-4"
+            onClick={() => {
+              setLoad({ state: "loading" });
+              setAttempt((n) => n + 1);
+            }}
+          >
+            {t("staff.details.retry")}
+          </Button>
+        </div>
+      )}
+      {detail && (
+        <>
+          <StatusPanel
+            detail={detail}
+            name={target.name}
+            onPick={(to) =>
+              setChange({
+                target: {
+                  kind: detail.kind,
+                  id: detail.id,
+                  reference: detail.reference,
+                  name: target.name,
+                  status: detail.status,
+                  version: detail.version,
+                },
+                to,
+              })
+            }
+          />
+          <SummaryCards detail={detail} />
+          <div className="grid gap-6 lg:grid-cols-2">
+            <History detail={detail} />
+            <Notes
+              detail={detail}
+              onAdded={(note) => {
+                setLoad({ state: "ready", detail: { ...detail, notes: [...detail.notes, note] } });
+              }}
+            />
+          </div>
+        </>
+      )}
+      <StatusChangeDialog
+        change={change}
+        onClose={() => setChange(null)}
+        onSettled={(current) => {
+          if (current) setLoad({ state: "ready", detail: current });
+          else setAttempt((n) => n + 1);
+          onChanged();
+        }}
+      />
+    </div>
+  );
+}
+
+function StatusPanel({
+  detail,
+  name,
+  onPick,
+}: {
+  detail: RequestDetail;
+  name: string;
+  onPick: (status: RequestStatus) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(detail.language) ? LANGUAGE_NAMES[detail.language] : detail.language;
+  return (
+    <dl className="border-gold/30 bg-paper grid gap-4 rounded-sm border p-5 sm:grid-cols-2 lg:grid-cols-4">
+      <div>
+        <dt className="text-muted text-xs font-semibold tracking-wide uppercase">
+          {t("staff.details.status")}
+        </dt>
+        <dd className="mt-1.5 grid gap-2">
+          <StatusBadge status={detail.status} className="justify-self-start" />
+          <StatusSelect kind={detail.kind} status={detail.status} name={name} onPick={onPick} />
+        </dd>
+      </div>
+      <div>
+        <dt className="text-muted text-xs font-semibold tracking-wide uppercase">
+          {t("staff.details.reference")}
+        </dt>
+        <dd className="mt-1.5 font-mono text-sm">{detail.reference}</dd>
+      </div>
+      <div>
+        <dt className="text-muted text-xs font-semibold tracking-wide uppercase">
+          {t("staff.details.submitted")}
+        </dt>
+        <dd className="mt-1.5 text-sm">{formatMoment(detail.createdAt, i18n.language)}</dd>
+      </div>
+      <div>
+        <dt className="text-muted text-xs font-semibold tracking-wide uppercase">
+          {t("staff.details.language")}
+        </dt>
+        <dd className="mt-1.5 text-sm">{language}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function SummaryCards({ detail }: { detail: RequestDetail }) {
+  const { t, i18n } = useTranslation();
+  const rows = summarizeRequest(detail.kind, detail.details, i18n.language, (key, params) =>
+    t(key, params ?? {}),
+  );
+  const fields = SECTION_FIELDS[detail.kind];
+  const sectionOfLabel = new Map<string, Section>();
+  for (const section of SECTIONS)
+    for (const field of fields[section] ?? [])
+      sectionOfLabel.set(t(`forms.fields.${field}`), section);
+  const bySection = new Map<Section, SummaryRow[]>();
+  for (const row of rows) {
+    const section = sectionOfLabel.get(row.label) ?? "additional";
+    bySection.set(section, [...(bySection.get(section) ?? []), row]);
+  }
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      {SECTIONS.filter((section) => bySection.has(section)).map((section) => (
+        <SummaryCard
+          key={section}
+          title={t(`staff.details.sections.${section}`)}
+          rows={bySection.get(section) ?? []}
+        />
+      ))}
+    </div>
+  );
+}
+
+function SummaryCard({ title, rows }: { title: string; rows: SummaryRow[] }) {
+  const id = useId();
+  return (
+    <section
+      aria-labelledby={id}
+      className="border-gold/30 bg-paper shadow-card rounded-sm border p-5"
+    >
+      <h3 id={id} className="font-display text-heritage text-xl font-semibold">
+        {title}
+      </h3>
+      <dl className="mt-3 grid gap-x-4 gap-y-2 sm:grid-cols-[minmax(0,11rem)_1fr]">
+        {rows.map((row) => (
+          <div key={row.label} className="contents">
+            <dt className="text-muted text-sm">{row.label}</dt>
+            <dd className="text-ink text-sm break-words whitespace-pre-wrap">{row.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function History({ detail }: { detail: RequestDetail }) {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="border-gold/30 bg-paper rounded-sm border p-5">
+      <h3 id={id} className="font-display text-heritage text-xl font-semibold">
+        {t("staff.details.history")}
+      </h3>
+      {detail.history.length === 0 ? (
+        <p className="text-muted mt-3 text-sm">{t("staff.details.noHistory")}</p>
+      ) : (
+        <ol className="mt-3 grid gap-3" data-testid="status-history">
+          {detail.history.map((entry, index) => (
+            <li key={index} className="border-ink/10 border-l-2 pl-3 text-sm">
+              <p className="flex flex-wrap items-center gap-2">
+                {entry.fromStatus ? (
+                  <>
+                    <StatusBadge status={entry.fromStatus as RequestStatus} />
+                    <span aria-hidden className="text-muted">
+                      →
+                    </span>
+                    <span className="sr-only">{t("staff.details.to")}</span>
+                  </>
+                ) : (
+                  <span className="text-muted">{t("staff.details.received")}</span>
+                )}
+                <StatusBadge status={entry.toStatus as RequestStatus} />
+              </p>
+              <p className="text-muted mt-1">
+                {t("staff.details.changedBy", {
+                  // The first entry is the guest's own submission (domain/intake).
+                  who: entry.changedBy === "guest" ? t("staff.details.theGuest") : entry.changedBy,
+                  when: formatMoment(entry.changedAt, i18n.language),
+                })}
+              </p>
+              {entry.reason && (
+                <p className="text-ink mt-1 break-words whitespace-pre-wrap">
+                  <span className="font-medium">{t("staff.details.reason")}: </span>
+                  {entry.reason}{" "}
+                  <span className="text-muted">
+                    (
+                    {entry.reasonShared
+                      ? t("staff.details.reasonShared")
+                      : t("staff.details.reasonInternal")}
+                    )
+                  </span>
+                </p>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function Notes({
+  detail,
+  onAdded,
+}: {
+  detail: RequestDetail;
+  onAdded: (note: RequestNote) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const ids = { heading: useId(), field: useId(), hint: useId(), error: useId() };
+  const [body, setBody] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const submit = useCallback(
+    async (event: React.FormEvent) => {
+      event.preventDefault();
+      if (saving) return;
+      if (!body.trim()) {
+        setError(t("staff.validation.noteRequired"));
+        return;
+      }
+      setSaving(true);
+      const answer = await callStaffApi<RequestNote>(
+        "POST",
+        `${COLLECTION_PATHS[detail.kind]}/${encodeURIComponent(detail.id)}/notes`,
+        { language: i18n.language, body: { body } },
+      );
+      setSaving(false);
+      if (answer.ok && answer.body) {
+        setBody("");
+        setError(null);
+        onAdded(answer.body);
+        toast({ title: t("staff.details.noteAdded") });
+        return;
+      }
+      setError(
+        answer.errors.find((issue) => issue.path === "body")?.message ??
+          answer.message ??
+          t("staff.details.noteFailed"),
+      );
+    },
+    [body, detail.id, detail.kind, i18n.language, onAdded, saving, t],
+  );
+
+  return (
+    <section
+      aria-labelledby={ids.heading}
+      className="border-gold/30 bg-paper rounded-sm border p-5"
+    >
+      <h3 id={ids.heading} className="font-display text-heritage text-xl font-semibold">
+        {t("staff.details.notes")}
+      </h3>
+      {detail.notes.length === 0 ? (
+        <p className="text-muted mt-3 text-sm">{t("staff.details.noNotes")}</p>
+      ) : (
+        <ul className="mt-3 grid gap-3" data-testid="notes">
+          {detail.notes.map((note) => (
+            <li key={note.id} className="border-ink/10 border-l-2 pl-3 text-sm">
+              <p className="text-ink break-words whitespace-pre-wrap">{note.body}</p>
+              <p className="text-muted mt-1">
+                {t("staff.details.noteBy", {
+                  who: note.authorName,
+                  when: formatMoment(note.createdAt, i18n.language),
+                })}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={submit} noValidate className="mt-4 grid gap-2">
+        <label htmlFor={ids.field} className="text-ink text-sm font-medium">
+          {t("staff.details.noteLabel")}
+        </label>
+        <textarea
+          id={ids.field}
+          value={body}
+          rows={3}
+          maxLength={4000}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[ids.hint, error ? ids.error : ""].filter(Boolean).join(" ")}
+          onChange={(event) => {
+            setBody(event.target.value);
+            if (error) setError(null);
+          }}
+          className="border-ink/25 bg-paper text-ink focus-visible:outline-gold block w-full resize-y rounded-sm border px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 aria-invalid:border-orange-600"
+        />
+        <p id={ids.hint} className="text-muted text-xs">
+          {t("staff.details.noteHint")}
+        </p>
+        {error && (
+          <p id={ids.error} role="alert" className="text-sm font-medium text-orange-800">
+            {error}
+          </p>
+        )}
+        <Button
+          type="submit"
+          size="sm"
+          variant="outline"
+          className="justify-self-start"
+          disabled={saving}
+        >
+          {saving ? t("staff.details.savingNote") : t("staff.details.saveNote")}
+        </Button>
+      </form>
+    </section>
+  );
+}

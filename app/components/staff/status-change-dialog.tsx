@@ -1,0 +1,236 @@
+import { useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { REFUSAL_STATUSES, type RequestStatus } from "../../../domain/requests/options.ts";
+import type { RequestDetail } from "../../../domain/staff/inbox.ts";
+import { toast } from "../../hooks/use-toast.ts";
+import { Button } from "../ui/button.tsx";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from "../ui/dialog.tsx";
+import type { StatusTarget } from "./inbox-row.ts";
+import { StatusBadge } from "./status-badge.tsx";
+import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
+import { statusLabelKey } from "./status-tones.ts";
+import { useReturnFocus } from "./use-return-focus.ts";
+
+/** Statuses whose change the guest hears about by default (the form ticks 'notify' for them). */
+const NOTIFY_BY_DEFAULT: readonly RequestStatus[] = [
+  "Confirmed",
+  "Rejected",
+  "Accepted",
+  "Declined",
+];
+
+/** Reasons are stored up to this length (StatusChangeSchema). */
+const REASON_MAX = 2000;
+
+export interface StatusChange {
+  target: StatusTarget;
+  to: RequestStatus;
+}
+
+/**
+ * The one dialog every status change goes through, from a row or from the details: the reason
+ * (required for Rejected and Declined), whether the guest sees it, and whether the guest is
+ * mailed. It sends the change against the version the page showed; a conflict (someone else
+ * changed the request meanwhile) is reported and the caller shows the current state.
+ */
+export function StatusChangeDialog({
+  change,
+  onClose,
+  onSettled,
+}: {
+  change: StatusChange | null;
+  onClose: () => void;
+  /** After a change or a conflict: the request as it is now (null if the answer had none). */
+  onSettled: (current: RequestDetail | null) => void;
+}) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const returnFocus = useReturnFocus();
+  return (
+    <Dialog
+      open={change !== null}
+      onOpenChange={(open) => {
+        if (!open && !busy) onClose();
+      }}
+    >
+      {change && (
+        <DialogContent {...returnFocus} closeLabel={t("staff.change.cancel")} className="max-w-lg">
+          <StatusChangeForm
+            key={`${change.target.id}:${change.to}`}
+            change={change}
+            onBusy={setBusy}
+            onDone={(current) => {
+              onSettled(current);
+              onClose();
+            }}
+          />
+        </DialogContent>
+      )}
+    </Dialog>
+  );
+}
+
+function StatusChangeForm({
+  change,
+  onBusy,
+  onDone,
+}: {
+  change: StatusChange;
+  onBusy: (busy: boolean) => void;
+  onDone: (current: RequestDetail | null) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const { target, to } = change;
+  const needsReason = REFUSAL_STATUSES.includes(to);
+  const [reason, setReason] = useState("");
+  const [shareReason, setShareReason] = useState(false);
+  const [notifyGuest, setNotifyGuest] = useState(NOTIFY_BY_DEFAULT.includes(to));
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const ids = { reason: useId(), hint: useId(), error: useId(), share: useId(), notify: useId() };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    const trimmed = reason.trim();
+    if (needsReason && !trimmed) {
+      setError(t("staff.validation.reasonRequired"));
+      reasonRef.current?.focus();
+      return;
+    }
+    setSaving(true);
+    onBusy(true);
+    const answer = await callStaffApi<RequestDetail & { current?: RequestDetail }>(
+      "PATCH",
+      `${COLLECTION_PATHS[target.kind]}/${encodeURIComponent(target.id)}`,
+      {
+        language: i18n.language,
+        body: {
+          status: to,
+          reason: trimmed || undefined,
+          shareReason: Boolean(trimmed) && shareReason,
+          notifyGuest,
+          version: target.version,
+        },
+      },
+    );
+    setSaving(false);
+    onBusy(false);
+    if (answer.ok) {
+      toast({ title: t("staff.change.successTitle"), description: t("staff.change.successText") });
+      onDone(answer.body);
+      return;
+    }
+    const reasonError = answer.errors.find((issue) => issue.path === "reason");
+    if (answer.status === 400 && reasonError) {
+      setError(reasonError.message);
+      reasonRef.current?.focus();
+      return;
+    }
+    toast({
+      variant: "destructive",
+      title: t("forms.toast.errorTitle"),
+      description: answer.message ?? t("staff.change.failed"),
+    });
+    // 409: someone else changed it; 404: it is gone. Either way the page must show what is.
+    if (answer.status === 409 || answer.status === 404) onDone(answer.body?.current ?? null);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-5">
+      <div className="pr-10">
+        <DialogTitle className="font-display text-heritage text-3xl font-semibold">
+          {t("staff.change.title")}
+        </DialogTitle>
+        <DialogDescription className="text-muted mt-2 text-sm">
+          {t("staff.change.description", {
+            reference: target.reference,
+            name: target.name,
+            from: t(statusLabelKey(target.status)),
+            to: t(statusLabelKey(to)),
+          })}
+        </DialogDescription>
+        <p aria-hidden className="mt-3 flex flex-wrap items-center gap-2 text-sm">
+          <StatusBadge status={target.status} />
+          <span className="text-muted">→</span>
+          <StatusBadge status={to} />
+        </p>
+      </div>
+      <div className="grid gap-1.5">
+        <label htmlFor={ids.reason} className="text-ink text-sm font-medium">
+          {needsReason ? t("staff.change.reasonRequired") : t("staff.change.reasonOptional")}
+        </label>
+        <textarea
+          ref={reasonRef}
+          id={ids.reason}
+          value={reason}
+          maxLength={REASON_MAX}
+          rows={4}
+          aria-required={needsReason || undefined}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[ids.hint, error ? ids.error : ""].filter(Boolean).join(" ")}
+          onChange={(event) => {
+            setReason(event.target.value);
+            if (error) setError(null);
+          }}
+          className="border-ink/25 bg-paper text-ink focus-visible:outline-gold block w-full resize-y rounded-sm border px-3 py-2 text-base focus-visible:outline-2 focus-visible:outline-offset-1 aria-invalid:border-orange-600"
+        />
+        <p id={ids.hint} className="text-muted text-sm">
+          {needsReason
+            ? t("staff.change.reasonRequiredHint", { status: t(statusLabelKey(to)) })
+            : t("staff.change.reasonHint")}
+        </p>
+        {error && (
+          <p id={ids.error} className="text-sm font-medium text-orange-800">
+            {error}
+          </p>
+        )}
+      </div>
+      <div className="grid gap-3">
+        <div className="flex items-start gap-3">
+          <input
+            id={ids.share}
+            type="checkbox"
+            checked={shareReason}
+            onChange={(event) => setShareReason(event.target.checked)}
+            className="accent-heritage mt-0.5 size-5 shrink-0"
+          />
+          <label htmlFor={ids.share} className="text-ink text-sm">
+            {t("staff.change.shareReason")}
+            <span className="text-muted block">{t("staff.change.shareReasonHint")}</span>
+          </label>
+        </div>
+        <div className="flex items-start gap-3">
+          <input
+            id={ids.notify}
+            type="checkbox"
+            checked={notifyGuest}
+            onChange={(event) => setNotifyGuest(event.target.checked)}
+            className="accent-heritage mt-0.5 size-5 shrink-0"
+          />
+          <label htmlFor={ids.notify} className="text-ink text-sm">
+            {t("staff.change.notifyGuest")}
+            <span className="text-muted block">{t("staff.change.notifyGuestHint")}</span>
+          </label>
+        </div>
+      </div>
+      <div className="flex flex-wrap justify-end gap-3">
+        <DialogClose asChild>
+          <Button type="button" variant="ghost" disabled={saving}>
+            {t("staff.change.cancel")}
+          </Button>
+        </DialogClose>
+        <Button type="submit" disabled={saving} aria-disabled={saving}>
+          {saving ? t("staff.change.saving") : t("staff.change.confirm")}
+        </Button>
+      </div>
+    </form>
+  );
+}

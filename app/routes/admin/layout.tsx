@@ -1,0 +1,102 @@
+import { useTranslation } from "react-i18next";
+import { isRouteErrorResponse, Link, Outlet, redirect, useRouteError } from "react-router";
+import { ShieldAlert } from "lucide-react";
+import { isLanguage } from "../../../i18n/config.ts";
+import type { Route } from "./+types/layout";
+import { LogoutButton } from "../../components/staff/logout-button.tsx";
+import { StaffHeader } from "../../components/staff/staff-header.tsx";
+import { StaffCard, StaffPlainPage } from "../../components/staff/staff-page.tsx";
+import { STAFF_HOME } from "../../components/staff/staff-api.ts";
+import { isAccessDenied } from "../../components/staff/access-denied.ts";
+import { requireAdmin } from "./require-admin.server.ts";
+
+/**
+ * Every guarded staff page sits under this layout. Its loader is the server-side guard of
+ * spec point 6 (the pages' loaders repeat it: loaders run in parallel), answers `/admin`
+ * itself, and remembers a `?lang=` choice for the account.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  if (url.pathname.replace(/\/+$/, "") === "/admin") throw redirect(STAFF_HOME);
+  const { user, staff } = requireAdmin(context, request);
+  const lang = url.searchParams.get("lang");
+  if (isLanguage(lang) && lang !== user.language) await staff.setStaffLanguage(user.id, lang);
+  return { email: user.email, displayName: user.displayName };
+}
+
+export function headers() {
+  // Personal pages: no shared cache, no back-button copy after logout.
+  return { "Cache-Control": "private, no-store" };
+}
+
+export const meta: Route.MetaFunction = ({ error }) => [
+  ...(isRouteErrorResponse(error) && isAccessDenied(error.data)
+    ? [{ title: error.data.title }]
+    : []),
+  { name: "robots", content: "noindex" },
+];
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <a
+        href="#main"
+        className="bg-paper text-heritage sr-only z-50 rounded-sm px-4 py-2 font-medium focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        {t("a11y.skipToContent")}
+      </a>
+      <StaffHeader email={loaderData.email} />
+      <main id="main" tabIndex={-1} className="flex-1 focus:outline-none">
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+/**
+ * 'Access Denied' (spec point 6) for an admin outside the company domain, with the account's
+ * email and Logout; any other failure of a staff page, a short notice.
+ */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && isAccessDenied(error.data))
+    return (
+      <StaffPlainPage>
+        <StaffCard title={t("staff.accessDenied.title")}>
+          <div className="mt-6 flex gap-4" data-testid="access-denied">
+            <ShieldAlert aria-hidden className="text-burgundy mt-0.5 size-6 shrink-0" />
+            <div className="grid gap-3">
+              <p className="text-ink">{t("staff.accessDenied.body")}</p>
+              <p className="text-muted text-sm">
+                {t("staff.accessDenied.signedInAs")}{" "}
+                <span className="text-ink font-medium" data-testid="staff-email">
+                  {error.data.email}
+                </span>
+              </p>
+            </div>
+          </div>
+          <div className="mt-8">
+            <LogoutButton variant="primary" />
+          </div>
+        </StaffCard>
+      </StaffPlainPage>
+    );
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <StaffPlainPage>
+      <StaffCard title={notFound ? t("notFound.title") : t("staff.shell.errorTitle")}>
+        <p className="text-ink mt-6">
+          {notFound ? t("errors.notFound") : t("staff.shell.errorText")}
+        </p>
+        <Link
+          to={STAFF_HOME}
+          className="text-heritage mt-6 inline-block font-medium underline underline-offset-4"
+        >
+          {t("staff.shell.backToInbox")}
+        </Link>
+      </StaffCard>
+    </StaffPlainPage>
+  );
+}

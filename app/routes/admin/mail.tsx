@@ -1,0 +1,269 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigation, useRevalidator } from "react-router";
+import { MailCheck, RotateCw, Trash2 } from "lucide-react";
+import type { Route } from "./+types/mail";
+import { formatMoment } from "../../components/staff/format.ts";
+import { callStaffApi } from "../../components/staff/staff-api.ts";
+import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
+import { useReturnFocus } from "../../components/staff/use-return-focus.ts";
+import { Button } from "../../components/ui/button.tsx";
+import { cn } from "../../components/ui/cn.ts";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+} from "../../components/ui/dialog.tsx";
+import { toast } from "../../hooks/use-toast.ts";
+import { requireAdmin, staffTitle } from "./require-admin.server.ts";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { staff } = requireAdmin(context, request);
+  const list = await staff.listUndeliveredMail();
+  return {
+    title: staffTitle(context, "staff.mail.title"),
+    failedCount: list.failedCount,
+    pendingCount: list.pendingCount,
+    mails: list.mails.map((mail) => ({
+      id: mail.id,
+      recipient: mail.recipient,
+      subject: mail.subject,
+      reference: mail.reference,
+      attempts: mail.attempts,
+      lastError: mail.lastError,
+      createdAt: new Date(mail.createdAt).toISOString(),
+    })),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "" },
+  { name: "robots", content: "noindex" },
+];
+
+type Mail = Route.ComponentProps["loaderData"]["mails"][number];
+
+const TH =
+  "border-ink/15 text-ink border-b px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap uppercase";
+const TD = "border-ink/10 text-ink border-b px-3 py-3 align-top";
+/** Burgundy marks destructive actions (brand.md); the button variants have no such tone. */
+const DESTRUCTIVE_BASE =
+  "inline-flex items-center justify-center gap-2 rounded-sm font-medium tracking-wide transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold disabled:pointer-events-none disabled:opacity-60";
+const DESTRUCTIVE_SOFT = `${DESTRUCTIVE_BASE} min-h-9 px-3 py-1.5 text-sm text-burgundy hover:bg-burgundy/5`;
+const DESTRUCTIVE_SOLID = `${DESTRUCTIVE_BASE} min-h-11 px-5 py-2 text-sm bg-burgundy text-ivory hover:bg-burgundy/90`;
+
+/**
+ * The mail the outbox gave up on (decisions.md: a mail outage delays mail, never loses it
+ * silently): who it was for, why it failed, and Retry or Discard.
+ */
+export default function UndeliveredMail({ loaderData }: Route.ComponentProps) {
+  const { t, i18n } = useTranslation();
+  const revalidator = useRevalidator();
+  const navigation = useNavigation();
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [discarding, setDiscarding] = useState<Mail | null>(null);
+  const returnFocus = useReturnFocus();
+  const integer = new Intl.NumberFormat(i18n.language);
+  const { mails, failedCount, pendingCount } = loaderData;
+  const loading = navigation.state === "loading" || revalidator.state === "loading";
+
+  const act = async (mail: Mail, action: "retry" | "discard") => {
+    setBusyId(mail.id);
+    const answer =
+      action === "retry"
+        ? await callStaffApi("POST", `/api/admin/mail/${encodeURIComponent(mail.id)}/retry`, {
+            language: i18n.language,
+          })
+        : await callStaffApi("DELETE", `/api/admin/mail/${encodeURIComponent(mail.id)}`, {
+            language: i18n.language,
+          });
+    setBusyId(null);
+    if (answer.ok)
+      toast({
+        title: t(action === "retry" ? "staff.mail.retriedTitle" : "staff.mail.discardedTitle"),
+        description: t(action === "retry" ? "staff.mail.retriedText" : "staff.mail.discardedText", {
+          recipient: mail.recipient,
+        }),
+      });
+    else
+      toast({
+        variant: "destructive",
+        title: t("forms.toast.errorTitle"),
+        description: answer.message ?? t("staff.mail.actionFailed"),
+      });
+    // Either way the list shows what is true now (another member of staff may have acted).
+    await revalidator.revalidate();
+  };
+
+  return (
+    <div className="mx-auto grid max-w-7xl grid-cols-[minmax(0,1fr)] gap-8 px-4 py-10 sm:px-6 lg:py-12">
+      <StaffPageHeader title={t("staff.mail.title")} description={t("staff.mail.intro")} />
+      <dl className="grid gap-3 sm:grid-cols-2 lg:max-w-2xl" data-testid="mail-counts">
+        <div
+          className={cn(
+            "rounded-sm border p-4",
+            failedCount > 0 ? "border-burgundy/40 bg-red-50" : "border-gold/30 bg-paper",
+          )}
+        >
+          <dt className="text-sm font-medium">{t("staff.mail.failedLabel")}</dt>
+          <dd className="mt-1 text-3xl font-semibold tabular-nums">
+            {integer.format(failedCount)}
+          </dd>
+        </div>
+        <div className="border-gold/30 bg-paper rounded-sm border p-4">
+          <dt className="text-sm font-medium">{t("staff.mail.retryingLabel")}</dt>
+          <dd className="mt-1 text-3xl font-semibold tabular-nums">
+            {integer.format(pendingCount)}
+          </dd>
+        </div>
+      </dl>
+      <p role="status" className="sr-only">
+        {loading ? t("staff.mail.loading") : ""}
+      </p>
+      {mails.length === 0 ? (
+        <div
+          data-testid="mail-empty"
+          className="border-gold/30 bg-paper flex items-center gap-4 rounded-sm border px-6 py-10"
+        >
+          <MailCheck aria-hidden className="text-heritage size-8 shrink-0" />
+          <div>
+            <p className="text-ink font-medium">{t("staff.mail.empty")}</p>
+            {pendingCount > 0 && (
+              <p className="text-muted mt-1 text-sm">
+                {t("staff.mail.emptyRetrying", { count: pendingCount })}
+              </p>
+            )}
+          </div>
+        </div>
+      ) : (
+        <div
+          role="region"
+          aria-labelledby="mail-caption"
+          tabIndex={0}
+          className="border-gold/30 bg-paper focus-visible:outline-gold relative overflow-x-auto rounded-sm border focus-visible:outline-2"
+        >
+          <table
+            className={cn("w-full border-collapse text-sm", loading && "opacity-60")}
+            aria-busy={loading || undefined}
+            data-testid="mail-table"
+          >
+            <caption id="mail-caption" className="text-muted px-3 pt-3 pb-1 text-left text-sm">
+              {failedCount > mails.length
+                ? t("staff.mail.captionPartial", { shown: mails.length, total: failedCount })
+                : t("staff.mail.caption")}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col" className={TH}>
+                  {t("staff.mail.columns.recipient")}
+                </th>
+                <th scope="col" className={TH}>
+                  {t("staff.mail.columns.subject")}
+                </th>
+                <th scope="col" className={TH}>
+                  {t("staff.mail.columns.reference")}
+                </th>
+                <th scope="col" className={cn(TH, "text-right")}>
+                  {t("staff.mail.columns.attempts")}
+                </th>
+                <th scope="col" className={TH}>
+                  {t("staff.mail.columns.lastError")}
+                </th>
+                <th scope="col" className={TH}>
+                  {t("staff.mail.columns.date")}
+                </th>
+                <th scope="col" className={TH}>
+                  {t("staff.mail.columns.actions")}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {mails.map((mail) => (
+                <tr key={mail.id} data-mail-id={mail.id}>
+                  <th scope="row" className={cn(TD, "text-left font-medium whitespace-nowrap")}>
+                    {mail.recipient}
+                  </th>
+                  <td className={cn(TD, "min-w-48")}>{mail.subject}</td>
+                  <td className={cn(TD, "font-mono text-xs whitespace-nowrap")}>
+                    {mail.reference ?? t("staff.mail.noReference")}
+                  </td>
+                  <td className={cn(TD, "text-right tabular-nums")}>
+                    {integer.format(mail.attempts)}
+                  </td>
+                  <td className={cn(TD, "min-w-56")}>
+                    <code className="text-muted text-xs break-words whitespace-pre-wrap">
+                      {mail.lastError ?? ""}
+                    </code>
+                  </td>
+                  <td className={cn(TD, "whitespace-nowrap")}>
+                    {formatMoment(mail.createdAt, i18n.language)}
+                  </td>
+                  <td className={TD}>
+                    <div className="flex gap-2">
+                      <Button
+                        type="button"
+                        size="sm"
+                        variant="outline"
+                        disabled={busyId === mail.id}
+                        onClick={() => void act(mail, "retry")}
+                      >
+                        <RotateCw aria-hidden className="size-4" />
+                        {t("staff.mail.retry")}
+                        <span className="sr-only"> {mail.recipient}</span>
+                      </Button>
+                      <button
+                        type="button"
+                        className={DESTRUCTIVE_SOFT}
+                        disabled={busyId === mail.id}
+                        onClick={() => setDiscarding(mail)}
+                      >
+                        <Trash2 aria-hidden className="size-4" />
+                        {t("staff.mail.discard")}
+                        <span className="sr-only"> {mail.recipient}</span>
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog open={discarding !== null} onOpenChange={(open) => !open && setDiscarding(null)}>
+        {discarding && (
+          <DialogContent {...returnFocus} closeLabel={t("staff.mail.cancel")} className="max-w-md">
+            <DialogTitle className="font-display text-heritage pr-10 text-3xl font-semibold">
+              {t("staff.mail.discardTitle")}
+            </DialogTitle>
+            <DialogDescription className="text-ink mt-3">
+              {t("staff.mail.discardText", {
+                recipient: discarding.recipient,
+                subject: discarding.subject,
+              })}
+            </DialogDescription>
+            <div className="mt-6 flex flex-wrap justify-end gap-3">
+              <DialogClose asChild>
+                <Button type="button" variant="ghost">
+                  {t("staff.mail.cancel")}
+                </Button>
+              </DialogClose>
+              <button
+                type="button"
+                className={DESTRUCTIVE_SOLID}
+                onClick={() => {
+                  const mail = discarding;
+                  setDiscarding(null);
+                  void act(mail, "discard");
+                }}
+              >
+                {t("staff.mail.discardConfirm")}
+              </button>
+            </div>
+          </DialogContent>
+        )}
+      </Dialog>
+    </div>
+  );
+}

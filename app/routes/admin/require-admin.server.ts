@@ -1,0 +1,56 @@
+import { data, redirect, type RouterContextProvider } from "react-router";
+import type { StaffUser } from "../../../domain/staff/staff-user.ts";
+import { staffAccessOf } from "../../../domain/staff/staff-user.ts";
+import { translate } from "../../../i18n/translate.ts";
+import {
+  requestInfoContext,
+  sessionContext,
+  type StaffPages,
+  staffPagesContext,
+} from "../../context.ts";
+import type { AccessDeniedData } from "../../components/staff/access-denied.ts";
+
+/** The sign-in page, coming back to `url` afterwards. */
+export function loginRedirect(url: URL) {
+  return redirect(`/admin/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/**
+ * The first call of every guarded staff loader (the layout's and each page's: React Router
+ * runs them in parallel, and a page's data can be asked for on its own). Nobody signed in, an
+ * owner, or staff without the admin flag: to sign-in. An admin outside the company domain:
+ * a 403 that the layout shows as 'Access Denied' with the account's email.
+ */
+export function requireAdmin(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+): { user: StaffUser; staff: StaffPages } {
+  const url = new URL(request.url);
+  const session = context.get(sessionContext);
+  const staff = context.get(staffPagesContext);
+  // Without the staff services (an API-only test app) there is no staff area to enter.
+  if (!staff) throw data(null, { status: 404 });
+  if (!session || session.role !== "staff") throw loginRedirect(url);
+  const access = staffAccessOf(session.user, staff.adminEmailDomain);
+  if (access === "not_admin") throw loginRedirect(url);
+  if (access === "wrong_domain") {
+    const { language } = context.get(requestInfoContext);
+    throw data(
+      {
+        reason: "wrong_domain",
+        email: session.user.email,
+        title: translate(language, "meta.pageTitle", {
+          title: translate(language, "staff.accessDenied.title"),
+        }),
+      } satisfies AccessDeniedData,
+      { status: 403, headers: { "Cache-Control": "private, no-store" } },
+    );
+  }
+  return { user: session.user, staff };
+}
+
+/** A page title of the staff area ("{page} | Castellum"), in the request's language. */
+export function staffTitle(context: Readonly<RouterContextProvider>, key: string): string {
+  const { language } = context.get(requestInfoContext);
+  return translate(language, "meta.pageTitle", { title: translate(language, key) });
+}

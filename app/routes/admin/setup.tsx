@@ -1,0 +1,180 @@
+import { FormProvider, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { LANGUAGE_NAMES, LANGUAGES } from "../../../i18n/config.ts";
+import { PASSWORD_MIN_LENGTH } from "../../../domain/staff/passwords.ts";
+import type { StaffSetup } from "../../../domain/staff/setup.ts";
+import type { StaffUser } from "../../../domain/staff/staff-user.ts";
+import type { Route } from "./+types/setup";
+import { requestInfoContext, staffPagesContext } from "../../context.ts";
+import { SelectField, TextField } from "../../components/forms/fields.tsx";
+import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
+import { callStaffApi, STAFF_HOME } from "../../components/staff/staff-api.ts";
+import { Button } from "../../components/ui/button.tsx";
+import { toast } from "../../hooks/use-toast.ts";
+import { staffTitle } from "./require-admin.server.ts";
+
+/** How an operator makes an admin when the link cannot be used (server/staff-cli.ts). */
+const CREATE_ADMIN_COMMAND = "npm run staff -- create <email> --admin";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const staff = context.get(staffPagesContext);
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const usable = staff && token ? await staff.isSetupTokenUsable(token) : false;
+  return {
+    title: staffTitle(context, "staff.setup.title"),
+    usable,
+    token: usable ? token : null,
+    domain: staff?.adminEmailDomain ?? "",
+    language: context.get(requestInfoContext).language,
+    passwordMinLength: PASSWORD_MIN_LENGTH,
+  };
+}
+
+export function headers() {
+  // The token is in the address: no cache keeps the page, no Referer carries it away.
+  return { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.title ?? "" },
+  { name: "robots", content: "noindex, nofollow" },
+];
+
+export default function AdminSetup({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  if (!loaderData.usable || !loaderData.token)
+    return (
+      <StaffPlainPage>
+        <StaffCard title={t("staff.setup.invalidTitle")}>
+          <div role="alert" className="mt-6 grid gap-4">
+            <p className="text-ink">{t("staff.setup.invalidText")}</p>
+            <p className="text-ink">{t("staff.setup.invalidHowTo")}</p>
+            <pre className="bg-ink text-ivory overflow-x-auto rounded-sm px-4 py-3 text-sm">
+              <code>{CREATE_ADMIN_COMMAND}</code>
+            </pre>
+            <p className="text-muted text-sm">{t("staff.setup.invalidThen")}</p>
+          </div>
+          <a
+            href="/admin/login"
+            className="text-heritage mt-6 inline-block font-medium underline underline-offset-4"
+          >
+            {t("staff.setup.goToLogin")}
+          </a>
+        </StaffCard>
+      </StaffPlainPage>
+    );
+  return <SetupForm {...loaderData} token={loaderData.token} />;
+}
+
+function SetupForm({
+  token,
+  domain,
+  language,
+  passwordMinLength,
+}: {
+  token: string;
+  domain: string;
+  language: StaffSetup["language"];
+  passwordMinLength: number;
+}) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  // StaffSetupSchema lives beside the server code (domain/staff/setup.ts pulls in the database
+  // layer), so the API validates with it and the page shows each field's problem it names.
+  const form = useForm<StaffSetup>({
+    defaultValues: { token, displayName: "", email: "", password: "", language },
+  });
+  const submitting = form.formState.isSubmitting;
+  const rootError = form.formState.errors.root?.message;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    const answer = await callStaffApi<{ user: StaffUser }>("POST", "/api/admin/setup", {
+      body: values,
+      language: i18n.language,
+    });
+    const user = answer.body?.user;
+    if (answer.ok && user) {
+      toast({
+        title: t("staff.setup.successTitle"),
+        description: t("staff.setup.successText", { name: user.displayName }),
+      });
+      // Signed in already; the inbox opens in the account's language.
+      await navigate(
+        user.language === i18n.language ? STAFF_HOME : `${STAFF_HOME}?lang=${user.language}`,
+        { replace: true },
+      );
+      return;
+    }
+    const known = new Set(["displayName", "email", "password", "language"]);
+    const fieldErrors = answer.errors.filter((issue) => known.has(issue.path));
+    for (const issue of fieldErrors)
+      form.setError(
+        issue.path as keyof StaffSetup,
+        { type: "server", message: issue.message },
+        { shouldFocus: issue === fieldErrors[0] },
+      );
+    if (fieldErrors.length === 0)
+      form.setError("root", {
+        type: "server",
+        message: answer.message ?? t("staff.setup.failed"),
+      });
+  });
+
+  return (
+    <StaffPlainPage>
+      <StaffCard title={t("staff.setup.title")} intro={t("staff.setup.intro")}>
+        {rootError && (
+          <div
+            role="alert"
+            className="border-burgundy/50 text-burgundy mt-6 rounded-sm border border-l-4 bg-red-50 px-4 py-3 text-sm"
+          >
+            {rootError}
+          </div>
+        )}
+        <FormProvider {...form}>
+          <form
+            method="post"
+            noValidate
+            onSubmit={(event) => void onSubmit(event)}
+            className="mt-6 grid gap-5"
+          >
+            <TextField
+              name="displayName"
+              label={t("staff.setup.name")}
+              autoComplete="name"
+              required
+            />
+            <TextField
+              name="email"
+              type="email"
+              label={t("staff.setup.email")}
+              hint={t("staff.setup.emailHint", { domain })}
+              autoComplete="username"
+              inputMode="email"
+              required
+            />
+            <TextField
+              name="password"
+              type="password"
+              label={t("staff.setup.password")}
+              hint={t("staff.setup.passwordHint", { min: passwordMinLength })}
+              autoComplete="new-password"
+              required
+            />
+            <SelectField
+              name="language"
+              label={t("staff.setup.language")}
+              hint={t("staff.setup.languageHint")}
+              options={LANGUAGES.map((value) => ({ value, label: LANGUAGE_NAMES[value] }))}
+            />
+            <Button type="submit" size="lg" disabled={!hydrated || submitting} className="mt-2">
+              {submitting ? t("staff.setup.submitting") : t("staff.setup.submit")}
+            </Button>
+          </form>
+        </FormProvider>
+      </StaffCard>
+    </StaffPlainPage>
+  );
+}
