@@ -5,7 +5,7 @@ import { describe, expect, inject, it } from "vitest";
 import { decodeMail } from "../setup/mail-text.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
-const MAIL_DIR = join(inject("dataDir"), "mail");
+const MAIL_DIR = inject("mailDir");
 
 /** The .eml files written so far whose text contains `needle`. */
 function mailsContaining(needle: string): string[] {

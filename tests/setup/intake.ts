@@ -1,14 +1,13 @@
-import type { AddressInfo } from "node:net";
 import { listenOnFreePort } from "./http.ts";
 import { createChallenge, solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll } from "vitest";
 import type { Deps } from "../../domain/deps.ts";
 import { createExpressApp } from "../../server/app.ts";
 import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
 
 export { decodeMail } from "./mail-text.ts";
+export { TestSmtpServer, type ReceivedMail } from "./smtp.ts";
 
 export const STAFF_EMAIL = "staff@castellum.test";
 
@@ -103,60 +102,6 @@ export async function expiredAltchaToken(hmacSecret: string): Promise<string> {
     expiresAt: new Date(Date.now() - 60_000),
   });
   return solveAltcha(challenge);
-}
-
-export interface ReceivedMail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server in this process that keeps what it receives; can be stopped and restarted. */
-export class TestSmtpServer {
-  readonly received: ReceivedMail[] = [];
-  port = 0;
-  private server: SMTPServer | undefined;
-
-  async start(port = 0): Promise<void> {
-    const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-        stream.on("end", () => {
-          this.received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-            raw: Buffer.concat(chunks).toString("utf8"),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, "127.0.0.1", () => resolve());
-    });
-    this.server = server;
-    this.port = (server.server.address() as AddressInfo).port;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
-  }
-
-  /** The received mails to `address`. */
-  to(address: string): ReceivedMail[] {
-    return this.received.filter((mail) => mail.to.includes(address));
-  }
 }
 
 function isoDate(daysAhead: number): string {
