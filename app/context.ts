@@ -41,6 +41,8 @@ export interface StaffPages {
   getInboxOverview: () => Promise<InboxOverview>;
   listUndeliveredMail: () => Promise<UndeliveredMailList>;
   isSetupTokenUsable: (token: string) => Promise<boolean>;
+  /** Estates by id and name, for the property filter. */
+  listPropertyChoices: (language: Language) => Promise<{ id: number; name: string }[]>;
   /** Remembers the language a staff member picked with `?lang=` in the staff area. */
   setStaffLanguage: (staffUserId: string, language: Language) => Promise<void>;
 }

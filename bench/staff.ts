@@ -46,7 +46,7 @@ import {
   TITLES,
 } from "../domain/requests/options.ts";
 import { hashPassword, verifyPassword } from "../domain/staff/passwords.ts";
-import { STAFF_COLLECTIONS } from "../server/api/staff.ts";
+import { STAFF_COLLECTIONS } from "../domain/staff/collections.ts";
 import { createExpressApp } from "../server/app.ts";
 import { createServices } from "../server/services.ts";
 import { listenOnFreePort } from "../tests/setup/http.ts";

@@ -8,6 +8,7 @@ import {
   type StaffPages,
   staffPagesContext,
 } from "../app/context.ts";
+import { listPropertyChoices } from "../domain/catalogue/read-properties.ts";
 import { listUndeliveredMail } from "../domain/mail/outbox-health.ts";
 import { setStaffLanguage } from "../domain/staff/accounts.ts";
 import { countInboxByStatus, getInboxOverview, listInbox } from "../domain/staff/inbox.ts";
@@ -114,6 +115,7 @@ function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
     countInboxByStatus: (kind) => countInboxByStatus(deps, kind),
     getInboxOverview: () => getInboxOverview(deps),
     listUndeliveredMail: () => listUndeliveredMail(deps, {}),
+    listPropertyChoices: (language) => listPropertyChoices(deps, { language }),
     isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token, staff.adminEmailDomain),
     setStaffLanguage: (id, language) => setStaffLanguage(deps, id, language),
   };

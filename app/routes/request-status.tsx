@@ -33,7 +33,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       timeStyle: "long",
       timeZone: "UTC",
     }).format(new Date(request.createdAt)),
-    rows: summarizeRequest(request.kind, request.details, LANGUAGE_TAGS[language], t),
+    rows: summarizeRequest(request.kind, request.details, language, t),
   };
 }
 

@@ -1,26 +1,12 @@
 import { eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import { staffUsers } from "../../db/schema/index.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { consumeRateLimit, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { findStaffByEmail } from "./accounts.ts";
 import { verifyPassword, verifyPasswordOfUnknownAccount } from "./passwords.ts";
+import type { StaffLogin } from "./login.schema.ts";
 import type { StaffUser } from "./staff-user.ts";
-
-/** The login form: both fields required (spec point 2); shared by the page and the API. */
-export const StaffLoginSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .min(1, "staff.validation.emailRequired")
-    .max(254, "validation.emailInvalid"),
-  password: z
-    .string()
-    .min(1, "staff.validation.passwordRequired")
-    .max(1024, "staff.validation.passwordRequired"),
-});
-export type StaffLogin = z.infer<typeof StaffLoginSchema>;
 
 export interface LoginLimits {
   store: RateLimitStore;

@@ -6,9 +6,9 @@
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { COMMON_PASSWORDS } from "./common-passwords.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules.ts";
 
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 128;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 
 export type PasswordPolicyReason = "tooShort" | "tooLong" | "common" | "containsEmail";
 export type PasswordPolicyResult = { ok: true } | { ok: false; reason: PasswordPolicyReason };

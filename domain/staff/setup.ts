@@ -3,9 +3,9 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Database, withTransaction } from "../../db/client.ts";
 import { staffSetupTokens, staffUsers } from "../../db/schema/index.ts";
-import { LANGUAGES } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { createStaffAccount, type PasswordProblem } from "./accounts.ts";
+import type { StaffSetup } from "./setup.schema.ts";
 import { isCompanyEmail, type StaffUser } from "./staff-user.ts";
 
 /** A setup link works this long after the server printed it. */
@@ -74,27 +74,6 @@ export async function isSetupTokenUsable(
   if (!row) return false;
   return !(await hasCompanyAdmin(deps.db, adminEmailDomain));
 }
-
-/** The first-admin form, shared by the setup page and POST /api/admin/setup. */
-export const StaffSetupSchema = z.object({
-  token: z.string().max(100),
-  email: z
-    .string()
-    .trim()
-    .min(1, "staff.validation.emailRequired")
-    .max(254, "validation.emailInvalid"),
-  displayName: z
-    .string()
-    .trim()
-    .min(1, "staff.validation.nameRequired")
-    .max(100, "staff.validation.nameTooLong"),
-  password: z
-    .string()
-    .min(1, "staff.validation.passwordRequired")
-    .max(1024, "staff.password.tooLong"),
-  language: z.enum(LANGUAGES).default("en"),
-});
-export type StaffSetup = z.infer<typeof StaffSetupSchema>;
 
 export type SetupResult =
   | { outcome: "created"; user: StaffUser }

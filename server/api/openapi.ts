@@ -28,12 +28,12 @@ import {
   NoteSchema,
   StatusChangeSchema,
 } from "../../domain/staff/inbox.schema.ts";
-import { StaffLoginSchema } from "../../domain/staff/login.ts";
-import { StaffSetupSchema } from "../../domain/staff/setup.ts";
+import { StaffLoginSchema } from "../../domain/staff/login.schema.ts";
+import { StaffSetupSchema } from "../../domain/staff/setup.schema.ts";
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
 import { REQUEST_ENDPOINTS } from "./requests.ts";
-import { STAFF_COLLECTIONS } from "./staff.ts";
+import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 
 const jsonSchema = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;

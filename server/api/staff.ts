@@ -8,6 +8,7 @@ import { ValidationError } from "../../domain/errors.ts";
 import { discardMail, listUndeliveredMail, retryMail } from "../../domain/mail/outbox-health.ts";
 import { fieldIssues } from "../../domain/requests/fields.ts";
 import { type RequestKind, STATUS_KEYS } from "../../domain/requests/options.ts";
+import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
 import { csvRowOf, CSV_COLUMNS } from "../../domain/staff/inbox-csv.ts";
 import {
@@ -24,8 +25,10 @@ import {
   NoteSchema,
   StatusChangeSchema,
 } from "../../domain/staff/inbox.schema.ts";
-import { loginStaff, StaffLoginSchema } from "../../domain/staff/login.ts";
-import { completeStaffSetup, StaffSetupSchema } from "../../domain/staff/setup.ts";
+import { loginStaff } from "../../domain/staff/login.ts";
+import { StaffLoginSchema } from "../../domain/staff/login.schema.ts";
+import { completeStaffSetup } from "../../domain/staff/setup.ts";
+import { StaffSetupSchema } from "../../domain/staff/setup.schema.ts";
 import { createSession } from "../../domain/auth/sessions.ts";
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
@@ -39,16 +42,6 @@ import {
 } from "../middleware/session.ts";
 import type { StaffServices } from "../services.ts";
 import { sendError } from "./errors.ts";
-
-/**
- * The staff collections: each kind of request is read and changed under the path that
- * creates it (spec point 7 names /api/booking-requests; the others follow the same shape).
- */
-export const STAFF_COLLECTIONS: Record<RequestKind, string> = {
-  booking_request: "/booking-requests",
-  property_booking: "/bookings",
-  membership: "/membership/applications",
-};
 
 function parseWith<T>(
   schema: {

@@ -1,14 +1,10 @@
 import type { RequestKind } from "../../../domain/requests/options.ts";
+import { STAFF_COLLECTIONS } from "../../../domain/staff/collections.ts";
 
-/**
- * Where the staff API keeps each kind of request (server/api/staff.ts, STAFF_COLLECTIONS, under
- * /api): every kind is read and changed under the path that creates it.
- */
-export const COLLECTION_PATHS: Record<RequestKind, string> = {
-  booking_request: "/api/booking-requests",
-  property_booking: "/api/bookings",
-  membership: "/api/membership/applications",
-};
+/** The staff API's path of each kind of request (domain/staff/collections.ts, under /api). */
+export const COLLECTION_PATHS = Object.fromEntries(
+  Object.entries(STAFF_COLLECTIONS).map(([kind, path]) => [kind, `/api${path}`]),
+) as Record<RequestKind, string>;
 
 export interface FieldError {
   path: string;

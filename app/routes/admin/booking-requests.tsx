@@ -2,7 +2,6 @@ import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigation, useRevalidator } from "react-router";
 import { ArrowLeftToLine, ArrowRight, Download } from "lucide-react";
-import { listProperties } from "../../../domain/catalogue/read-properties.ts";
 import { DomainError, ValidationError } from "../../../domain/errors.ts";
 import { REQUEST_KINDS, type RequestKind, statusesOf } from "../../../domain/requests/options.ts";
 import type { InboxPage } from "../../../domain/staff/inbox.ts";
@@ -12,7 +11,7 @@ import {
   inboxFilterToSearch,
 } from "../../../domain/staff/inbox.schema.ts";
 import type { Route } from "./+types/booking-requests";
-import { depsContext, requestInfoContext } from "../../context.ts";
+import { requestInfoContext } from "../../context.ts";
 import type { DetailsTarget } from "../../components/staff/request-details-dialog.tsx";
 import { InboxFilters } from "../../components/staff/inbox-filters.tsx";
 import { KindNav, StatusCards } from "../../components/staff/inbox-nav.tsx";
@@ -77,11 +76,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const [counts, overview, properties] = await Promise.all([
     staff.countInboxByStatus(kind),
     staff.getInboxOverview(),
-    kind === "property_booking"
-      ? listProperties(context.get(depsContext), { language }).then((list) =>
-          list.map((property) => ({ id: property.id, name: property.name })),
-        )
-      : null,
+    kind === "property_booking" ? staff.listPropertyChoices(language) : null,
   ]);
   const firstPage = { ...filter, after: undefined };
   // The export takes the same filters (not the page): its own kind is in its path.

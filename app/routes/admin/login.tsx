@@ -1,13 +1,14 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { redirect, useNavigate, useSearchParams } from "react-router";
 import { LogIn } from "lucide-react";
 import { staffAccessOf, type StaffUser } from "../../../domain/staff/staff-user.ts";
-import type { StaffLogin } from "../../../domain/staff/login.ts";
+import type { StaffLogin } from "../../../domain/staff/login.schema.ts";
 import type { Route } from "./+types/login";
 import { sessionContext, staffPagesContext } from "../../context.ts";
 import { TextField } from "../../components/forms/fields.tsx";
+import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
 import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
 import { callStaffApi, safeRedirectTarget, STAFF_HOME } from "../../components/staff/staff-api.ts";
 import { Button } from "../../components/ui/button.tsx";
@@ -45,10 +46,18 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const [failure, setFailure] = useState<string[] | null>(null);
-  // StaffLoginSchema lives beside the server code (domain/staff/login.ts pulls in the database
-  // layer), so the browser sends the form as it is and shows the schema's answer: the API
-  // validates with it and names each field's problem in the user's language.
-  const form = useForm<StaffLogin>({ defaultValues: { email: "", password: "" } });
+  // The same schema as the API's, loaded on first use; the server checks again with it.
+  const schema = useMemo(
+    () =>
+      lazyZodResolver<StaffLogin, StaffLogin>(() =>
+        import("../../../domain/staff/login.schema.ts").then((m) => m.StaffLoginSchema),
+      ),
+    [],
+  );
+  const form = useForm<StaffLogin>({
+    defaultValues: { email: "", password: "" },
+    resolver: schema.resolver,
+  });
   const submitting = form.formState.isSubmitting;
   const hydrated = useHydrated();
 

@@ -1,13 +1,15 @@
+import { useMemo } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { LANGUAGE_NAMES, LANGUAGES } from "../../../i18n/config.ts";
-import { PASSWORD_MIN_LENGTH } from "../../../domain/staff/passwords.ts";
-import type { StaffSetup } from "../../../domain/staff/setup.ts";
+import { PASSWORD_MIN_LENGTH } from "../../../domain/staff/password-rules.ts";
+import type { StaffSetup } from "../../../domain/staff/setup.schema.ts";
 import type { StaffUser } from "../../../domain/staff/staff-user.ts";
 import type { Route } from "./+types/setup";
 import { requestInfoContext, staffPagesContext } from "../../context.ts";
 import { SelectField, TextField } from "../../components/forms/fields.tsx";
+import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
 import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
 import { callStaffApi, STAFF_HOME } from "../../components/staff/staff-api.ts";
 import { Button } from "../../components/ui/button.tsx";
@@ -81,10 +83,18 @@ function SetupForm({
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const hydrated = useHydrated();
-  // StaffSetupSchema lives beside the server code (domain/staff/setup.ts pulls in the database
-  // layer), so the API validates with it and the page shows each field's problem it names.
+  // The same schema as the API's, loaded on first use; the server checks again with it (and
+  // the parts the browser cannot: the company domain, the common-password list).
+  const schema = useMemo(
+    () =>
+      lazyZodResolver<StaffSetup, StaffSetup>(() =>
+        import("../../../domain/staff/setup.schema.ts").then((m) => m.StaffSetupSchema),
+      ),
+    [],
+  );
   const form = useForm<StaffSetup>({
     defaultValues: { token, displayName: "", email: "", password: "", language },
+    resolver: schema.resolver,
   });
   const submitting = form.formState.isSubmitting;
   const rootError = form.formState.errors.root?.message;
