@@ -30,7 +30,12 @@ export const MIGRATIONS_FOLDER = join(import.meta.dirname, "migrations");
 const PGLITE_EXTENSIONS = { pg_trgm };
 
 export type DatabaseOptions =
-  | { databaseUrl: string; poolSize?: number }
+  | {
+      databaseUrl: string;
+      poolSize?: number;
+      /** Told when an idle pooled connection dies (server restart, terminated backend). */
+      onIdleError?: (error: Error) => void;
+    }
   | { dataDir: string }
   /** In-memory PGlite, for tests. */
   | { memory: true };
@@ -48,6 +53,10 @@ export async function openDatabase(
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
     });
+    // An idle connection that the server ends (restart, failover, a terminated backend) is an
+    // 'error' event on the pool: without a listener it would crash the process. The pool drops
+    // that connection and opens a new one when next needed.
+    pool.on("error", (error) => options.onIdleError?.(error));
     // Fail at start, with the driver's own message, rather than at the first page view.
     await pool.query("select 1");
     const db = drizzleNodePg({ client: pool, schema });

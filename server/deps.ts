@@ -21,7 +21,12 @@ export async function createDeps(
   const log = createLogger(env);
   const started = performance.now();
   const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
+    env.DATABASE_URL
+      ? {
+          databaseUrl: env.DATABASE_URL,
+          onIdleError: (error) => log.warn({ err: error }, "idle database connection lost"),
+        }
+      : { dataDir: env.DATA_DIR },
     join(rootDir, "db/migrations"),
   );
   await database.migrate();

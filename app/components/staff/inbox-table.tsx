@@ -218,7 +218,8 @@ export function InboxTable({
       case "status": {
         const tone = TONE_CLASSES[STATUS_TONES[row.status]];
         return (
-          <td key={column} className={TD}>
+          // Wide enough for the longest status name, so the sticky Actions column never covers it.
+          <td key={column} className={cn(TD, "min-w-44")}>
             <div className="flex items-center gap-2">
               <span aria-hidden className={cn("size-2.5 shrink-0 rounded-full", tone.dot)} />
               <StatusSelect
