@@ -56,8 +56,8 @@ const COLUMNS: Record<RequestKind, readonly Column[]> = {
 const TAGS_SHOWN = 2;
 
 const TH =
-  "border-ink/15 text-ink border-b px-2.5 py-3 text-left align-bottom text-xs font-semibold tracking-wide uppercase";
-const TD = "border-ink/10 text-ink border-b px-2.5 py-3 align-top";
+  "border-ink/15 text-ink border-b px-2 py-3 text-left align-bottom text-xs font-semibold tracking-wide uppercase";
+const TD = "border-ink/10 text-ink border-b px-2 py-3 align-top";
 /** The actions stay in view while the rest of a wide table scrolls under them. */
 const STICKY = "bg-paper sticky right-0 border-l shadow-[-6px_0_8px_-6px_rgb(28_25_23/0.15)]";
 
@@ -190,12 +190,13 @@ export function InboxTable({
         const labels = tagGroup ? row.tags.map((tag) => t(`${tagGroup}.${tag}`)) : [];
         const rest = labels.slice(TAGS_SHOWN);
         return (
-          <td key={column} className={cn(TD, "min-w-36")}>
+          <td key={column} className={cn(TD, "max-w-40 min-w-32")}>
             <ul className="flex flex-wrap gap-1">
               {labels.slice(0, TAGS_SHOWN).map((label) => (
                 <li
                   key={label}
-                  className="border-gold/50 bg-ivory rounded-full border px-2 py-0.5 text-xs whitespace-nowrap"
+                  title={label}
+                  className="border-gold/50 bg-ivory max-w-full truncate rounded-full border px-2 py-0.5 text-xs whitespace-nowrap"
                 >
                   {label}
                 </li>
@@ -219,7 +220,7 @@ export function InboxTable({
         const tone = TONE_CLASSES[STATUS_TONES[row.status]];
         return (
           // Wide enough for the longest status name, so the sticky Actions column never covers it.
-          <td key={column} className={cn(TD, "min-w-44")}>
+          <td key={column} className={cn(TD, "min-w-40")}>
             <div className="flex items-center gap-2">
               <span aria-hidden className={cn("size-2.5 shrink-0 rounded-full", tone.dot)} />
               <StatusSelect

@@ -18,7 +18,7 @@ export function StaffHeader({ email }: { email: string }) {
   const { t } = useTranslation();
   return (
     <header className="bg-heritage text-ivory">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-8 gap-y-3 px-4 py-3 sm:px-6">
+      <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-8 gap-y-3 px-4 py-3 sm:px-6">
         <Link
           to="/admin/booking-requests"
           className="flex items-baseline gap-3 rounded-sm focus-visible:outline-2 focus-visible:outline-offset-4"

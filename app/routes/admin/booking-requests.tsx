@@ -153,7 +153,7 @@ export default function BookingRequests({ loaderData }: Route.ComponentProps) {
     revalidator.state === "loading";
 
   return (
-    <div className="mx-auto grid max-w-7xl grid-cols-[minmax(0,1fr)] gap-8 px-4 py-10 sm:px-6 lg:py-12">
+    <div className="mx-auto grid max-w-[100rem] grid-cols-[minmax(0,1fr)] gap-8 px-4 py-10 sm:px-6 lg:py-12">
       <StaffPageHeader
         title={t("staff.inbox.title")}
         actions={
