@@ -6,7 +6,7 @@ import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
 import { ensureBuilds, startBlank, startCastellum } from "./servers.ts";
 
-const CHROME_FLAGS = [
+export const CHROME_FLAGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
