@@ -8,6 +8,7 @@ import { deliverDueMail, enqueueMail, type RetryPolicy } from "./outbox.ts";
 import { discardMail, listUndeliveredMail, retryMail } from "./outbox-health.ts";
 import { renderGuestConfirmation, type MailRequest } from "./templates.ts";
 import { createMailTransport, type MailTransport, type OutgoingMail } from "./transport.ts";
+import { expectErrorLog } from "../../tests/setup/error-log.ts";
 
 /** No waiting between attempts, so each delivery run makes the next attempt. */
 const QUICK_RETRY: RetryPolicy = { baseMs: 0, maxMs: 0, maxAttempts: 3 };
@@ -59,6 +60,8 @@ async function requestWithConfirmation(deps: Deps, email: string) {
 
 /** Runs the outbox until the queued mail has used up its attempts. */
 async function exhaustAttempts(deps: Deps, transport: MailTransport) {
+  // Giving up is logged as an error: staff have to act on it.
+  expectErrorLog(/gave up after the last attempt/);
   for (let attempt = 0; attempt < (QUICK_RETRY.maxAttempts ?? 0); attempt += 1) {
     await deliverDueMail(deps, transport, { retry: QUICK_RETRY });
   }
@@ -82,6 +85,7 @@ describeEachBackend(
       const { deps } = database();
       const transport = refusingTransport();
       const { reference, subject } = await requestWithConfirmation(deps, "refused@example.com");
+      expectErrorLog(/gave up after the last attempt/);
 
       const first = await deliverDueMail(deps, transport, { retry: QUICK_RETRY });
       expect(first).toEqual({ sent: 0, failed: 1 });

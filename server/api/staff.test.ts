@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authSessions, guestRequests } from "../../db/schema/index.ts";
 import { setStaffDisabled } from "../../domain/staff/accounts.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
+import { expectErrorLog } from "../../tests/setup/error-log.ts";
 import {
   decodeMail,
   serveIntake,
@@ -132,6 +133,28 @@ describeEachBackend("staff sign-in and sessions", (database) => {
     const rows = await database().deps.db.select().from(authSessions);
     expect(rows.some((row) => row.tokenHash.includes(token))).toBe(false);
     expect(rows.every((row) => /^[0-9a-f]{64}$/.test(row.tokenHash))).toBe(true);
+  });
+
+  it("refuses sign-in when the limiter's counters cannot be reached: it never fails open", async () => {
+    const { Redis } = await import("ioredis");
+    const { createRedisRateLimitStore } = await import("../../domain/rate-limit/rate-limiter.ts");
+    const { loginStaff } = await import("../../domain/staff/login.ts");
+    // A real client pointed at a port where no Redis listens.
+    const redis = new Redis("redis://127.0.0.1:1", {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on("error", () => {});
+    expectErrorLog(/login limiter unavailable/);
+    const result = await loginStaff(
+      database().deps,
+      { store: createRedisRateLimitStore(redis), perAccount: 10, perIp: 50, windowMs: 60_000 },
+      { email: "admin@castellum.test", password: STAFF_PASSWORD },
+    );
+    expect(result).toEqual({ outcome: "unavailable" });
+    redis.disconnect();
   });
 
   it("allows at most 10 tries per account in the window, then 429 with Retry-After", async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import pg from "pg";
-import pino from "pino";
+import { createTestLogger } from "./error-log.ts";
 import { afterAll, beforeAll, describe } from "vitest";
 import { loadPropertyContent } from "../../content/load-properties.ts";
 import { type DatabaseBackend, type DatabaseHandle, openDatabase } from "../../db/client.ts";
@@ -28,7 +28,7 @@ export interface TestDatabase {
 export async function openTestDatabase(
   backend: DatabaseBackend,
 ): Promise<TestDatabase & { dispose(): Promise<void> }> {
-  const log = pino({ level: "silent" });
+  const log = createTestLogger();
   if (backend === "pglite") {
     const handle = await openDatabase({ memory: true });
     await handle.migrate();
