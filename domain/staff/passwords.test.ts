@@ -18,11 +18,16 @@ describe("hashPassword and verifyPassword", () => {
     stored = await hashPassword(PASSWORD);
   });
 
-  it("writes the scrypt parameters, a 16-byte salt and a 32-byte key into the hash", () => {
-    const [scheme, parameters, salt, key] = stored.split("$");
-    expect([scheme, parameters]).toEqual(["scrypt", "N=131072,r=8,p=1"]);
-    expect(Buffer.from(salt ?? "", "base64url")).toHaveLength(16);
-    expect(Buffer.from(key ?? "", "base64url")).toHaveLength(32);
+  it("writes argon2id with its parameters, a 16-byte salt and a 32-byte digest into the hash", () => {
+    const [, scheme, version, parameters, salt, key] = stored.split("$");
+    expect([scheme, version, parameters]).toEqual(["argon2id", "v=19", "m=65536,t=4,p=1"]);
+    expect(Buffer.from(salt ?? "", "base64")).toHaveLength(16);
+    expect(Buffer.from(key ?? "", "base64")).toHaveLength(32);
+  });
+
+  it("refuses a stored argon2 hash that asks for absurd memory, without running it", async () => {
+    const hostile = stored.replace("m=65536", "m=99999999");
+    expect(await verifyPassword(hostile, PASSWORD)).toBe(false);
   });
 
   it("accepts the password the hash was made from", async () => {
@@ -42,19 +47,37 @@ describe("hashPassword and verifyPassword", () => {
   });
 
   it("refuses a tampered hash", async () => {
-    const [scheme, parameters, salt, key = ""] = stored.split("$");
-    const flipped = Buffer.from(key, "base64url");
+    const parts = stored.split("$"); // ["", "argon2id", "v=19", "m=…", salt, digest]
+    const b64 = (bytes: Buffer) => bytes.toString("base64").replace(/=+$/, "");
+    const flipped = Buffer.from(parts[5] ?? "", "base64");
     flipped[0] = (flipped[0] ?? 0) ^ 1;
-    const tamperedKey = [scheme, parameters, salt, flipped.toString("base64url")].join("$");
-    const otherSalt = [scheme, parameters, Buffer.alloc(16).toString("base64url"), key].join("$");
+    const tamperedKey = [...parts.slice(0, 5), b64(flipped)].join("$");
+    const otherSalt = [...parts.slice(0, 4), b64(Buffer.alloc(16)), parts[5]].join("$");
+    // The untouched parts still verify: the refusals below are for the tampering alone.
+    expect(await verifyPassword([...parts].join("$"), PASSWORD)).toBe(true);
     expect(await verifyPassword(tamperedKey, PASSWORD)).toBe(false);
     expect(await verifyPassword(otherSalt, PASSWORD)).toBe(false);
+  });
+
+  it("still verifies a scrypt hash of the first version, and refuses a tampered one", async () => {
+    const salt = randomBytes(16);
+    const key = scryptSync(PASSWORD, salt, 32, { N: 2 ** 14, r: 8, p: 1 });
+    const old = `scrypt$N=16384,r=8,p=1$${salt.toString("base64url")}$${key.toString("base64url")}`;
+    expect(await verifyPassword(old, PASSWORD)).toBe(true);
+    key[0] = (key[0] ?? 0) ^ 1;
+    const tampered = `scrypt$N=16384,r=8,p=1$${salt.toString("base64url")}$${key.toString("base64url")}`;
+    expect(await verifyPassword(tampered, PASSWORD)).toBe(false);
   });
 
   it.each([
     ["empty", ""],
     ["not a hash", "hunter2"],
     ["another scheme", "$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW"],
+    ["argon2id without a digest", "$argon2id$v=19$m=65536,t=4,p=1$AAAAAAAAAAAAAAAAAAAAAA"],
+    [
+      "argon2i, not argon2id",
+      "$argon2i$v=19$m=65536,t=4,p=1$AAAAAAAAAAAAAAAAAAAAAA$" + "A".repeat(43),
+    ],
     ["missing key", "scrypt$N=131072,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA"],
     ["extra field", "scrypt$N=131072,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$a$b"],
     ["N not a power of two", "scrypt$N=100000,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$" + "A".repeat(43)],
