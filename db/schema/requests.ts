@@ -23,7 +23,9 @@ export const guestRequests = pgTable(
     id: uuid("id").primaryKey(),
     kind: text("kind", { enum: ["booking_request", "property_booking", "membership"] }).notNull(),
     reference: text("reference").notNull().unique(),
-    // Booking statuses (spec point 4), then those of membership applications (decisions.md).
+    // Booking statuses (spec point 4), then those of membership applications (decisions.md):
+    // REQUEST_STATUSES of domain/requests/options.ts (db/ sits below domain/, so the list is
+    // repeated here; domain/staff/statuses.test.ts keeps the two equal).
     status: text("status", {
       enum: [
         "New",
