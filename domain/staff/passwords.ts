@@ -132,9 +132,6 @@ function deriveKey(
   });
 }
 
-function formatHash({ N, r, p }: ScryptParameters, salt: Buffer, key: Buffer): string {
-  return `scrypt$N=${N},r=${r},p=${p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
-}
 
 function parseHash(
   stored: string,
