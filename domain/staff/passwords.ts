@@ -132,7 +132,6 @@ function deriveKey(
   });
 }
 
-
 function parseHash(
   stored: string,
 ): { parameters: ScryptParameters; salt: Buffer; key: Buffer } | undefined {
