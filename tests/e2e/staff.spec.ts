@@ -242,6 +242,17 @@ describe("the staff area", () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute("data-testid")))
       .toBe("status-select");
+
+    // The details open with Enter on their button and close with Escape, focus coming back.
+    const details = page.getByTestId("inbox-table").getByRole("button", { name: "View Details" });
+    await details.first().focus();
+    await page.keyboard.press("Enter");
+    await page.getByTestId("request-details").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByTestId("request-details").waitFor({ state: "detached" });
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ""))
+      .toMatch(/^View Details/);
   });
 
   describe("who may enter (spec point 6, enforced on the server)", () => {

@@ -1,6 +1,7 @@
 import { useId, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { SITE } from "../../../content/site.ts";
+import { LanguageMenu } from "../language-links.tsx";
 
 /**
  * A staff page without the staff header (sign-in, setup, 'Access Denied'): the brand, then one
@@ -11,11 +12,15 @@ export function StaffPlainPage({ children }: { children: React.ReactNode }) {
   return (
     <>
       <header className="bg-heritage text-ivory">
-        <div className="mx-auto flex max-w-7xl items-baseline gap-3 px-4 py-4 sm:px-6">
+        <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-3 px-4 py-4 sm:px-6">
           <span className="font-display text-2xl font-semibold">{SITE.brand}</span>
           <span className="text-ivory/85 text-sm tracking-[0.12em] uppercase">
             {t("staff.shell.dashboard")}
           </span>
+          {/* Sign-in and setup can be read in another language before anyone is signed in. */}
+          <div className="ml-auto">
+            <LanguageMenu />
+          </div>
         </div>
       </header>
       <main id="main" tabIndex={-1} className="flex flex-1 justify-center px-4 py-12 sm:py-20">
