@@ -605,3 +605,29 @@ describeEachBackend(
   },
   { seed: false },
 );
+
+describeEachBackend(
+  "the login limit in Redis, shared by two app instances",
+  (database) => {
+    const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+    // Every run comes from 127.0.0.1 and Redis keeps counters for the window: only the
+    // per-account limit is under test here.
+    const env = () => ({ REDIS_URL, LOGIN_MAX_PER_ACCOUNT: 3, LOGIN_MAX_PER_IP: 100_000 });
+    const first = serveIntake(() => database().deps, env);
+    const second = serveIntake(() => database().deps, env);
+
+    it("counts tries at either instance against the same account", async () => {
+      // A new account name per run: Redis keeps the counters across runs for the window.
+      const email = `shared-${Date.now()}@castellum.test`;
+      const statuses: number[] = [];
+      for (const server of [first, second, first, second]) {
+        const answer = await staffCall(server().url, "POST", "/api/admin/login", {
+          body: { email, password: "not-the-password-at-all" },
+        });
+        statuses.push(answer.status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    });
+  },
+  { seed: false },
+);
