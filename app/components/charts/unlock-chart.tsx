@@ -1,5 +1,6 @@
 import type { CirculatingSupplyPoint } from "../../../domain/tokenomics/unlock-schedule.ts";
 import { cn } from "../ui/cn.ts";
+import { HorizontalGrid } from "./horizontal-grid.tsx";
 import { ChartDataTable, chartColor, svgNumber, TD_CLASS, TH_CLASS } from "./allocation-chart.tsx";
 
 export interface UnlockSeries {
@@ -103,21 +104,17 @@ export function UnlockChart({
         className="h-auto max-w-xl"
       >
         <title id={titleId}>{title}</title>
+        <HorizontalGrid
+          values={SHARE_TICKS}
+          y={y}
+          left={PLOT.left}
+          right={WIDTH - PLOT.right}
+          format={(share) => percent.format(share)}
+          fontSize={13}
+          labelGap={8}
+          baseline={4.5}
+        />
         <g fontSize={13} fill="#57534E">
-          {SHARE_TICKS.map((share) => (
-            <g key={share}>
-              <line
-                x1={PLOT.left}
-                x2={WIDTH - PLOT.right}
-                y1={svgNumber(y(share))}
-                y2={svgNumber(y(share))}
-                stroke="#E7E5E4"
-              />
-              <text x={PLOT.left - 8} y={svgNumber(y(share) + 4.5)} textAnchor="end">
-                {percent.format(share)}
-              </text>
-            </g>
-          ))}
           <text x={8} y={16} textAnchor="start">
             {axisLabels.share}
           </text>

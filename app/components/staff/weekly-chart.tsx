@@ -4,6 +4,7 @@ import type { WeeklyCounts } from "../../../domain/staff/inbox.ts";
 import { ChartDataTable, svgNumber, TD_CLASS, TH_CLASS } from "../charts/allocation-chart.tsx";
 import { cn } from "../ui/cn.ts";
 import { formatWeek } from "./format.ts";
+import { HorizontalGrid } from "../charts/horizontal-grid.tsx";
 import { type StatusTone, statusLabelKey, TONE_FILLS } from "./status-tones.ts";
 
 /**
@@ -90,22 +91,16 @@ export function WeeklyChart({
           className="h-auto min-w-[32rem]"
         >
           <title id={titleId}>{title}</title>
-          <g fontSize={12} fill="#57534E">
-            {ticks.map((tick) => (
-              <g key={tick}>
-                <line
-                  x1={PLOT.left}
-                  x2={WIDTH - PLOT.right}
-                  y1={svgNumber(y(tick))}
-                  y2={svgNumber(y(tick))}
-                  stroke="#E7E5E4"
-                />
-                <text x={PLOT.left - 6} y={svgNumber(y(tick) + 4)} textAnchor="end">
-                  {integer.format(tick)}
-                </text>
-              </g>
-            ))}
-          </g>
+          <HorizontalGrid
+            values={ticks}
+            y={y}
+            left={PLOT.left}
+            right={WIDTH - PLOT.right}
+            format={(tick) => integer.format(tick)}
+            fontSize={12}
+            labelGap={6}
+            baseline={4}
+          />
           {rows.map((row, index) => {
             const x = PLOT.left + slot * index + (slot - barWidth) / 2;
             let base = 0;
