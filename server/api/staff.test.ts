@@ -245,6 +245,13 @@ describeEachBackend("the staff inbox API", (database) => {
     ])
       cookies[email] = await signIn(url, email);
     await setStaffDisabled(deps, "gone@castellum.test", true);
+    // An owner's session (the owner area, issue 6, signs owners in with the same layer).
+    const { createSession } = await import("../../domain/auth/sessions.ts");
+    const owner = await createSession(deps, { role: "owner", ownerEmail: "owner@example.com" }, {});
+    cookies["owner@example.com"] = `castellum_session=${owner.token}`;
+    // A live session of another role, so the refusals below are for the role, not the cookie.
+    const { resolveSession } = await import("../../domain/auth/sessions.ts");
+    expect((await resolveSession(deps, owner.token))?.role).toBe("owner");
   });
 
   const call = (method: string, path: string, options: Parameters<typeof staffCall>[3] = {}) =>
@@ -284,6 +291,7 @@ describeEachBackend("the staff inbox API", (database) => {
       ] as const;
     const callers = [
       ["anonymous", undefined, 401],
+      ["property owner", "owner@example.com", 401],
       ["staff who is not an admin", "clerk@castellum.test", 403],
       ["admin of another domain", "boss@other.test", 403],
       ["disabled admin", "gone@castellum.test", 401],
