@@ -132,3 +132,43 @@ describe("npm run staff (embedded database)", { timeout: 120_000 }, () => {
     expect((await staff(dataDir, ["list"])).code).toBe(0);
   });
 });
+
+describe("npm run db:seed -- --demo-admin", { timeout: 180_000 }, () => {
+  const SEED = join(import.meta.dirname, "../content/seed-cli.ts");
+  const seed = (dataDir: string, env: Record<string, string>) =>
+    new Promise<Run>((resolve) => {
+      execFile(
+        process.execPath,
+        [SEED, "--demo-admin"],
+        { env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...env }, cwd: tmpdir() },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it("creates a demo admin with a printed password that signs in, never in production", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "castellum-seed-"));
+    try {
+      const refused = await seed(dataDir, { NODE_ENV: "production" });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("never created when NODE_ENV=production");
+
+      const run = await seed(dataDir, { NODE_ENV: "development" });
+      expect(run.code, run.stderr).toBe(0);
+      const [, email, password] = run.stdout.match(/Demo admin: (\S+) \/ (\S+) \(sign in at/) ?? [];
+      expect(email).toBe("admin@castellum.example");
+      const database = await openDatabase({ dataDir });
+      try {
+        const { findStaffByEmail } = await import("../domain/staff/accounts.ts");
+        const { verifyPassword } = await import("../domain/staff/passwords.ts");
+        const admin = await findStaffByEmail({ db: database.db }, email!);
+        expect(admin?.isAdmin).toBe(true);
+        expect(await verifyPassword(admin!.passwordHash, password!)).toBe(true);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
