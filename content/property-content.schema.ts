@@ -2,7 +2,12 @@ import { z } from "zod";
 
 export { LANGUAGES } from "../i18n/config.ts";
 
-import { AMENITY_KEYS, ARCHITECTURES, REGIONS, TERRAINS } from "./catalogue-keys.ts";
+import {
+  AMENITY_KEYS,
+  ARCHITECTURES,
+  REGIONS,
+  TERRAINS,
+} from "../domain/catalogue/catalogue-keys.ts";
 
 export { AMENITY_KEYS, ARCHITECTURES, REGIONS, TERRAINS };
 

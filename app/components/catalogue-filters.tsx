@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { Search } from "lucide-react";
-import { AMENITY_KEYS, REGIONS } from "../../content/catalogue-keys.ts";
+import { AMENITY_KEYS, REGIONS } from "../../domain/catalogue/catalogue-keys.ts";
 import type { CatalogueFilter } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import { Button } from "./ui/button.tsx";
 

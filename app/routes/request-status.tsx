@@ -8,6 +8,7 @@ import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/request-status";
 import { depsContext, requestInfoContext } from "../context.ts";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
+import { STATUS_TONES, TONE_CLASSES } from "../components/status-tones.ts";
 import { cn } from "../components/ui/cn.ts";
 
 /**
@@ -47,17 +48,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: "robots", content: "noindex, nofollow" },
 ];
 
-const STATUS_STYLE: Record<string, string> = {
-  New: "bg-blue-50 text-blue-900 border-blue-300",
-  Contacted: "bg-yellow-50 text-yellow-900 border-yellow-300",
-  "In progress": "bg-orange-50 text-orange-900 border-orange-300",
-  Confirmed: "bg-green-50 text-green-900 border-green-300",
-  Rejected: "bg-red-50 text-red-900 border-red-300",
-  "In review": "bg-orange-50 text-orange-900 border-orange-300",
-  Accepted: "bg-green-50 text-green-900 border-green-300",
-  Declined: "bg-red-50 text-red-900 border-red-300",
-};
-
 export default function RequestStatus({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { reference, kind, status, reason, submitted, rows } = loaderData;
@@ -82,7 +72,7 @@ export default function RequestStatus({ loaderData }: Route.ComponentProps) {
                   data-testid="request-status"
                   className={cn(
                     "inline-flex items-center gap-2 rounded-full border px-3 py-1 text-sm font-semibold",
-                    STATUS_STYLE[status],
+                    TONE_CLASSES[STATUS_TONES[status]].badge,
                   )}
                 >
                   <CircleDot aria-hidden className="size-3.5" />

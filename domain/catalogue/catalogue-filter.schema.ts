@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AMENITY_KEYS, REGIONS } from "../../content/property-content.schema.ts";
+import { AMENITY_KEYS, REGIONS } from "./catalogue-keys.ts";
 
 /** Results per page of the catalogue (issue 3: keyset pages of 24). */
 export const CATALOGUE_PAGE_SIZE = 24;

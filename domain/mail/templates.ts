@@ -1,4 +1,3 @@
-import { SITE } from "../../content/site.ts";
 import { LANGUAGE_NAMES, type Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { type RequestKind, type RequestStatus, STATUS_KEYS } from "../requests/options.ts";
@@ -23,7 +22,7 @@ export interface MailRequest {
 /** The guest's confirmation, in the guest's language: reference, summary, what happens next. */
 export function renderGuestConfirmation(request: MailRequest, statusUrl: string): RenderedMail {
   const t = (key: string, params: Record<string, unknown> = {}) =>
-    translate(request.language, key, { brand: SITE.brand, ...params });
+    translate(request.language, key, params);
   const kindName = t(`mail.kinds.${request.kind}`);
   const rows = summarizeRequest(request.kind, request.details, request.language, t);
   const subject = t("mail.confirmation.subject", { kind: kindName, reference: request.reference });
@@ -43,7 +42,7 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
     `${statusLine} ${statusUrl}`,
     "",
     closing,
-    SITE.brand,
+    t("mail.signature"),
   ].join("\n");
   const html = layout(
     request.language,
@@ -53,7 +52,7 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
       `<h2 style="font-size:16px">${escapeHtml(t("mail.summaryHeading"))}</h2>`,
       table(rows),
       `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`,
-      `<p>${escapeHtml(closing)}<br>${escapeHtml(SITE.brand)}</p>`,
+      `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
     ].join("\n"),
   );
   return { subject, text, html };
@@ -68,8 +67,7 @@ export function renderStaffNotification(
   staffLanguage: Language = "en",
 ): RenderedMail {
   const language = staffLanguage;
-  const t = (key: string, params: Record<string, unknown> = {}) =>
-    translate(language, key, { brand: SITE.brand, ...params });
+  const t = (key: string, params: Record<string, unknown> = {}) => translate(language, key, params);
   const kindName = t(`mail.kinds.${request.kind}`);
   const name = `${request.firstName} ${request.lastName}`;
   const rows: SummaryRow[] = [
@@ -108,7 +106,7 @@ export function renderStatusChange(
   statusUrl: string | null,
 ): RenderedMail {
   const t = (key: string, params: Record<string, unknown> = {}) =>
-    translate(request.language, key, { brand: SITE.brand, ...params });
+    translate(request.language, key, params);
   const kindName = t(`mail.kinds.${request.kind}`);
   const key = statusKey(change.status);
   // An unknown status is shown as stored rather than as a missing-key path.
@@ -140,7 +138,7 @@ export function renderStatusChange(
     statusUrl ? `${statusLine} ${statusUrl}` : statusLine,
     "",
     closing,
-    SITE.brand,
+    t("mail.signature"),
   ].join("\n");
   const html = layout(
     request.language,
@@ -154,7 +152,7 @@ export function renderStatusChange(
       statusUrl
         ? `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`
         : `<p>${escapeHtml(statusLine)}</p>`,
-      `<p>${escapeHtml(closing)}<br>${escapeHtml(SITE.brand)}</p>`,
+      `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
     ].join("\n"),
   );
   return { subject, text, html };

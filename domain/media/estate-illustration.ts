@@ -5,7 +5,7 @@
  * the seed alone, so all images of one estate show the same place; the index picks the time
  * of day, the viewpoint and the details. No text, fonts, filters or external references.
  */
-import { ARCHITECTURES, TERRAINS } from "../../content/property-content.schema.ts";
+import { ARCHITECTURES, TERRAINS } from "../catalogue/catalogue-keys.ts";
 import { mix, smoothstep as smooth } from "./colour.ts";
 import { makeRng, type Rng } from "./seeded-random.ts";
 

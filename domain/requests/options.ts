@@ -2,7 +2,7 @@
  * The fixed choices of the three guest forms (spec point 3). Plain data without zod, so pages
  * can list the options; labels are translation keys under `forms.options.*`.
  */
-export { AMENITY_KEYS, REGIONS } from "../../content/catalogue-keys.ts";
+export { AMENITY_KEYS, REGIONS } from "../catalogue/catalogue-keys.ts";
 
 export const MEMBER_STATUSES = ["silver", "gold", "platinum", "nonMember"] as const;
 export const BOOKING_TYPES = [
@@ -124,6 +124,14 @@ export type RequestKind = (typeof REQUEST_KINDS)[number];
 export function statusesOf(kind: RequestKind): readonly RequestStatus[] {
   return kind === "membership" ? MEMBERSHIP_STATUSES : BOOKING_STATUSES;
 }
+
+/** Statuses whose change the guest hears about by default (staff may untick it). */
+export const NOTIFY_GUEST_BY_DEFAULT: readonly RequestStatus[] = [
+  "Confirmed",
+  "Rejected",
+  "Accepted",
+  "Declined",
+];
 
 /** Statuses that close a request negatively: changing to one needs a reason. */
 export const REFUSAL_STATUSES: readonly RequestStatus[] = ["Rejected", "Declined"];

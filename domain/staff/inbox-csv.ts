@@ -1,6 +1,7 @@
 import { countryName, type Translate } from "../requests/summary.ts";
 import { STATUS_KEYS } from "../requests/options.ts";
 import type { InboxItem } from "./inbox.ts";
+import { requestFactsOf } from "./request-facts.ts";
 
 /** The export's columns, in order; each header is `staff.columns.{column}` in the staff's language. */
 export const CSV_COLUMNS = [
@@ -34,10 +35,7 @@ export function spreadsheetSafe(value: string): string {
 
 /** One request as CSV cells, in CSV_COLUMNS order. */
 export function csvRowOf(item: InboxItem, language: string, t: Translate): string[] {
-  const d = item.details;
-  const text = (key: string) => (typeof d[key] === "string" ? (d[key] as string) : "");
-  const number = (key: string) => (typeof d[key] === "number" ? String(d[key]) : "");
-  const list = (key: string) => (Array.isArray(d[key]) ? (d[key] as string[]) : []);
+  const facts = requestFactsOf(item);
   const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
     reference: item.reference,
     status: t(`staff.statuses.${STATUS_KEYS[item.status]}`),
@@ -46,17 +44,18 @@ export function csvRowOf(item: InboxItem, language: string, t: Translate): strin
     lastName: item.lastName,
     email: item.email,
     phone: item.phone,
-    country: text("countryOfResidence") ? countryName(text("countryOfResidence"), language) : "",
-    memberStatus: item.memberStatus ? t(`forms.options.memberStatus.${item.memberStatus}`) : "",
-    property: text("propertyName"),
-    checkIn: text("checkInDate") || text("startDate"),
-    checkOut: text("checkOutDate") || text("endDate"),
-    adults: number("adults"),
-    children: number("children"),
-    guests: number("estimatedGuests") || number("numberOfGuests"),
-    bookingType: list("bookingType")
-      .map((type) => t(`forms.options.bookingType.${type}`))
-      .join(", "),
+    country: facts.countryCode ? countryName(facts.countryCode, language) : "",
+    memberStatus: facts.memberStatus ? t(`forms.options.memberStatus.${facts.memberStatus}`) : "",
+    property: facts.propertyName ?? "",
+    checkIn: facts.checkIn ?? "",
+    checkOut: facts.checkOut ?? "",
+    adults: facts.guests?.adults?.toString() ?? "",
+    children: facts.guests?.children?.toString() ?? "",
+    guests: facts.guests?.total.toString() ?? "",
+    bookingType:
+      item.kind === "booking_request"
+        ? facts.tags.map((type) => t(`forms.options.bookingType.${type}`)).join(", ")
+        : "",
     language: item.language,
   };
   return CSV_COLUMNS.map((column) => spreadsheetSafe(cells[column]));

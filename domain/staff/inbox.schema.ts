@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NOTE_MAX_LENGTH, REASON_MAX_LENGTH } from "./inbox-limits.ts";
 import { MEMBER_STATUSES, REQUEST_KINDS, REQUEST_STATUSES } from "../requests/options.ts";
 
 const isoDate = z
@@ -78,7 +79,7 @@ export const StatusChangeSchema = z.object({
   status: z.enum(REQUEST_STATUSES, "staff.validation.statusInvalid"),
   reason: z.preprocess(
     emptyAsUndefined,
-    z.string().trim().max(2000, "staff.validation.reasonTooLong").optional(),
+    z.string().trim().max(REASON_MAX_LENGTH, "staff.validation.reasonTooLong").optional(),
   ),
   /** Show the reason on the guest's status page and in the mail. */
   shareReason: z.boolean().default(false),
@@ -94,5 +95,5 @@ export const NoteSchema = z.object({
     .string()
     .trim()
     .min(1, "staff.validation.noteRequired")
-    .max(4000, "staff.validation.noteTooLong"),
+    .max(NOTE_MAX_LENGTH, "staff.validation.noteTooLong"),
 });

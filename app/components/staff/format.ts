@@ -9,41 +9,35 @@ function parse(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** 'MMM dd, yyyy' in the page's language (spec point 2), e.g. "Mar 05, 2026". */
-export function formatDay(value: string | null | undefined, locale: string): string {
+const DAY: Intl.DateTimeFormatOptions = { month: "short", day: "2-digit", year: "numeric" };
+
+function format(
+  value: string | null | undefined,
+  locale: string,
+  options: Intl.DateTimeFormatOptions,
+): string {
   const date = value ? parse(value) : null;
   if (!date) return "";
-  return new Intl.DateTimeFormat(locale, {
-    month: "short",
-    day: "2-digit",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(date);
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(date);
+}
+
+/** 'MMM dd, yyyy' in the page's language (spec point 2), e.g. "Mar 05, 2026". */
+export function formatDay(value: string | null | undefined, locale: string): string {
+  return format(value, locale, DAY);
 }
 
 /** A moment with its time, e.g. "Mar 05, 2026, 14:05 UTC". */
 export function formatMoment(value: string | null | undefined, locale: string): string {
-  const date = value ? parse(value) : null;
-  if (!date) return "";
-  return new Intl.DateTimeFormat(locale, {
-    month: "short",
-    day: "2-digit",
-    year: "numeric",
+  return format(value, locale, {
+    ...DAY,
     hour: "2-digit",
     minute: "2-digit",
     hourCycle: "h23",
-    timeZone: "UTC",
     timeZoneName: "short",
-  }).format(date);
+  });
 }
 
 /** A week's first day on the chart's axis, e.g. "Mar 2". */
 export function formatWeek(value: string, locale: string): string {
-  const date = parse(value);
-  if (!date) return value;
-  return new Intl.DateTimeFormat(locale, {
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  }).format(date);
+  return format(value, locale, { month: "short", day: "numeric" }) || value;
 }

@@ -7,7 +7,7 @@ import {
   type RequestStatus,
 } from "../../../domain/requests/options.ts";
 import { Button } from "../ui/button.tsx";
-import { statusLabelKey } from "./status-tones.ts";
+import { statusLabelKey } from "../status-tones.ts";
 
 /** The filter's values as the form shows them (all optional, strings as in the URL). */
 export interface FilterValues {

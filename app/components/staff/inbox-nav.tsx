@@ -6,7 +6,7 @@ import {
   type RequestStatus,
 } from "../../../domain/requests/options.ts";
 import { cn } from "../ui/cn.ts";
-import { STATUS_TONES, statusLabelKey, TONE_CLASSES } from "./status-tones.ts";
+import { STATUS_TONES, statusLabelKey, TONE_CLASSES } from "../status-tones.ts";
 
 /** The three kinds of request as links (`?kind=`): each is its own view of the inbox. */
 export function KindNav({

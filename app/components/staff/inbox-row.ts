@@ -1,10 +1,11 @@
 import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
+import type { RequestFacts } from "../../../domain/staff/request-facts.ts";
 
 /**
  * One row of the inbox table as the page draws it: the columns of spec point 2, adapted per
  * kind. Option values stay keys (translated when drawn); the country is already a name.
  */
-export interface InboxRow {
+export interface InboxRow extends Omit<RequestFacts, "countryCode"> {
   id: string;
   kind: RequestKind;
   reference: string;
@@ -15,15 +16,7 @@ export interface InboxRow {
   country: string | null;
   email: string;
   phone: string;
-  /** Member status key (`forms.options.memberStatus.*`), booking requests only. */
-  memberStatus: string | null;
-  propertyName: string | null;
   propertyId: number | null;
-  checkIn: string | null;
-  checkOut: string | null;
-  guests: { total: number; adults: number | null; children: number | null } | null;
-  /** Booking types (booking requests) or interests (membership), as option keys. */
-  tags: string[];
   createdAt: string;
 }
 

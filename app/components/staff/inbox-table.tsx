@@ -6,7 +6,7 @@ import { cn } from "../ui/cn.ts";
 import { formatDay } from "./format.ts";
 import { type InboxRow, tagGroupOf } from "./inbox-row.ts";
 import { StatusSelect } from "./status-select.tsx";
-import { STATUS_TONES, TONE_CLASSES } from "./status-tones.ts";
+import { STATUS_TONES, TONE_CLASSES } from "../status-tones.ts";
 
 type Column =
   | "id"

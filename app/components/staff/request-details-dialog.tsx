@@ -12,6 +12,7 @@ import { StatusBadge } from "./status-badge.tsx";
 import { type StatusChange, StatusChangeDialog } from "./status-change-dialog.tsx";
 import { StatusSelect } from "./status-select.tsx";
 import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
+import { NOTE_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
 import { useReturnFocus } from "./use-return-focus.ts";
 
 /** Which request the dialog shows. */
@@ -440,7 +441,7 @@ function Notes({
           id={ids.field}
           value={body}
           rows={3}
-          maxLength={4000}
+          maxLength={NOTE_MAX_LENGTH}
           aria-invalid={error ? true : undefined}
           aria-describedby={[ids.hint, error ? ids.error : ""].filter(Boolean).join(" ")}
           onChange={(event) => {

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { RequestStatus } from "../../../domain/requests/options.ts";
 import { cn } from "../ui/cn.ts";
-import { STATUS_TONES, statusLabelKey, TONE_CLASSES } from "./status-tones.ts";
+import { STATUS_TONES, statusLabelKey, TONE_CLASSES } from "../status-tones.ts";
 
 /** A status as a coloured pill with its name written out. */
 export function StatusBadge({ status, className }: { status: RequestStatus; className?: string }) {

@@ -1,6 +1,11 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { REFUSAL_STATUSES, type RequestStatus } from "../../../domain/requests/options.ts";
+import {
+  NOTIFY_GUEST_BY_DEFAULT,
+  REFUSAL_STATUSES,
+  type RequestStatus,
+} from "../../../domain/requests/options.ts";
+import { REASON_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
 import type { RequestDetail } from "../../../domain/staff/inbox.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
@@ -14,19 +19,8 @@ import {
 import type { StatusTarget } from "./inbox-row.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
-import { statusLabelKey } from "./status-tones.ts";
+import { statusLabelKey } from "../status-tones.ts";
 import { useReturnFocus } from "./use-return-focus.ts";
-
-/** Statuses whose change the guest hears about by default (the form ticks 'notify' for them). */
-const NOTIFY_BY_DEFAULT: readonly RequestStatus[] = [
-  "Confirmed",
-  "Rejected",
-  "Accepted",
-  "Declined",
-];
-
-/** Reasons are stored up to this length (StatusChangeSchema). */
-const REASON_MAX = 2000;
 
 export interface StatusChange {
   target: StatusTarget;
@@ -90,7 +84,7 @@ function StatusChangeForm({
   const needsReason = REFUSAL_STATUSES.includes(to);
   const [reason, setReason] = useState("");
   const [shareReason, setShareReason] = useState(false);
-  const [notifyGuest, setNotifyGuest] = useState(NOTIFY_BY_DEFAULT.includes(to));
+  const [notifyGuest, setNotifyGuest] = useState(NOTIFY_GUEST_BY_DEFAULT.includes(to));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
@@ -171,7 +165,7 @@ function StatusChangeForm({
           ref={reasonRef}
           id={ids.reason}
           value={reason}
-          maxLength={REASON_MAX}
+          maxLength={REASON_MAX_LENGTH}
           rows={4}
           aria-required={needsReason || undefined}
           aria-invalid={error ? true : undefined}
@@ -194,32 +188,20 @@ function StatusChangeForm({
         )}
       </div>
       <div className="grid gap-3">
-        <div className="flex items-start gap-3">
-          <input
-            id={ids.share}
-            type="checkbox"
-            checked={shareReason}
-            onChange={(event) => setShareReason(event.target.checked)}
-            className="accent-heritage mt-0.5 size-5 shrink-0"
-          />
-          <label htmlFor={ids.share} className="text-ink text-sm">
-            {t("staff.change.shareReason")}
-            <span className="text-muted block">{t("staff.change.shareReasonHint")}</span>
-          </label>
-        </div>
-        <div className="flex items-start gap-3">
-          <input
-            id={ids.notify}
-            type="checkbox"
-            checked={notifyGuest}
-            onChange={(event) => setNotifyGuest(event.target.checked)}
-            className="accent-heritage mt-0.5 size-5 shrink-0"
-          />
-          <label htmlFor={ids.notify} className="text-ink text-sm">
-            {t("staff.change.notifyGuest")}
-            <span className="text-muted block">{t("staff.change.notifyGuestHint")}</span>
-          </label>
-        </div>
+        <CheckboxRow
+          id={ids.share}
+          checked={shareReason}
+          onChange={setShareReason}
+          label={t("staff.change.shareReason")}
+          hint={t("staff.change.shareReasonHint")}
+        />
+        <CheckboxRow
+          id={ids.notify}
+          checked={notifyGuest}
+          onChange={setNotifyGuest}
+          label={t("staff.change.notifyGuest")}
+          hint={t("staff.change.notifyGuestHint")}
+        />
       </div>
       <div className="flex flex-wrap justify-end gap-3">
         <DialogClose asChild>
@@ -232,5 +214,36 @@ function StatusChangeForm({
         </Button>
       </div>
     </form>
+  );
+}
+
+/** A checkbox with its label and a hint under it. */
+function CheckboxRow({
+  id,
+  checked,
+  onChange,
+  label,
+  hint,
+}: {
+  id: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+  hint: string;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        className="accent-heritage mt-0.5 size-5 shrink-0"
+      />
+      <label htmlFor={id} className="text-ink text-sm">
+        {label}
+        <span className="text-muted block">{hint}</span>
+      </label>
+    </div>
   );
 }

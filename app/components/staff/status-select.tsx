@@ -7,7 +7,7 @@ import {
 } from "../../../domain/requests/options.ts";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
-import { statusLabelKey } from "./status-tones.ts";
+import { statusLabelKey } from "../status-tones.ts";
 
 /** Keys that change a closed select's value at once in Chromium and Firefox on Linux/Windows. */
 const STEP_KEYS = new Set([

@@ -1,25 +1,29 @@
 import { useTranslation } from "react-i18next";
-import type { RequestStatus } from "../../../domain/requests/options.ts";
+import { REQUEST_STATUSES, type RequestStatus } from "../../../domain/requests/options.ts";
 import type { WeeklyCounts } from "../../../domain/staff/inbox.ts";
 import { ChartDataTable, svgNumber, TD_CLASS, TH_CLASS } from "../charts/allocation-chart.tsx";
 import { cn } from "../ui/cn.ts";
 import { formatWeek } from "./format.ts";
 import { HorizontalGrid } from "../charts/horizontal-grid.tsx";
-import { type StatusTone, statusLabelKey, TONE_FILLS } from "./status-tones.ts";
+import {
+  STATUS_TONE_ORDER,
+  STATUS_TONES,
+  type StatusTone,
+  statusLabelKey,
+  TONE_FILLS,
+} from "../status-tones.ts";
 
 /**
  * The chart stacks every kind of request, so statuses that are the same step of the workflow
  * (In progress and In review, Confirmed and Accepted, Rejected and Declined) share a band and
  * its colour; the legend and the table name both.
  */
-const BANDS: readonly { key: string; tone: StatusTone; statuses: readonly RequestStatus[] }[] = [
-  { key: "new", tone: "blue", statuses: ["New"] },
-  { key: "contacted", tone: "yellow", statuses: ["Contacted"] },
-  { key: "working", tone: "orange", statuses: ["In progress", "In review"] },
-  { key: "positive", tone: "green", statuses: ["Confirmed", "Accepted"] },
-  { key: "negative", tone: "red", statuses: ["Rejected", "Declined"] },
-];
-
+const BANDS: readonly { key: StatusTone; tone: StatusTone; statuses: readonly RequestStatus[] }[] =
+  STATUS_TONE_ORDER.map((tone) => ({
+    key: tone,
+    tone,
+    statuses: REQUEST_STATUSES.filter((status) => STATUS_TONES[status] === tone),
+  }));
 const WIDTH = 640;
 const HEIGHT = 240;
 const PLOT = { left: 40, right: 8, top: 16, bottom: 34 };

@@ -82,7 +82,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // The export takes the same filters (not the page): its own kind is in its path.
   const exportSearch = inboxFilterToSearch({
     ...firstPage,
-    kind: "booking_request",
+    kind: undefined,
     limit: undefined,
   }).toString();
   return {

@@ -1,4 +1,4 @@
-import { type RequestStatus, STATUS_KEYS } from "../../../domain/requests/options.ts";
+import { type RequestStatus, STATUS_KEYS } from "../../domain/requests/options.ts";
 
 /**
  * The spec's status colours (point 4): New blue, Contacted yellow, In progress orange,
@@ -7,6 +7,15 @@ import { type RequestStatus, STATUS_KEYS } from "../../../domain/requests/option
  * written beside the colour.
  */
 export type StatusTone = "blue" | "yellow" | "orange" | "green" | "red";
+
+/** The tones in workflow order (the weekly chart stacks its bands in this order). */
+export const STATUS_TONE_ORDER: readonly StatusTone[] = [
+  "blue",
+  "yellow",
+  "orange",
+  "green",
+  "red",
+];
 
 export const STATUS_TONES: Record<RequestStatus, StatusTone> = {
   New: "blue",
