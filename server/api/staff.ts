@@ -2,6 +2,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { type Request, type Response, Router } from "express";
+import type { z } from "zod";
 import { revokeSession } from "../../domain/auth/sessions.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { ValidationError } from "../../domain/errors.ts";
@@ -43,14 +44,8 @@ import {
 import type { StaffServices } from "../services.ts";
 import { sendError } from "./errors.ts";
 
-function parseWith<T>(
-  schema: {
-    safeParse(
-      input: unknown,
-    ): { success: true; data: T } | { success: false; error: import("zod").ZodError };
-  },
-  input: unknown,
-): T {
+/** The input as the shared schema reads it, or a 400 naming each field (ValidationError). */
+function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new ValidationError(fieldIssues(parsed.error));
   return parsed.data;
