@@ -7,6 +7,9 @@ import type { UndeliveredMailList } from "../domain/mail/outbox-health.ts";
 import type { RequestKind } from "../domain/requests/options.ts";
 import type { InboxOverview, InboxPage } from "../domain/staff/inbox.ts";
 import type { InboxFilter } from "../domain/staff/inbox.schema.ts";
+import type { EstateActor, OwnerPropertyDetails } from "../domain/owners/owner-property.ts";
+import type { StaffEstateRow } from "../domain/owners/revisions.ts";
+import type { StaffEstateRecord } from "../domain/staff/estates.ts";
 
 /** Domain dependencies for loaders: they call domain functions directly, no HTTP hop. */
 export const depsContext = createContext<Deps>();
@@ -45,5 +48,38 @@ export interface StaffPages {
   listPropertyChoices: (language: Language) => Promise<{ id: number; name: string }[]>;
   /** Remembers the language a staff member picked with `?lang=` in the staff area. */
   setStaffLanguage: (staffUserId: string, language: Language) => Promise<void>;
+  /** One page of the estates (by id, after `after`), matching `q` in a name or the owner email. */
+  listEstates: (input: {
+    language: Language;
+    q?: string;
+    after?: number;
+  }) => Promise<{ estates: StaffEstateRow[]; nextAfter: number | null }>;
+  /** One estate's record, history and stale translations. @throws NotFoundError */
+  getEstate: (
+    actor: EstateActor & { role: "staff" },
+    input: { propertyId: number; language: Language },
+  ) => Promise<StaffEstateRecord>;
 }
 export const staffPagesContext = createContext<StaffPages | null>(null);
+
+/**
+ * What the owner dashboard's loader may do, bound to the database by the server. The guard
+ * (who may open which estate) runs inside these functions, never only in the page.
+ */
+export interface OwnerPages {
+  adminEmailDomain: string;
+  /**
+   * The dashboard's record for `actor`: an owner gets one of their claimed estates (`estateId`
+   * or their first); a staff admin gets the estate `estateId`.
+   */
+  loadDashboard: (
+    actor: EstateActor,
+    input: { estateId?: number; language: Language },
+  ) => Promise<
+    | { outcome: "ok"; details: OwnerPropertyDetails }
+    | { outcome: "not_found" }
+    | { outcome: "forbidden" }
+    | { outcome: "no_estate" }
+  >;
+}
+export const ownerPagesContext = createContext<OwnerPages | null>(null);

@@ -40,6 +40,13 @@ const result = await seedCatalogue(deps, loadPropertyContent(join(root, "content
 console.log(
   `Seeded ${result.properties} properties and ${result.images} images (${database.backend}).`,
 );
+if (result.skipped.length > 0) {
+  console.log(`Kept ${result.skipped.length} fields that an owner or staff has edited:`);
+  for (const kept of result.skipped)
+    console.log(
+      `  estate ${kept.propertyId}: ${kept.field}${kept.lang === "*" ? "" : ` (${kept.lang})`}, edited by ${kept.editedByRole}`,
+    );
+}
 if (values["demo-admin"]) {
   const email = `admin@${env.ADMIN_EMAIL_DOMAIN}`;
   const password = `demo-${randomBytes(9).toString("base64url")}`;

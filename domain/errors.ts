@@ -4,7 +4,13 @@ import type { FieldIssue } from "./requests/fields.ts";
  * Typed domain errors. Adapters (API routes, loaders) map them to HTTP; `messageKey` is a
  * translation key so the answer is in the caller's language.
  */
-export type DomainErrorCode = "not_found" | "invalid" | "validation" | "bot_check" | "conflict";
+export type DomainErrorCode =
+  | "not_found"
+  | "invalid"
+  | "validation"
+  | "bot_check"
+  | "conflict"
+  | "forbidden";
 
 export class DomainError extends Error {
   readonly code: DomainErrorCode;
@@ -28,6 +34,14 @@ export class NotFoundError extends DomainError {
   constructor(messageKey = "errors.notFound") {
     super("not_found", messageKey);
     this.name = "NotFoundError";
+  }
+}
+
+/** Someone signed in who may not act on this thing (an owner on another owner's estate). */
+export class ForbiddenError extends DomainError {
+  constructor(messageKey = "owner.errors.forbidden") {
+    super("forbidden", messageKey);
+    this.name = "ForbiddenError";
   }
 }
 

@@ -3,6 +3,8 @@ import express, { type Express } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import {
   depsContext,
+  type OwnerPages,
+  ownerPagesContext,
   requestInfoContext,
   sessionContext,
   type StaffPages,
@@ -14,6 +16,13 @@ import { setStaffLanguage } from "../domain/staff/accounts.ts";
 import { countInboxByStatus, getInboxOverview, listInbox } from "../domain/staff/inbox.ts";
 import { isSetupTokenUsable } from "../domain/staff/setup.ts";
 import { staffRoutes } from "./api/staff.ts";
+import { staffEstateRoutes } from "./api/staff-estates.ts";
+import { listEstatesForStaff } from "../domain/owners/revisions.ts";
+import { getEstateForStaff } from "../domain/staff/estates.ts";
+import { ESTATE_PAGE_SIZE } from "../domain/staff/estates.schema.ts";
+import { ownerRoutes } from "./api/owners.ts";
+import { getOwnerPropertyDetails, resolveEstate } from "../domain/owners/estates.ts";
+import { DomainError } from "../domain/errors.ts";
 import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
 import type { StaffServices } from "./services.ts";
 import type { Deps } from "../domain/deps.ts";
@@ -66,7 +75,16 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
   app.use("/api", openApiRoutes(env.PUBLIC_URL));
   if (services) {
     app.use("/api", staffRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
+    app.use("/api", staffEstateRoutes(deps, services.staff, env.PUBLIC_URL));
     app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
+    app.use(
+      "/api",
+      ownerRoutes(deps, services.owners, {
+        adminEmailDomain: services.staff.adminEmailDomain,
+        cookie: sessionCookie,
+        publicUrl: env.PUBLIC_URL,
+      }),
+    );
   }
   app.use("/api", apiNotFound);
   app.use("/api", apiErrorHandler(deps.log));
@@ -98,7 +116,10 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
             bookingHorizonMonths: services?.intake.bookingHorizonMonths ?? 18,
           });
           context.set(sessionContext, res.locals.session ?? null);
-          if (services) context.set(staffPagesContext, staffPagesOf(deps, services.staff));
+          if (services) {
+            context.set(staffPagesContext, staffPagesOf(deps, services.staff));
+            context.set(ownerPagesContext, ownerPagesOf(deps, services.staff.adminEmailDomain));
+          }
           return context;
         },
       }),
@@ -118,5 +139,29 @@ function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
     listPropertyChoices: (language) => listPropertyChoices(deps, { language }),
     isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token, staff.adminEmailDomain),
     setStaffLanguage: (id, language) => setStaffLanguage(deps, id, language),
+    listEstates: (input) => listEstatesForStaff(deps, { ...input, limit: ESTATE_PAGE_SIZE }),
+    getEstate: (actor, input) => getEstateForStaff(deps, actor, input),
+  };
+}
+
+/** The owner dashboard's loader: the guard and the record, bound to this app's database. */
+function ownerPagesOf(deps: Deps, adminEmailDomain: string): OwnerPages {
+  return {
+    adminEmailDomain,
+    async loadDashboard(actor, input) {
+      try {
+        const propertyId = await resolveEstate(deps, actor, input.estateId);
+        const details = await getOwnerPropertyDetails(deps, actor, {
+          propertyId,
+          language: input.language,
+        });
+        return { outcome: "ok", details };
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        if (error.code === "forbidden") return { outcome: "forbidden" };
+        if (error.messageKey === "owner.errors.noClaimedEstate") return { outcome: "no_estate" };
+        return { outcome: "not_found" };
+      }
+    },
   };
 }

@@ -20,9 +20,14 @@ import {
 } from "../domain/rate-limit/database-store.ts";
 import type { LoginLimits } from "../domain/staff/login.ts";
 import type { Env } from "./env.ts";
+import {
+  DEFAULT_OWNER_CODE_LIMITS,
+  type OwnerCodeLimits,
+} from "../domain/owners/verification.ts";
 
 export type ServicesEnv = Pick<
   Env,
+  | "NODE_ENV"
   | "DATA_DIR"
   | "PUBLIC_URL"
   | "SMTP_URL"
@@ -58,12 +63,22 @@ export interface StaffServices {
   onMailQueued: () => void;
 }
 
+/** What the owner endpoints need besides the database. */
+export interface OwnerServices {
+  /** Code requests per email and IP: shared counters that never fail open. */
+  codeLimits: OwnerCodeLimits;
+  /** Outside production, codes are also logged, for local use without a mail server. */
+  logCodes: boolean;
+  onMailQueued: () => void;
+}
+
 /** What the request endpoints need besides the database: built once per process. */
 export interface Services {
   intake: IntakeConfig;
   rateLimits: { store: RateLimitStore; forms: RateLimitRule; challenge: RateLimitRule };
   mailWorker: MailWorker;
   staff: StaffServices;
+  owners: OwnerServices;
   close(): Promise<void>;
 }
 
@@ -148,6 +163,11 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
         perIp: env.LOGIN_MAX_PER_IP,
         windowMs: env.LOGIN_WINDOW_MINUTES * 60_000,
       },
+      onMailQueued: () => mailWorker.kick(),
+    },
+    owners: {
+      codeLimits: { store: loginStore, ...DEFAULT_OWNER_CODE_LIMITS },
+      logCodes: env.NODE_ENV !== "production",
       onMailQueued: () => mailWorker.kick(),
     },
     async close() {

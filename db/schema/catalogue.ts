@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -12,6 +13,27 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+
+export interface Money {
+  amount: number;
+  currency: string;
+}
+export interface PriceRange {
+  min: number;
+  max: number;
+  currency: string;
+}
+export interface WebsiteInfo {
+  url?: string;
+  email?: string;
+  phone?: string;
+  is_on_airbnb?: boolean;
+  facebook?: string;
+  instagram?: string;
+  additional_images?: string[];
+  last_updated?: string;
+  email_found_date?: string;
+}
 
 /** An estate of the network. Language-independent facts only; text lives in translations. */
 export const properties = pgTable("properties", {
@@ -26,6 +48,19 @@ export const properties = pgTable("properties", {
     .array()
     .notNull()
     .default(sql`'{}'::text[]`),
+  /** The owner-editable facts of spec point 3 (Owner property); null until someone sets them. */
+  websiteUrl: text("website_url"),
+  startingPrice: jsonb("starting_price").$type<Money>(),
+  priceRange: jsonb("price_range").$type<PriceRange>(),
+  phone: text("phone"),
+  address: text("address"),
+  postalCode: text("postal_code"),
+  city: text("city"),
+  latitude: doublePrecision("latitude"),
+  longitude: doublePrecision("longitude"),
+  websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
+  /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
+  scrapedAt: timestamp("scraped_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -50,6 +85,11 @@ export const propertyTranslations = pgTable(
     amenities: text("amenities").array().notNull(),
     activities: text("activities").array().notNull(),
     historicalSignificance: text("historical_significance"),
+    services: text("services")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    accommodationDescription: text("accommodation_description"),
     searchDocument: text("search_document").notNull().default(""),
     searchVector: tsvector("search_vector")
       .notNull()
@@ -63,14 +103,22 @@ export const propertyTranslations = pgTable(
   ],
 );
 
-/** What an image is made from: a generated illustration today, an owner upload later. */
-export type ImageSource = {
-  kind: "illustration";
-  seed: string;
-  terrain: string;
-  architecture: string;
-  index: number;
-};
+/** What an image is made from: a generated illustration, or an owner's upload. */
+export type ImageSource =
+  | {
+      kind: "illustration";
+      seed: string;
+      terrain: string;
+      architecture: string;
+      index: number;
+    }
+  | {
+      kind: "upload";
+      /** SHA-256 of the normalised original (see media_originals). */
+      sha256: string;
+      /** Where the original lives: the database, or the configured media directory. */
+      store: "database" | "directory";
+    };
 
 /**
  * Ordered images of a property. `key` is derived from the source, so a changed image gets a
@@ -88,10 +136,19 @@ export const propertyImages = pgTable(
     width: integer("width").notNull(),
     height: integer("height").notNull(),
     source: jsonb("source").$type<ImageSource>().notNull(),
-    /** The owner's selection (owner area, later issue); every image starts selected. */
-    isSelected: boolean("is_selected").notNull().default(true),
+    /**
+     * The owner's selection and its order: the public gallery shows the images with a rank,
+     * by rank. Null means not shown. Every demo image starts selected in catalogue order.
+     */
+    selectedRank: integer("selected_rank"),
+    /** Who uploaded it (an owner's email or a staff account's); null for demo illustrations. */
+    uploadedBy: text("uploaded_by"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("property_images_position_idx").on(t.propertyId, t.position)],
+  (t) => [
+    uniqueIndex("property_images_position_idx").on(t.propertyId, t.position),
+    index("property_images_selected_idx").on(t.propertyId, t.selectedRank),
+  ],
 );
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -115,3 +172,16 @@ export const mediaVariants = pgTable(
     index("media_variants_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * Uploaded originals, already normalised (orientation applied, metadata stripped, re-encoded),
+ * when the media store is the database. Variants are made from these like any other source.
+ */
+export const mediaOriginals = pgTable("media_originals", {
+  sha256: text("sha256").primaryKey(),
+  contentType: text("content_type").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  bytes: bytea("bytes").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,3 +1,4 @@
 export * from "./catalogue.ts";
 export * from "./requests.ts";
 export * from "./staff.ts";
+export * from "./owners.ts";

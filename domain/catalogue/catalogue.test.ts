@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { getProperty, listProperties, listPropertiesBySlug } from "./read-properties.ts";
 import { seedCatalogue } from "./seed-catalogue.ts";
+import { updateEstateImages } from "../owners/edits.ts";
 
 describeEachBackend("catalogue", (database) => {
   it("lists every estate of the demo catalogue with its text in the asked language", async () => {
@@ -63,19 +64,34 @@ describeEachBackend("catalogue", (database) => {
   it("re-seeds idempotently and keeps an owner's image selection", async () => {
     const { deps } = database();
     const gordon = await getProperty(deps, { idOrSlug: "gordon-castle", language: "en" });
-    const hidden = gordon.images[1]?.key ?? "";
-    await deps.db
-      .update(propertyImages)
-      .set({ isSelected: false })
-      .where(eq(propertyImages.key, hidden));
+    const keys = gordon.images.map((image) => image.key);
+    const chosen = [keys[2]!, keys[0]!];
+    await updateEstateImages(deps, OWNER, { propertyId: gordon.id, selectedImages: chosen });
     const before = await counts(deps);
-    await seedCatalogue(deps, DEMO_CATALOGUE);
+    const report = await seedCatalogue(deps, DEMO_CATALOGUE);
     expect(await counts(deps)).toEqual(before);
+    expect(report.skipped).toContainEqual({
+      propertyId: gordon.id,
+      field: "images",
+      lang: "*",
+      editedByRole: "owner",
+    });
     const after = await getProperty(deps, { idOrSlug: "gordon-castle", language: "en" });
-    expect(after.images.map((image) => image.key)).not.toContain(hidden);
-    expect(after.images).toHaveLength(gordon.images.length - 1);
+    expect(after.images.map((image) => image.key)).toEqual(chosen);
+  });
+
+  it("re-seeds an estate nobody edited back to the content", async () => {
+    const { deps } = database();
+    const report = await seedCatalogue(deps, DEMO_CATALOGUE);
+    const padua = await getProperty(deps, { idOrSlug: "padua", language: "en" });
+    expect(report.skipped.filter((kept) => kept.propertyId === padua.id)).toEqual([]);
+    expect(padua.images.length).toBe(
+      DEMO_CATALOGUE.find((item) => item.id === padua.id)?.illustration.imageCount,
+    );
   });
 });
+
+const OWNER = { role: "owner", email: "estate-office@gordon-castle.example" } as const;
 
 async function counts(deps: Deps) {
   const [p] = await deps.db.select({ n: count() }).from(properties);

@@ -8,6 +8,7 @@ import {
   gt,
   gte,
   inArray,
+  isNotNull,
   lt,
   or,
   type SQL,
@@ -60,8 +61,8 @@ async function readProperties(
         height: propertyImages.height,
       })
       .from(propertyImages)
-      .where(and(inArray(propertyImages.propertyId, ids), eq(propertyImages.isSelected, true)))
-      .orderBy(asc(propertyImages.propertyId), asc(propertyImages.position)),
+      .where(and(inArray(propertyImages.propertyId, ids), isNotNull(propertyImages.selectedRank)))
+      .orderBy(asc(propertyImages.propertyId), asc(propertyImages.selectedRank)),
   ]);
 
   const textById = new Map<number, (typeof translations)[number]>();
@@ -217,8 +218,8 @@ export async function getFeaturedImage(deps: Deps): Promise<PropertyImage | null
   const [image] = await deps.db
     .select({ key: propertyImages.key, width: propertyImages.width, height: propertyImages.height })
     .from(propertyImages)
-    .where(eq(propertyImages.isSelected, true))
-    .orderBy(asc(propertyImages.propertyId), asc(propertyImages.position))
+    .where(isNotNull(propertyImages.selectedRank))
+    .orderBy(asc(propertyImages.propertyId), asc(propertyImages.selectedRank))
     .limit(1);
   return image ?? null;
 }

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
-import { and, count, eq, gt, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
+import { type Database, withTransaction } from "../../db/client.ts";
 import { isLanguage } from "../../i18n/config.ts";
 import type { PropertyContent } from "../../content/property-content.schema.ts";
 import {
   type ImageSource,
   properties,
+  propertyFieldEdits,
   propertyImages,
   propertyTranslations,
 } from "../../db/schema/index.ts";
@@ -19,7 +21,10 @@ import { searchDocument } from "./search-text.ts";
 import { slugify } from "./slug.ts";
 
 /** The image key changes whenever its source or the generator changes (immutable URLs). */
-export function imageKeyFor(slug: string, source: ImageSource): string {
+export function imageKeyFor(
+  slug: string,
+  source: Extract<ImageSource, { kind: "illustration" }>,
+): string {
   const hash = createHash("sha256")
     .update(`${ILLUSTRATION_VERSION}:${JSON.stringify(source)}`)
     .digest("hex")
@@ -32,102 +37,206 @@ export async function isCatalogueEmpty(deps: Deps): Promise<boolean> {
   return (row?.n ?? 0) === 0;
 }
 
+export interface SeedReport {
+  /** Estates in the content. */
+  properties: number;
+  created: number;
+  updated: number;
+  /** Illustration images written. */
+  images: number;
+  /** Fields a person (owner or staff) has set, which the content did not overwrite. */
+  skipped: { propertyId: number; field: string; lang: string; editedByRole: string }[];
+}
+
+export interface SeedOptions {
+  /** Work out the report, then roll everything back. */
+  dryRun?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+class DryRunRollback extends Error {}
+
+/** Content fields of a translation, by the names provenance uses (owner-fields.ts). */
+const TRANSLATED_COLUMNS = {
+  name: "name",
+  location: "location",
+  description: "summary",
+  facilities: "amenities",
+  activities: "activities",
+  history: "historicalSignificance",
+} as const;
+
 /**
- * Writes the catalogue content into the database: inserts new properties and updates existing
- * ones by id, in one transaction, so running it twice leaves the same rows. An owner's image
- * selection survives a re-seed; properties absent from the content are left alone.
+ * Writes the catalogue content into the database: inserts new estates and updates existing
+ * ones by id, in one transaction, so running it twice leaves the same rows. Whatever a person
+ * has set (per-field provenance in property_field_edits: an owner's text in one language, the
+ * image selection, the capacity...) is left as it is and reported in `skipped`; uploads are
+ * never touched. Estates absent from the content are left alone.
  */
 export async function seedCatalogue(
   deps: Deps,
   catalogue: PropertyContent[],
-): Promise<{ properties: number; images: number }> {
-  let imageCount = 0;
-  await deps.db.transaction(async (tx) => {
-    for (const item of catalogue) {
-      const slug = slugify(item.content.en.name);
-      const facts = {
-        slug,
-        region: item.region,
-        bedrooms: item.bedrooms,
-        guestCapacity: item.guestCapacity,
-        membersOnly: item.membersOnly,
-        ownerEmail: item.ownerEmail,
-        amenityKeys: item.amenityKeys,
-      };
-      await tx
-        .insert(properties)
-        .values({ id: item.id, ...facts })
-        .onConflictDoUpdate({ target: properties.id, set: { ...facts, updatedAt: sql`now()` } });
-
-      await tx
-        .insert(propertyTranslations)
-        .values(
-          LANGUAGES.map((lang) => {
-            const text = item.content[lang];
-            return {
-              propertyId: item.id,
-              lang,
-              name: text.name,
-              location: text.location,
-              summary: text.summary,
-              amenities: text.amenities,
-              activities: text.activities,
-              historicalSignificance: text.historicalSignificance ?? null,
-              searchDocument: searchDocument(lang, text),
-            };
-          }),
-        )
-        .onConflictDoUpdate({
-          target: [propertyTranslations.propertyId, propertyTranslations.lang],
-          set: {
-            name: sql`excluded.name`,
-            location: sql`excluded.location`,
-            summary: sql`excluded.summary`,
-            amenities: sql`excluded.amenities`,
-            activities: sql`excluded.activities`,
-            historicalSignificance: sql`excluded.historical_significance`,
-            searchDocument: sql`excluded.search_document`,
-          },
-        });
-
-      const { terrain, architecture, imageCount: total } = item.illustration;
-      const images = Array.from({ length: total }, (_, index) => {
-        const source: ImageSource = {
-          kind: "illustration",
-          seed: slug,
-          terrain,
-          architecture,
-          index,
+  options: SeedOptions = {},
+): Promise<SeedReport> {
+  const report: SeedReport = {
+    properties: catalogue.length,
+    created: 0,
+    updated: 0,
+    images: 0,
+    skipped: [],
+  };
+  try {
+    await withTransaction(deps.db, async (tx) => {
+      const ids = catalogue.map((item) => item.id);
+      const [existing, edits] = ids.length
+        ? await Promise.all([
+            tx.select({ id: properties.id }).from(properties).where(inArray(properties.id, ids)),
+            tx.select().from(propertyFieldEdits).where(inArray(propertyFieldEdits.propertyId, ids)),
+          ])
+        : [[], []];
+      const existingIds = new Set(existing.map((row) => row.id));
+      const editsById = new Map<number, Map<string, string>>();
+      for (const edit of edits) {
+        const map = editsById.get(edit.propertyId) ?? new Map<string, string>();
+        map.set(`${edit.field}:${edit.lang}`, edit.editedByRole);
+        editsById.set(edit.propertyId, map);
+      }
+      let done = 0;
+      for (const item of catalogue) {
+        const edited = editsById.get(item.id) ?? new Map<string, string>();
+        const keep = (field: string, lang = "*") => {
+          const role = edited.get(`${field}:${lang}`);
+          if (role) report.skipped.push({ propertyId: item.id, field, lang, editedByRole: role });
+          return role !== undefined;
         };
-        return {
-          propertyId: item.id,
-          position: index,
-          key: imageKeyFor(slug, source),
-          width: ILLUSTRATION_WIDTH,
-          height: ILLUSTRATION_HEIGHT,
-          source,
-        };
+        if (existingIds.has(item.id)) report.updated += 1;
+        else report.created += 1;
+        await seedOne(tx, item, keep, report);
+        options.onProgress?.(++done, catalogue.length);
+      }
+      if (options.dryRun) throw new DryRunRollback();
+    });
+  } catch (error) {
+    if (!(error instanceof DryRunRollback)) throw error;
+  }
+  if (!options.dryRun)
+    deps.log.info(
+      { properties: report.properties, images: report.images, skipped: report.skipped.length },
+      "catalogue seeded",
+    );
+  return report;
+}
+
+async function seedOne(
+  tx: Database,
+  item: PropertyContent,
+  keep: (field: string, lang?: string) => boolean,
+  report: SeedReport,
+) {
+  const slug = slugify(item.content.en.name);
+  const facts = {
+    region: item.region,
+    membersOnly: item.membersOnly,
+    amenityKeys: item.amenityKeys,
+    scrapedAt: sql`now()`,
+    ...(keep("name", "en") ? {} : { slug }),
+    ...(keep("beds") ? {} : { bedrooms: item.bedrooms }),
+    ...(keep("guest_capacity") ? {} : { guestCapacity: item.guestCapacity }),
+    ...(keep("owner_email") ? {} : { ownerEmail: item.ownerEmail }),
+  };
+  await tx
+    .insert(properties)
+    .values({
+      id: item.id,
+      slug,
+      bedrooms: item.bedrooms,
+      guestCapacity: item.guestCapacity,
+      ownerEmail: item.ownerEmail,
+      ...facts,
+    })
+    .onConflictDoUpdate({ target: properties.id, set: { ...facts, updatedAt: sql`now()` } });
+
+  const current = await tx
+    .select()
+    .from(propertyTranslations)
+    .where(eq(propertyTranslations.propertyId, item.id));
+  for (const lang of LANGUAGES) {
+    const text = item.content[lang];
+    const before = current.find((row) => row.lang === lang);
+    const fromContent = {
+      name: text.name,
+      location: text.location,
+      summary: text.summary,
+      amenities: text.amenities,
+      activities: text.activities,
+      historicalSignificance: text.historicalSignificance ?? null,
+    };
+    const merged = { ...fromContent };
+    if (before)
+      for (const [field, column] of Object.entries(TRANSLATED_COLUMNS))
+        if (keep(field, lang)) Object.assign(merged, { [column]: before[column] });
+    const row = { ...merged, searchDocument: searchDocument(lang, merged) };
+    await tx
+      .insert(propertyTranslations)
+      .values({ propertyId: item.id, lang, ...row })
+      .onConflictDoUpdate({
+        target: [propertyTranslations.propertyId, propertyTranslations.lang],
+        set: row,
       });
-      imageCount += images.length;
-      await tx
-        .delete(propertyImages)
-        .where(and(eq(propertyImages.propertyId, item.id), gt(propertyImages.position, total - 1)));
-      await tx
-        .insert(propertyImages)
-        .values(images)
-        .onConflictDoUpdate({
-          target: [propertyImages.propertyId, propertyImages.position],
-          set: {
-            key: sql`excluded.key`,
-            width: sql`excluded.width`,
-            height: sql`excluded.height`,
-            source: sql`excluded.source`,
-          },
-        });
-    }
+  }
+
+  if (keep("images")) return;
+  // An estate with uploads has had its gallery arranged by a person: leave it as it is.
+  const [uploads] = await tx
+    .select({ n: count() })
+    .from(propertyImages)
+    .where(
+      and(
+        eq(propertyImages.propertyId, item.id),
+        sql`${propertyImages.source}->>'kind' = 'upload'`,
+      ),
+    );
+  if ((uploads?.n ?? 0) > 0) {
+    report.skipped.push({ propertyId: item.id, field: "images", lang: "*", editedByRole: "owner" });
+    return;
+  }
+  const { terrain, architecture, imageCount: total } = item.illustration;
+  const images = Array.from({ length: total }, (_, index) => {
+    const source = { kind: "illustration" as const, seed: slug, terrain, architecture, index };
+    return {
+      propertyId: item.id,
+      position: index,
+      key: imageKeyFor(slug, source),
+      width: ILLUSTRATION_WIDTH,
+      height: ILLUSTRATION_HEIGHT,
+      source,
+      selectedRank: index,
+    };
   });
-  deps.log.info({ properties: catalogue.length, images: imageCount }, "catalogue seeded");
-  return { properties: catalogue.length, images: imageCount };
+  report.images += images.length;
+  // Illustrations beyond the new count go; uploads (positions after them) never do.
+  await tx
+    .delete(propertyImages)
+    .where(
+      and(
+        eq(propertyImages.propertyId, item.id),
+        gt(propertyImages.position, total - 1),
+        sql`${propertyImages.source}->>'kind' = 'illustration'`,
+      ),
+    );
+  await tx
+    .insert(propertyImages)
+    .values(images)
+    .onConflictDoUpdate({
+      target: [propertyImages.propertyId, propertyImages.position],
+      set: {
+        key: sql`excluded.key`,
+        width: sql`excluded.width`,
+        height: sql`excluded.height`,
+        source: sql`excluded.source`,
+        selectedRank: sql`excluded.selected_rank`,
+      },
+    });
 }
 
 /**

@@ -169,7 +169,7 @@ function table(rows: SummaryRow[]): string {
   return `<table role="presentation" style="border-collapse:collapse;font-size:14px">\n${body}\n</table>`;
 }
 
-function layout(language: string, title: string, body: string): string {
+export function layout(language: string, title: string, body: string): string {
   return `<!doctype html>
 <html lang="${escapeHtml(language)}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body style="font-family:Georgia,serif;color:#1f2a24;max-width:640px;margin:0 auto;padding:24px">

@@ -79,6 +79,8 @@ export const botToken = z
 export interface FieldIssue {
   path: string;
   message: string;
+  /** Values for the message's placeholders ({{min}}, {{max}}...). */
+  params?: Record<string, string | number>;
 }
 
 export function fieldIssues(error: z.ZodError): FieldIssue[] {

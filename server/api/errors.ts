@@ -18,6 +18,7 @@ const DOMAIN_STATUS: Record<DomainError["code"], number> = {
   validation: 400,
   bot_check: 403,
   conflict: 422,
+  forbidden: 403,
 };
 
 /** Maps domain errors to 4xx and anything unexpected to a logged 500, always as JSON. */
@@ -31,7 +32,7 @@ export function apiErrorHandler(log: Logger): ErrorRequestHandler {
         message: translate(language, error.messageKey),
         errors: error.issues.map((issue) => ({
           path: issue.path,
-          message: translate(language, issue.message),
+          message: translate(language, issue.message, issue.params ?? {}),
         })),
       });
     }

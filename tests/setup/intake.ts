@@ -14,6 +14,7 @@ export const STAFF_EMAIL = "staff@castellum.test";
 /** The services' configuration for tests: light proof of work, a quick mail worker. */
 export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesEnv {
   return {
+    NODE_ENV: "test",
     DATA_DIR: "/tmp/castellum-test-unused",
     PUBLIC_URL: "http://localhost",
     SMTP_URL: undefined,
