@@ -17,6 +17,11 @@ export const EnvSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Where PGlite keeps its files (and, later, mail and uploads). */
   DATA_DIR: z.string().min(1).default("./data"),
+  /**
+   * Owners' uploaded originals go to files in this directory (named by SHA-256) when set, else
+   * into the database (media_originals). Images uploaded to a directory need it from then on.
+   */
+  MEDIA_DIR: z.string().min(1).optional(),
   /** PostgreSQL connection string; when set, it replaces the embedded PGlite. */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** Seed the demo catalogue into an empty database at start. */
@@ -80,6 +85,9 @@ export const EnvSchema = z.object({
   LOGIN_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(10).default(10),
   LOGIN_MAX_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** Owner verification codes per email and per client IP in an hour (no mail bombing). */
+  OWNER_CODES_PER_EMAIL: z.coerce.number().int().min(1).max(50).default(5),
+  OWNER_CODES_PER_IP: z.coerce.number().int().min(1).default(20),
 
   /** How far ahead a property booking may run, in months from today. */
   BOOKING_HORIZON_MONTHS: z.coerce.number().int().min(1).max(60).default(18),
@@ -116,6 +124,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   return {
     ...env,
     DATA_DIR: resolve(env.DATA_DIR),
+    MEDIA_DIR: env.MEDIA_DIR === undefined ? undefined : resolve(env.MEDIA_DIR),
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
   };
 }

@@ -20,10 +20,7 @@ import {
 } from "../domain/rate-limit/database-store.ts";
 import type { LoginLimits } from "../domain/staff/login.ts";
 import type { Env } from "./env.ts";
-import {
-  DEFAULT_OWNER_CODE_LIMITS,
-  type OwnerCodeLimits,
-} from "../domain/owners/verification.ts";
+import { DEFAULT_OWNER_CODE_LIMITS, type OwnerCodeLimits } from "../domain/owners/verification.ts";
 
 export type ServicesEnv = Pick<
   Env,
@@ -52,6 +49,8 @@ export type ServicesEnv = Pick<
   | "LOGIN_MAX_PER_ACCOUNT"
   | "LOGIN_MAX_PER_IP"
   | "LOGIN_WINDOW_MINUTES"
+  | "OWNER_CODES_PER_EMAIL"
+  | "OWNER_CODES_PER_IP"
 >;
 
 /** What the staff endpoints need besides the database. */
@@ -166,7 +165,12 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       onMailQueued: () => mailWorker.kick(),
     },
     owners: {
-      codeLimits: { store: loginStore, ...DEFAULT_OWNER_CODE_LIMITS },
+      codeLimits: {
+        store: loginStore,
+        perEmail: env.OWNER_CODES_PER_EMAIL,
+        perIp: env.OWNER_CODES_PER_IP,
+        windowMs: DEFAULT_OWNER_CODE_LIMITS.windowMs,
+      },
       logCodes: env.NODE_ENV !== "production",
       onMailQueued: () => mailWorker.kick(),
     },

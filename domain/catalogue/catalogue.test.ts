@@ -1,4 +1,4 @@
-import { count, eq } from "drizzle-orm";
+import { count } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { properties, propertyImages, propertyTranslations } from "../../db/schema/index.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
 import { type Database, withTransaction } from "../../db/client.ts";
 import { isLanguage } from "../../i18n/config.ts";
-import type { PropertyContent } from "../../content/property-content.schema.ts";
+import type { PropertyContent } from "./property-content.schema.ts";
 import {
   type ImageSource,
   properties,

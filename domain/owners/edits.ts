@@ -32,7 +32,14 @@ type Db = Pick<Deps, "db">;
 export const MAX_SELECTED_IMAGES = 30;
 
 /** Translated fields that feed the catalogue's search text. */
-const SEARCHED = new Set(["name", "location", "description", "facilities", "activities", "history"]);
+const SEARCHED = new Set([
+  "name",
+  "location",
+  "description",
+  "facilities",
+  "activities",
+  "history",
+]);
 
 /**
  * Writes one field's value (already parsed) to the estate's rows. Shared by edits and reverts.
@@ -83,7 +90,10 @@ export async function writeFieldValue(
         .update(propertyTranslations)
         .set({ searchDocument: searchDocument(lang, after) })
         .where(where);
-    await tx.update(properties).set({ updatedAt: sql`now()` }).where(eq(properties.id, propertyId));
+    await tx
+      .update(properties)
+      .set({ updatedAt: sql`now()` })
+      .where(eq(properties.id, propertyId));
     return;
   }
   const set: Partial<typeof properties.$inferInsert> = { updatedAt: sql`now()` as never };
@@ -306,7 +316,12 @@ export async function selectedImageKeys(tx: Pick<Deps, "db">["db"], propertyId: 
   const rows = await tx
     .select({ key: propertyImages.key })
     .from(propertyImages)
-    .where(and(eq(propertyImages.propertyId, propertyId), sql`${propertyImages.selectedRank} is not null`))
+    .where(
+      and(
+        eq(propertyImages.propertyId, propertyId),
+        sql`${propertyImages.selectedRank} is not null`,
+      ),
+    )
     .orderBy(asc(propertyImages.selectedRank));
   return rows.map((row) => row.key);
 }
@@ -322,7 +337,10 @@ export async function writeImageSelection(tx: Database, propertyId: number, keys
       .update(propertyImages)
       .set({ selectedRank: rank })
       .where(and(eq(propertyImages.propertyId, propertyId), eq(propertyImages.key, key)));
-  await tx.update(properties).set({ updatedAt: sql`now()` }).where(eq(properties.id, propertyId));
+  await tx
+    .update(properties)
+    .set({ updatedAt: sql`now()` })
+    .where(eq(properties.id, propertyId));
 }
 
 /**
@@ -351,10 +369,15 @@ export async function updateEstateImages(
       .select({ key: propertyImages.key })
       .from(propertyImages)
       .where(
-        and(eq(propertyImages.propertyId, input.propertyId), inArray(propertyImages.key, keys.length ? keys : [""])),
+        and(
+          eq(propertyImages.propertyId, input.propertyId),
+          inArray(propertyImages.key, keys.length ? keys : [""]),
+        ),
       );
     if (owned.length !== keys.length)
-      throw new ValidationError([{ path: "selectedImages", message: "owner.errors.imagesInvalid" }]);
+      throw new ValidationError([
+        { path: "selectedImages", message: "owner.errors.imagesInvalid" },
+      ]);
     const before = await selectedImageKeys(tx, input.propertyId);
     if (JSON.stringify(before) === JSON.stringify(keys))
       return { selectedImages: keys, changed: false };

@@ -10,11 +10,7 @@ import { DEFAULT_LANGUAGE, type Language } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { ForbiddenError, NotFoundError } from "../errors.ts";
 import { mediaUrl } from "../media/media-url.ts";
-import {
-  EDITABLE_FIELDS,
-  type EditableField,
-  formatFieldValue,
-} from "./owner-fields.ts";
+import { EDITABLE_FIELDS, type EditableField, formatFieldValue } from "./owner-fields.ts";
 import type { EstateActor, OwnerPropertyDetails } from "./owner-property.ts";
 
 type Db = Pick<Deps, "db">;

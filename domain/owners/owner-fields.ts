@@ -127,14 +127,20 @@ function fail(ctx: Ctx, message: string, params?: Record<string, string | number
 
 /** A raw value as one trimmed string (lines joined with newlines). */
 const rawText = z
-  .union([z.string(), z.array(z.string()).max(OWNER_LIMITS.rawLinesMax, "owner.errors.tooManyLines")], {
-    error: "owner.errors.invalid",
-  })
+  .union(
+    [z.string(), z.array(z.string()).max(OWNER_LIMITS.rawLinesMax, "owner.errors.tooManyLines")],
+    {
+      error: "owner.errors.invalid",
+    },
+  )
   .superRefine((value, ctx) => {
     const length = typeof value === "string" ? value.length : value.join("\n").length;
-    if (length > OWNER_LIMITS.rawMax) fail(ctx, "owner.errors.tooLong", { max: OWNER_LIMITS.rawMax });
+    if (length > OWNER_LIMITS.rawMax)
+      fail(ctx, "owner.errors.tooLong", { max: OWNER_LIMITS.rawMax });
   })
-  .transform((value) => (typeof value === "string" ? value : value.join("\n")).replace(/\r\n?/g, "\n").trim());
+  .transform((value) =>
+    (typeof value === "string" ? value : value.join("\n")).replace(/\r\n?/g, "\n").trim(),
+  );
 
 /** Letters the text of an estate may not hold: control characters other than newline and tab. */
 // eslint-disable-next-line no-control-regex
@@ -192,7 +198,11 @@ function whole(min: number, max: number) {
 }
 
 /** `key: value` lines as a record of known keys; unknown or repeated keys are refused. */
-function keyValues(value: string, keys: readonly string[], ctx: Ctx): Record<string, string> | null {
+function keyValues(
+  value: string,
+  keys: readonly string[],
+  ctx: Ctx,
+): Record<string, string> | null {
   const record: Record<string, string> = {};
   for (const line of value.split("\n")) {
     if (!line.trim()) continue;
@@ -231,7 +241,11 @@ export function isPhoneNumber(value: string): boolean {
 function amount(value: string | undefined, ctx: Ctx, key: string): number | null {
   const compact = (value ?? "").replace(/[\s,']/g, "");
   const number = /^\d{1,9}(\.\d{1,2})?$/.test(compact) ? Number(compact) : NaN;
-  if (!Number.isFinite(number) || number < OWNER_LIMITS.price.min || number > OWNER_LIMITS.price.max) {
+  if (
+    !Number.isFinite(number) ||
+    number < OWNER_LIMITS.price.min ||
+    number > OWNER_LIMITS.price.max
+  ) {
     fail(ctx, "owner.errors.price", { key, ...OWNER_LIMITS.price });
     return null;
   }
@@ -247,7 +261,12 @@ function currency(value: string | undefined, ctx: Ctx): string | null {
   return code;
 }
 
-function coordinate(value: string | undefined, limit: number, key: string, ctx: Ctx): number | null {
+function coordinate(
+  value: string | undefined,
+  limit: number,
+  key: string,
+  ctx: Ctx,
+): number | null {
   const text = (value ?? "").trim();
   const number = /^-?\d{1,3}(\.\d{1,8})?$/.test(text) ? Number(text) : NaN;
   if (!Number.isFinite(number) || Math.abs(number) > limit) {
@@ -282,7 +301,14 @@ export interface WebsiteInfoValue {
   instagram?: string;
 }
 
-const WEBSITE_INFO_KEYS = ["url", "email", "phone", "is_on_airbnb", "facebook", "instagram"] as const;
+const WEBSITE_INFO_KEYS = [
+  "url",
+  "email",
+  "phone",
+  "is_on_airbnb",
+  "facebook",
+  "instagram",
+] as const;
 
 const YES = ["yes", "true", "oui", "sì", "si", "是"];
 const NO = ["no", "false", "non", "否"];
@@ -322,7 +348,10 @@ export const FIELD_SCHEMAS = {
     if (value === "") return null;
     const record = keyValues(value, ["amount", "currency"], ctx);
     if (!record) return null;
-    const parsed = { amount: amount(record.amount, ctx, "amount"), currency: currency(record.currency, ctx) };
+    const parsed = {
+      amount: amount(record.amount, ctx, "amount"),
+      currency: currency(record.currency, ctx),
+    };
     return parsed.amount === null || parsed.currency === null
       ? null
       : { amount: parsed.amount, currency: parsed.currency };
@@ -389,7 +418,9 @@ export function parseFieldValue(
   const result = FIELD_SCHEMAS[field].safeParse(raw);
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0];
-  const message = issue?.message.startsWith("owner.errors.") ? issue.message : "owner.errors.invalid";
+  const message = issue?.message.startsWith("owner.errors.")
+    ? issue.message
+    : "owner.errors.invalid";
   const params =
     issue && "params" in issue && issue.params && typeof issue.params === "object"
       ? (issue.params as Record<string, string | number>)

@@ -8,8 +8,7 @@ import type {
 
 /** Who acts on an estate: its owner (a proven email) or a member of staff, for support. */
 export type EstateActor =
-  | { role: "owner"; email: string }
-  | { role: "staff"; staffUserId: string; email: string };
+  { role: "owner"; email: string } | { role: "staff"; staffUserId: string; email: string };
 
 /** One image of an estate as the Images tab shows it. */
 export interface OwnerImage {

@@ -35,7 +35,8 @@ export interface EstateRevision {
   revertable: boolean;
 }
 
-const REVERTABLE = (field: string) => isEditableField(field) || field === "images" || field === "owner_email";
+const REVERTABLE = (field: string) =>
+  isEditableField(field) || field === "images" || field === "owner_email";
 
 function asText(field: string, value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -72,6 +73,21 @@ export async function listEstateRevisions(
     revertOf: row.revertOf,
     revertable: row.revertedAt === null && REVERTABLE(row.field),
   }));
+}
+
+/**
+ * Two stored values are the same, whatever the order of their objects' keys: jsonb keeps keys
+ * in its own order, and website_info is rebuilt in another, so a plain JSON comparison would
+ * see a change where there is none.
+ */
+function isSameValue(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown) =>
+    JSON.stringify(value ?? null, (_key, item: unknown) =>
+      item && typeof item === "object" && !Array.isArray(item)
+        ? Object.fromEntries(Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        : item,
+    );
+  return canonical(a) === canonical(b);
 }
 
 export type RevertResult =
@@ -126,7 +142,7 @@ export async function revertEstateRevision(
       if (!text) return { outcome: "not_found" };
       current = storedValues(row, text)[revision.field as keyof ReturnType<typeof storedValues>];
     }
-    if (JSON.stringify(current ?? null) !== JSON.stringify(revision.newValue ?? null))
+    if (!isSameValue(current, revision.newValue))
       return { outcome: "conflict", current: asText(revision.field, current) };
 
     const restored = revision.oldValue;
@@ -226,7 +242,10 @@ export async function listEstatesForStaff(
   const page = rows.slice(0, limit);
   const ids = page.map((row) => row.id);
   if (ids.length === 0) return { estates: [], nextAfter: null };
-  const idList = sql.join(ids.map((id) => sql`${id}`), sql`, `);
+  const idList = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
   const [claims, stale, revisions] = await Promise.all([
     deps.db
       .select({
@@ -250,7 +269,10 @@ export async function listEstatesForStaff(
       })
       .from(propertyRevisions)
       .where(
-        and(sql`${propertyRevisions.propertyId} in (${idList})`, isNull(propertyRevisions.revertOf)),
+        and(
+          sql`${propertyRevisions.propertyId} in (${idList})`,
+          isNull(propertyRevisions.revertOf),
+        ),
       )
       .groupBy(propertyRevisions.propertyId),
   ]);

@@ -65,7 +65,8 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 
 /** `?propertyId=` or `propertyId` in a JSON body, when it is a positive whole number. */
 function requestedEstate(req: Request): number | undefined | "invalid" {
-  const raw = req.query.propertyId ?? (req.body as { propertyId?: unknown } | undefined)?.propertyId;
+  const raw =
+    req.query.propertyId ?? (req.body as { propertyId?: unknown } | undefined)?.propertyId;
   if (raw === undefined) return undefined;
   const value = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw) : NaN;
   return Number.isInteger(value) && value > 0 && value < 2 ** 31 ? value : "invalid";

@@ -39,6 +39,8 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     LOGIN_MAX_PER_ACCOUNT: 10,
     LOGIN_MAX_PER_IP: 50,
     LOGIN_WINDOW_MINUTES: 15,
+    OWNER_CODES_PER_EMAIL: 50,
+    OWNER_CODES_PER_IP: 1000,
     ...overrides,
   };
 }

@@ -1,0 +1,314 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { and, eq } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../db/client.ts";
+import { properties, propertyFieldEdits, propertyTranslations } from "../db/schema/index.ts";
+import {
+  csvFieldName,
+  formatCatalogueCsv,
+  parseCatalogueCsv,
+} from "../domain/catalogue/catalogue-csv.ts";
+import { exportCatalogue } from "../domain/catalogue/export-catalogue.ts";
+import {
+  type PropertyContent,
+  validateCatalogue,
+} from "../domain/catalogue/property-content.schema.ts";
+import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
+import type { Deps } from "../domain/deps.ts";
+import { DEMO_CATALOGUE } from "../tests/setup/database.ts";
+
+const CLI = join(import.meta.dirname, "catalogue-cli.ts");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npm run catalogue -- ...` as a user would (the same Node), stderr not a terminal. */
+function catalogue(dataDir: string, args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      {
+        env: { PATH: process.env.PATH, DATA_DIR: dataDir, NODE_ENV: "test" },
+        cwd: tmpdir(), // no .env of the project's
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Opens the CLI's database in this process for a moment (PGlite admits one process). */
+async function withDatabase<T>(dataDir: string, work: (deps: Deps) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ dataDir });
+  try {
+    await database.migrate();
+    return await work({ db: database.db, log: pino({ level: "silent" }) });
+  } finally {
+    await database.close();
+  }
+}
+
+async function translation(deps: Deps, propertyId: number, lang: string) {
+  const [row] = await deps.db
+    .select()
+    .from(propertyTranslations)
+    .where(
+      and(eq(propertyTranslations.propertyId, propertyId), eq(propertyTranslations.lang, lang)),
+    );
+  return row;
+}
+
+const imagesOf = (catalogue: PropertyContent[]) =>
+  catalogue.reduce((n, estate) => n + estate.illustration.imageCount, 0);
+
+/** A new estate, made from the first demo estate, under an id and name of its own. */
+function newEstate(): PropertyContent {
+  const estate = structuredClone(DEMO_CATALOGUE[0]!);
+  estate.id = 43;
+  for (const lang of ["en", "fr", "it", "zh"] as const)
+    estate.content[lang].name = `Castello Nuovo ${lang}`;
+  return estate;
+}
+
+describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "castellum-catalogue-"));
+  const files = mkdtempSync(join(tmpdir(), "castellum-catalogue-files-"));
+  const file = (name: string) => join(files, name);
+  const OWNER_TEXT =
+    "Il testo scritto dal proprietario: una descrizione della tenuta che nessuna importazione deve sovrascrivere.";
+
+  beforeAll(async () => {
+    await withDatabase(dataDir, async (deps) => {
+      await seedCatalogue(deps, DEMO_CATALOGUE);
+    });
+  });
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(files, { recursive: true, force: true });
+  });
+
+  it("exports the catalogue as JSON and as CSV, each reading back as the demo catalogue", async () => {
+    const json = await catalogue(dataDir, ["export", file("catalogue.json")]);
+    expect(json).toEqual({
+      code: 0,
+      stdout: `Exported 42 estates to ${file("catalogue.json")}.\n`,
+      stderr: "",
+    });
+    expect(JSON.parse(readFileSync(file("catalogue.json"), "utf8"))).toEqual(DEMO_CATALOGUE);
+
+    const csv = await catalogue(dataDir, ["export", file("catalogue.csv")]);
+    expect(csv).toEqual({
+      code: 0,
+      stdout: `Exported 42 estates to ${file("catalogue.csv")}.\n`,
+      stderr: "",
+    });
+    const { entries, problems } = parseCatalogueCsv(readFileSync(file("catalogue.csv"), "utf8"));
+    expect(problems).toEqual([]);
+    expect(validateCatalogue(entries, csvFieldName)).toEqual({
+      catalogue: DEMO_CATALOGUE,
+      problems: [],
+    });
+  });
+
+  it("imports its own export and changes nothing", async () => {
+    const run = await catalogue(dataDir, ["import", file("catalogue.csv")]);
+    expect(run).toEqual({
+      code: 0,
+      stdout: [
+        `Checked 42 estates in ${file("catalogue.csv")}: no problems.`,
+        `Created 0, updated 42 estates (${imagesOf(DEMO_CATALOGUE)} images).`,
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    expect(await withDatabase(dataDir, exportCatalogue)).toEqual(DEMO_CATALOGUE);
+  });
+
+  it("lists every problem of a CSV file by line and column, and writes nothing", async () => {
+    const text = formatCatalogueCsv([...DEMO_CATALOGUE.slice(0, 3), newEstate()]);
+    const lines = text.split("\n");
+    const lineOf = (id: number) => lines.findIndex((line) => line.startsWith(`${id},`)) + 1;
+    const [first, second, third] = DEMO_CATALOGUE as [
+      PropertyContent,
+      PropertyContent,
+      PropertyContent,
+    ];
+    const broken = text
+      .replace(`\n${second.id},${second.region},`, `\n${second.id},atlantis,`)
+      .replace(third.content.fr.summary.replaceAll('"', '""'), "Trop court.")
+      .replace(`\n43,`, `\n${first.id},`);
+    writeFileSync(file("broken.csv"), broken);
+
+    const run = await catalogue(dataDir, ["import", file("broken.csv")]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      [
+        `Error: ${file("broken.csv")} has 3 problems; nothing was written.`,
+        `line ${lineOf(second.id)}, field region: "atlantis" is not one of france, italy, spain, uk, germany, switzerland, portugal, austria`,
+        `line ${lineOf(third.id)}, field summary_fr: 11 characters; at least 80`,
+        `line ${lineOf(43)}, field id: id ${first.id} is also on line 2`,
+        "",
+      ].join("\n"),
+    );
+    // The valid new estate in the same file was not written either.
+    expect(await withDatabase(dataDir, exportCatalogue)).toEqual(DEMO_CATALOGUE);
+  });
+
+  it("lists the problems of a JSON file by place in the array and estate", async () => {
+    const second = structuredClone(DEMO_CATALOGUE[1]!) as Partial<PropertyContent>;
+    delete second.ownerEmail;
+    second.content!.it.amenities = ["Piscina"];
+    writeFileSync(
+      file("broken.json"),
+      JSON.stringify([newEstate(), second, { ...DEMO_CATALOGUE[2], bedrooms: "tre" }]),
+    );
+    const run = await catalogue(dataDir, ["import", file("broken.json")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      [
+        `Error: ${file("broken.json")} has 3 problems; nothing was written.`,
+        `line 2 (estate ${second.id}), field ownerEmail: missing`,
+        `line 2 (estate ${second.id}), field content.it.amenities: 1 item; at least 4`,
+        `line 3 (estate ${DEMO_CATALOGUE[2]!.id}), field bedrooms: "tre" is not a whole number`,
+        "",
+      ].join("\n"),
+    );
+    const written = await withDatabase(dataDir, (deps) =>
+      deps.db.select().from(properties).where(eq(properties.id, 43)),
+    );
+    expect(written).toEqual([]);
+  });
+
+  describe("an edited file", () => {
+    const edited = [...structuredClone(DEMO_CATALOGUE), newEstate()];
+    const seven = edited.find((estate) => estate.id === 7)!;
+    seven.content.fr.name = "Côte amalfitaine, villa Sospesa";
+    seven.guestCapacity = 18;
+    edited.find((estate) => estate.id === 15)!.content.it.summary =
+      "Un nuovo testo dal file importato, che non deve prendere il posto di quello scritto dal proprietario.";
+
+    beforeAll(async () => {
+      writeFileSync(file("edited.csv"), formatCatalogueCsv(edited));
+      // The owner of estate 15 has rewritten its Italian description on the dashboard.
+      await withDatabase(dataDir, async (deps) => {
+        await deps.db
+          .update(propertyTranslations)
+          .set({ summary: OWNER_TEXT })
+          .where(and(eq(propertyTranslations.propertyId, 15), eq(propertyTranslations.lang, "it")));
+        await deps.db.insert(propertyFieldEdits).values({
+          propertyId: 15,
+          field: "description",
+          lang: "it",
+          editedByRole: "owner",
+          editedBy: "owner@estate-15.example",
+        });
+      });
+    });
+
+    const report = (verb: { create: string; update: string; keep: string }) => [
+      `Checked 43 estates in ${file("edited.csv")}: no problems.`,
+      `${verb.create} 1, ${verb.update} 42 estates (${imagesOf(edited)} images).`,
+      `${verb.keep} 1 field that an owner or staff edited:`,
+      "  estate 15: description (it) kept — edited by owner",
+    ];
+
+    it("is only reported with --dry-run", async () => {
+      const run = await catalogue(dataDir, ["import", file("edited.csv"), "--dry-run"]);
+      expect(run).toEqual({
+        code: 0,
+        stdout: [
+          ...report({ create: "Would create", update: "update", keep: "Would keep" }),
+          "Dry run: nothing was written.",
+          "",
+        ].join("\n"),
+        stderr: "",
+      });
+      await withDatabase(dataDir, async (deps) => {
+        expect(await deps.db.select().from(properties).where(eq(properties.id, 43))).toEqual([]);
+        expect((await translation(deps, 7, "fr"))?.name).toBe("Côte amalfitaine");
+        expect((await translation(deps, 15, "it"))?.summary).toBe(OWNER_TEXT);
+      });
+    });
+
+    it("is written, keeping the owner's text", async () => {
+      const run = await catalogue(dataDir, ["import", file("edited.csv")]);
+      expect(run).toEqual({
+        code: 0,
+        stdout: [...report({ create: "Created", update: "updated", keep: "Kept" }), ""].join("\n"),
+        stderr: "",
+      });
+      await withDatabase(dataDir, async (deps) => {
+        const [estate] = await deps.db.select().from(properties).where(eq(properties.id, 7));
+        expect(estate?.guestCapacity).toBe(18);
+        expect((await translation(deps, 7, "fr"))?.name).toBe("Côte amalfitaine, villa Sospesa");
+        expect((await translation(deps, 15, "it"))?.summary).toBe(OWNER_TEXT);
+        const exported = await exportCatalogue(deps);
+        const expected = structuredClone(edited);
+        expected.find((e) => e.id === 15)!.content.it.summary = OWNER_TEXT;
+        expect(exported).toEqual(expected);
+      });
+    });
+  });
+
+  it("says what to do when the server holds the embedded database", async () => {
+    const held = await openDatabase({ dataDir });
+    try {
+      for (const args of [
+        ["export", file("again.json")],
+        ["import", file("catalogue.json")],
+      ]) {
+        const run = await catalogue(dataDir, args);
+        expect(run.code).toBe(1);
+        expect(run.stdout).toBe("");
+        expect(run.stderr).toMatch(
+          /^Error: The embedded database in .+ is open in another process \(pid \d+\), most likely the running server\. PGlite admits one process at a time: stop the server, run this command, then start the server again\./,
+        );
+      }
+    } finally {
+      await held.close();
+    }
+    expect((await catalogue(dataDir, ["export", file("again.json")])).code).toBe(0);
+  });
+
+  it("explains usage mistakes with exit 2 and a missing file with exit 1", async () => {
+    const none = await catalogue(dataDir, []);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /^Error: no command given\n\nUsage: npm run catalogue -- <command>\n/,
+    );
+    const cases: [string[], string][] = [
+      [["export"], "export needs a file"],
+      [
+        ["import", file("catalogue.txt")],
+        `the file must end in .json or .csv: ${file("catalogue.txt")}`,
+      ],
+      [["export", file("x.json"), "--dry-run"], "--dry-run is for import only"],
+      [["publish", file("x.json")], "unknown command: publish"],
+      [["import", file("a.csv"), file("b.csv")], `unexpected argument: ${file("b.csv")}`],
+    ];
+    for (const [args, message] of cases) {
+      const run = await catalogue(dataDir, args);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr.split("\n")[0]).toBe(`Error: ${message}`);
+    }
+    const unknownOption = await catalogue(dataDir, ["import", file("x.csv"), "--force"]);
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toContain("Unknown option '--force'");
+
+    const missing = await catalogue(dataDir, ["import", file("missing.csv")]);
+    expect(missing).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `Error: cannot read ${file("missing.csv")}: no such file\n`,
+    });
+  });
+});
