@@ -18,6 +18,7 @@ import {
   formatFieldValue,
   isEditableField,
   isEmailAddress,
+  isSameValue,
   isTranslatedField,
   parseFieldValue,
   type RecordedField,
@@ -294,9 +295,7 @@ export async function updateEstateField(
     const formatted = formatFieldValue(field, value);
     const isTranslated = isTranslatedField(field);
     // Text read through the English fallback is new text in this language, even if equal.
-    const unchanged =
-      (!isTranslated || text.lang === lang) &&
-      JSON.stringify(oldValue ?? null) === JSON.stringify(value ?? null);
+    const unchanged = (!isTranslated || text.lang === lang) && isSameValue(oldValue, value);
     if (unchanged) return { field, lang, value, formatted, changed: false };
     await writeFieldValue(tx, input.propertyId, field, lang, value);
     await recordChange(tx, actor, {

@@ -462,3 +462,18 @@ export function fieldTemplate(field: EditableField): string {
       return "";
   }
 }
+
+/**
+ * Two stored values are the same, whatever the order of their objects' keys: jsonb keeps keys
+ * in its own order, and website_info is rebuilt in another, so a plain JSON comparison would
+ * see a change where there is none.
+ */
+export function isSameValue(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown) =>
+    JSON.stringify(value ?? null, (_key, item: unknown) =>
+      item && typeof item === "object" && !Array.isArray(item)
+        ? Object.fromEntries(Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        : item,
+    );
+  return canonical(a) === canonical(b);
+}

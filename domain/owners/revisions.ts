@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, isNull, max, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, max, or, sql } from "drizzle-orm";
 import { withTransaction } from "../../db/client.ts";
 import {
   properties,
@@ -11,7 +11,12 @@ import { isLanguage, type Language } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { normaliseEmail, storedValues } from "./estates.ts";
 import { recordChange, selectedImageKeys, writeFieldValue, writeImageSelection } from "./edits.ts";
-import { formatFieldValue, isEditableField, type StoredValue } from "./owner-fields.ts";
+import {
+  formatFieldValue,
+  isEditableField,
+  isSameValue,
+  type StoredValue,
+} from "./owner-fields.ts";
 import type { EstateActor } from "./owner-property.ts";
 
 type Db = Pick<Deps, "db">;
@@ -37,6 +42,11 @@ export interface EstateRevision {
 
 const REVERTABLE = (field: string) =>
   isEditableField(field) || field === "images" || field === "owner_email";
+
+/** Fields an estate cannot be without: a change that gave one its first value cannot be undone. */
+const REQUIRED = new Set(["name", "location", "description", "facilities", "activities"]);
+const canRevert = (field: string, oldValue: unknown) =>
+  REVERTABLE(field) && !(REQUIRED.has(field) && (oldValue === null || oldValue === undefined));
 
 function asText(field: string, value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -71,23 +81,8 @@ export async function listEstateRevisions(
     revertedAt: row.revertedAt?.toISOString() ?? null,
     revertedBy: row.revertedBy,
     revertOf: row.revertOf,
-    revertable: row.revertedAt === null && REVERTABLE(row.field),
+    revertable: row.revertedAt === null && canRevert(row.field, row.oldValue),
   }));
-}
-
-/**
- * Two stored values are the same, whatever the order of their objects' keys: jsonb keeps keys
- * in its own order, and website_info is rebuilt in another, so a plain JSON comparison would
- * see a change where there is none.
- */
-function isSameValue(a: unknown, b: unknown): boolean {
-  const canonical = (value: unknown) =>
-    JSON.stringify(value ?? null, (_key, item: unknown) =>
-      item && typeof item === "object" && !Array.isArray(item)
-        ? Object.fromEntries(Object.entries(item).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-        : item,
-    );
-  return canonical(a) === canonical(b);
 }
 
 export type RevertResult =
@@ -119,7 +114,7 @@ export async function revertEstateRevision(
       )
       .for("update");
     if (!revision) return { outcome: "not_found" };
-    if (!REVERTABLE(revision.field)) return { outcome: "not_revertable" };
+    if (!canRevert(revision.field, revision.oldValue)) return { outcome: "not_revertable" };
     if (revision.revertedAt) return { outcome: "already_reverted" };
     const [row] = await tx
       .select()
@@ -156,6 +151,16 @@ export async function revertEstateRevision(
     } else if (isEditableField(revision.field)) {
       const lang: Language = isLanguage(revision.lang) ? revision.lang : "en";
       await writeFieldValue(tx, row.id, revision.field, lang, restored as StoredValue);
+      // The other languages were flagged because of the change now undone.
+      await tx
+        .delete(propertyStaleTranslations)
+        .where(
+          and(
+            eq(propertyStaleTranslations.propertyId, row.id),
+            eq(propertyStaleTranslations.field, revision.field),
+            eq(propertyStaleTranslations.sourceLang, lang),
+          ),
+        );
     }
     const id = await recordChange(tx, actor, {
       propertyId: row.id,
@@ -212,20 +217,8 @@ export async function listEstatesForStaff(
   const q = input.q?.trim();
   const pattern = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const rows = await deps.db
-    .select({
-      id: properties.id,
-      ownerEmail: properties.ownerEmail,
-      name: propertyTranslations.name,
-      location: propertyTranslations.location,
-    })
+    .select({ id: properties.id, ownerEmail: properties.ownerEmail })
     .from(properties)
-    .innerJoin(
-      propertyTranslations,
-      and(
-        eq(propertyTranslations.propertyId, properties.id),
-        eq(propertyTranslations.lang, input.language),
-      ),
-    )
     .where(
       and(
         input.after !== undefined ? gt(properties.id, input.after) : undefined,
@@ -239,9 +232,29 @@ export async function listEstatesForStaff(
     )
     .orderBy(asc(properties.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const ids = page.map((row) => row.id);
+  const ids = rows.slice(0, limit).map((row) => row.id);
   if (ids.length === 0) return { estates: [], nextAfter: null };
+  // Each estate's name in the staff member's language, else in English.
+  const texts = await deps.db
+    .select({
+      id: propertyTranslations.propertyId,
+      lang: propertyTranslations.lang,
+      name: propertyTranslations.name,
+      location: propertyTranslations.location,
+    })
+    .from(propertyTranslations)
+    .where(
+      and(
+        inArray(propertyTranslations.propertyId, ids),
+        inArray(propertyTranslations.lang, [input.language, "en"]),
+      ),
+    );
+  const page = rows.slice(0, limit).map((row) => {
+    const text =
+      texts.find((t) => t.id === row.id && t.lang === input.language) ??
+      texts.find((t) => t.id === row.id);
+    return { ...row, name: text?.name ?? `#${row.id}`, location: text?.location ?? "" };
+  });
   const idList = sql.join(
     ids.map((id) => sql`${id}`),
     sql`, `,

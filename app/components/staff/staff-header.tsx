@@ -7,6 +7,7 @@ import { LogoutButton } from "./logout-button.tsx";
 
 const NAV = [
   { to: "/admin/booking-requests", key: "staff.shell.requests" },
+  { to: "/admin/estates", key: "staff.shell.estates" },
   { to: "/admin/mail", key: "staff.shell.mail" },
 ] as const;
 

@@ -54,3 +54,9 @@ export function staffTitle(context: Readonly<RouterContextProvider>, key: string
   const { language } = context.get(requestInfoContext);
   return translate(language, "meta.pageTitle", { title: translate(language, key) });
 }
+
+/** A page title of the staff area from a name that needs no translation ("{name} | Castellum"). */
+export function staffTitleOf(context: Readonly<RouterContextProvider>, name: string): string {
+  const { language } = context.get(requestInfoContext);
+  return translate(language, "meta.pageTitle", { title: name });
+}

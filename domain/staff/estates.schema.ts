@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { isEmailAddress } from "../owners/owner-fields.ts";
+
+const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+
+/** Estates per page of the staff list. */
+export const ESTATE_PAGE_SIZE = 50;
+
+/**
+ * One page of the staff list of estates: a search (an estate's name in any language, or the
+ * owner's email) and the keyset cursor (the last id of the previous page). Read from the URL
+ * by the page and by GET /api/admin/estates, with the same rules.
+ */
+export const EstateSearchSchema = z.object({
+  q: z.preprocess(
+    emptyAsUndefined,
+    z.string().trim().max(100, "staff.validation.searchTooLong").optional(),
+  ),
+  after: z.preprocess(
+    emptyAsUndefined,
+    z.coerce
+      .number("staff.validation.cursorInvalid")
+      .int("staff.validation.cursorInvalid")
+      .positive("staff.validation.cursorInvalid")
+      .optional(),
+  ),
+});
+export type EstateSearch = z.infer<typeof EstateSearchSchema>;
+
+/** The search as URL parameters (empty values left out), for the page's links. */
+export function estateSearchToParams(search: EstateSearch): URLSearchParams {
+  const params = new URLSearchParams();
+  if (search.q) params.set("q", search.q);
+  if (search.after !== undefined) params.set("after", String(search.after));
+  return params;
+}
+
+/** A new owner contact email for an estate (PATCH /api/admin/estates/{id}/owner-email). */
+export const OwnerEmailChangeSchema = z.object({
+  email: z
+    .string("staff.estates.errors.emailRequired")
+    .trim()
+    .min(1, "staff.estates.errors.emailRequired")
+    .max(254, "staff.estates.errors.emailInvalid")
+    .refine((value) => isEmailAddress(value.toLowerCase()), "staff.estates.errors.emailInvalid"),
+});
+export type OwnerEmailChange = z.infer<typeof OwnerEmailChangeSchema>;
+
+/** An estate's id in a path: a positive whole number, else null (the caller answers 404). */
+export function parseEstateId(value: unknown): number | null {
+  if (typeof value !== "string" || !/^[1-9]\d{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= 2_147_483_647 ? id : null;
+}
