@@ -17,7 +17,7 @@ import {
 import { SITE } from "../content/site.ts";
 import { LANGUAGE_TAGS } from "../i18n/config.ts";
 import { createI18n } from "../i18n/instance.ts";
-import { messagesFor } from "../i18n/resources.ts";
+import { messageAreasOf, messagesFor } from "../i18n/resources.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { getFeaturedImage } from "../domain/catalogue/read-properties.ts";
@@ -43,7 +43,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     shareImage: featured ? shareImageOf(featured, translate(language, "meta.shareImageAlt")) : null,
     language,
     // Only this language's messages travel to the browser.
-    messages: messagesFor(language, isStaffPath(new URL(request.url).pathname)),
+    messages: messagesFor(language, messageAreasOf(new URL(request.url).pathname)),
     publicUrl,
     year: new Date().getFullYear(),
   };
@@ -56,8 +56,9 @@ export function shouldRevalidate({
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
   const changesLanguage = nextUrl.searchParams.get("lang") !== currentUrl.searchParams.get("lang");
-  // Entering or leaving the staff area changes which messages the page needs.
-  const changesArea = isStaffPath(nextUrl.pathname) !== isStaffPath(currentUrl.pathname);
+  // Entering or leaving the staff or owner area changes which messages the page needs.
+  const changesArea =
+    messageAreasOf(nextUrl.pathname).join() !== messageAreasOf(currentUrl.pathname).join();
   return (changesLanguage || changesArea) && defaultShouldRevalidate;
 }
 

@@ -17,11 +17,17 @@ export default [
   route("requests/:token", "routes/request-status.tsx"),
   // The staff area. Sign-in and the first-admin setup are open; everything else sits under
   // the layout, whose loader (and each page's) refuses anyone who is not a company admin.
+  // The owner area: verify by emailed code and claim (public), then the dashboard, which an
+  // owner's session or a staff admin (with ?estate=) may open.
+  route("onboard/verify", "routes/onboard-verify.tsx"),
+  route("admin/dashboard", "routes/admin/dashboard.tsx"),
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/setup", "routes/admin/setup.tsx"),
   route("admin", "routes/admin/layout.tsx", [
     route("booking-requests", "routes/admin/booking-requests.tsx"),
     route("mail", "routes/admin/mail.tsx"),
+    route("estates", "routes/admin/estates.tsx"),
+    route("estates/:id", "routes/admin/estate.tsx"),
   ]),
   // Everything else is the not-found page, answered with HTTP 404.
   route("*", "routes/not-found.tsx"),

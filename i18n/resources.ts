@@ -1,35 +1,82 @@
 import en from "./locales/en/common.json" with { type: "json" };
+import enOwner from "./locales/en/owner.json" with { type: "json" };
 import enStaff from "./locales/en/staff.json" with { type: "json" };
 import fr from "./locales/fr/common.json" with { type: "json" };
+import frOwner from "./locales/fr/owner.json" with { type: "json" };
 import frStaff from "./locales/fr/staff.json" with { type: "json" };
 import it from "./locales/it/common.json" with { type: "json" };
+import itOwner from "./locales/it/owner.json" with { type: "json" };
 import itStaff from "./locales/it/staff.json" with { type: "json" };
 import zh from "./locales/zh/common.json" with { type: "json" };
+import zhOwner from "./locales/zh/owner.json" with { type: "json" };
 import zhStaff from "./locales/zh/staff.json" with { type: "json" };
 import type { Language } from "./config.ts";
 
 /**
  * The translation namespace of the interface. English is the reference for keys. The staff
- * area's messages live in their own files (`staff.json`) under the `staff` key.
+ * area's and the owner area's messages live in their own files (`staff.json`, `owner.json`)
+ * under the `staff` and `owner` keys.
  */
-export type CommonMessages = typeof en & { staff: typeof enStaff };
+export type CommonMessages = typeof en & { staff: typeof enStaff; owner: typeof enOwner };
 
 /**
  * All interface messages. Imported on the server only: a page receives the messages of its
  * own language through the root loader, so the browser never downloads the other three (and
- * public pages never download the staff area's).
+ * public pages never download the staff or owner area's).
  */
 export const RESOURCES: Record<Language, CommonMessages> = {
-  en: { ...en, staff: enStaff },
+  en: { ...en, staff: enStaff, owner: enOwner },
   // Plural keys differ by language (fr and it have `_many`), so the shapes are not identical;
   // i18n/locales.test.ts checks that every language has every key English has.
-  fr: { ...(fr as unknown as typeof en), staff: frStaff as unknown as typeof enStaff },
-  it: { ...(it as unknown as typeof en), staff: itStaff as unknown as typeof enStaff },
-  zh: { ...(zh as unknown as typeof en), staff: zhStaff as unknown as typeof enStaff },
+  fr: {
+    ...(fr as unknown as typeof en),
+    staff: frStaff as unknown as typeof enStaff,
+    owner: frOwner as unknown as typeof enOwner,
+  },
+  it: {
+    ...(it as unknown as typeof en),
+    staff: itStaff as unknown as typeof enStaff,
+    owner: itOwner as unknown as typeof enOwner,
+  },
+  zh: {
+    ...(zh as unknown as typeof en),
+    staff: zhStaff as unknown as typeof enStaff,
+    owner: zhOwner as unknown as typeof enOwner,
+  },
 };
 
-/** The messages a page needs: the staff area's only on its own pages. */
-export function messagesFor(language: Language, isStaffPage: boolean) {
-  const { staff, ...common } = RESOURCES[language];
-  return isStaffPage ? { ...common, staff } : common;
+/** The areas whose messages a page may need on top of the common ones. */
+export type MessageArea = "staff" | "owner";
+
+function isUnder(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/**
+ * The message areas the page at `pathname` needs beyond the common ones. The owner pages
+ * (verify, dashboard) get the owner's; the staff estate pages show owner fields, so they get
+ * both; the rest of the staff area gets the staff's.
+ */
+export function messageAreasOf(pathname: string): MessageArea[] {
+  // A client navigation's data request names the page `/admin/dashboard.data` (`/_root.data`
+  // for `/`): the same page, the same messages.
+  const path =
+    pathname
+      .replace(/\.data$/, "")
+      .replace(/^\/_root$/, "/")
+      .replace(/\/+$/, "") || "/";
+  if (isUnder(path, "/onboard") || isUnder(path, "/admin/dashboard")) return ["owner"];
+  if (isUnder(path, "/admin/estates")) return ["staff", "owner"];
+  if (isUnder(path, "/admin")) return ["staff"];
+  return [];
+}
+
+/** The messages a page needs: the common ones, plus those of the areas it belongs to. */
+export function messagesFor(language: Language, areas: readonly MessageArea[] = []) {
+  const { staff, owner, ...common } = RESOURCES[language];
+  return {
+    ...common,
+    ...(areas.includes("staff") ? { staff } : {}),
+    ...(areas.includes("owner") ? { owner } : {}),
+  };
 }

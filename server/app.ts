@@ -69,7 +69,7 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
     idleMs: (env.SESSION_IDLE_HOURS ?? 12) * 60 * 60_000,
     absoluteMs: (env.SESSION_MAX_DAYS ?? 7) * 24 * 60 * 60_000,
   });
-  app.use(["/api", "/admin"], sessionMiddleware(deps, sessionCookie));
+  app.use(["/api", "/admin", "/onboard"], sessionMiddleware(deps, sessionCookie));
 
   app.use("/api", catalogueRoutes(deps));
   app.use("/api", openApiRoutes(env.PUBLIC_URL));

@@ -1,0 +1,82 @@
+import type { OwnerImage } from "../../../domain/owners/owner-property.ts";
+import { callStaffApi, type StaffAnswer } from "../staff/staff-api.ts";
+
+/** The owner API's base path (server/api/owners.ts). */
+export const OWNER_API = "/api/property-owners";
+
+/** `path` with the page's language, so the server's messages come back in it. */
+export function withLanguage(path: string, language: string, query: Record<string, string> = {}) {
+  const params = new URLSearchParams({ ...query, lang: language });
+  return `${path}${path.includes("?") ? "&" : "?"}${params}`;
+}
+
+/**
+ * One JSON call of the owner API (same origin, session cookie): the same answer shape as the
+ * staff API's, network failures as status 0.
+ */
+export function callOwnerApi<T>(
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  options: { body?: unknown; language: string; query?: Record<string, string> },
+): Promise<StaffAnswer<T>> {
+  return callStaffApi<T>(
+    method,
+    withLanguage(`${OWNER_API}${path}`, options.language, options.query),
+    {
+      body: options.body,
+      language: options.language,
+    },
+  );
+}
+
+export interface UploadAnswer {
+  ok: boolean;
+  status: number;
+  images: OwnerImage[];
+  /** The server's `{message}`, already in the page's language. */
+  message: string | null;
+}
+
+/**
+ * Uploads one image (multipart field `images`) and reports its progress, 0 to 1. XHR rather
+ * than fetch: only XHR reports upload progress. Network failures answer status 0.
+ */
+export function uploadOwnerImage(
+  file: File,
+  options: { propertyId: number; language: string; onProgress: (fraction: number) => void },
+): Promise<UploadAnswer> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(
+      "POST",
+      withLanguage(`${OWNER_API}/upload-image`, options.language, {
+        propertyId: String(options.propertyId),
+      }),
+    );
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) options.onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      let body: { images?: unknown; message?: unknown } = {};
+      try {
+        body = JSON.parse(xhr.responseText || "{}") as typeof body;
+      } catch {
+        // A proxy's HTML error page: the status says enough.
+      }
+      const ok = xhr.status >= 200 && xhr.status < 300;
+      resolve({
+        ok,
+        status: xhr.status,
+        images: ok && Array.isArray(body.images) ? (body.images as OwnerImage[]) : [],
+        message: typeof body.message === "string" && body.message ? body.message : null,
+      });
+    };
+    xhr.onerror = () => resolve({ ok: false, status: 0, images: [], message: null });
+    xhr.onabort = xhr.onerror;
+    const form = new FormData();
+    form.append("images", file, file.name);
+    xhr.send(form);
+  });
+}

@@ -1,0 +1,31 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { toast } from "../../hooks/use-toast.ts";
+import { callOwnerApi } from "./owner-api.ts";
+
+/**
+ * The owner's Logout (spec point 2): the server ends the session, then the home page; on
+ * failure 'Failed to logout' and the page stays.
+ */
+export function useOwnerLogout() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [isPending, setPending] = useState(false);
+  const logout = async () => {
+    if (isPending) return;
+    setPending(true);
+    const answer = await callOwnerApi("POST", "/logout", { language: i18n.language });
+    setPending(false);
+    if (!answer.ok) {
+      toast({
+        variant: "destructive",
+        title: t("owner.dashboard.logoutFailed"),
+        description: answer.message ?? undefined,
+      });
+      return;
+    }
+    await navigate("/", { replace: true });
+  };
+  return { logout, isPending };
+}
