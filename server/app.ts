@@ -21,6 +21,7 @@ import { listEstatesForStaff } from "../domain/owners/revisions.ts";
 import { getEstateForStaff } from "../domain/staff/estates.ts";
 import { ESTATE_PAGE_SIZE } from "../domain/staff/estates.schema.ts";
 import { ownerRoutes } from "./api/owners.ts";
+import { ownerUploadRoutes } from "./api/owner-uploads.ts";
 import { getOwnerPropertyDetails, resolveEstate } from "../domain/owners/estates.ts";
 import { DomainError } from "../domain/errors.ts";
 import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
@@ -46,7 +47,7 @@ export const CASTLES_REDIRECTS = ["/bookings", "/properties", "/castle-network"]
 export interface AppOptions {
   deps: Deps;
   env: Pick<Env, "NODE_ENV" | "PUBLIC_URL"> &
-    Partial<Pick<Env, "WHITEPAPER_URL" | "SESSION_IDLE_HOURS" | "SESSION_MAX_DAYS">>;
+    Partial<Pick<Env, "WHITEPAPER_URL" | "SESSION_IDLE_HOURS" | "SESSION_MAX_DAYS" | "MEDIA_DIR">>;
   /** Request intake (forms, bot check, mail, rate limits); without it the form endpoints are absent. */
   services?: Services;
   /** The React Router server build; without it only the API and media routes exist (tests). */
@@ -70,6 +71,8 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
     absoluteMs: (env.SESSION_MAX_DAYS ?? 7) * 24 * 60 * 60_000,
   });
   app.use(["/api", "/admin", "/onboard"], sessionMiddleware(deps, sessionCookie));
+  // Owners' uploaded originals: MEDIA_DIR when set, else the database (read by every instance).
+  const mediaStore = { directory: env.MEDIA_DIR };
 
   app.use("/api", catalogueRoutes(deps));
   app.use("/api", openApiRoutes(env.PUBLIC_URL));
@@ -77,6 +80,14 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
     app.use("/api", staffRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
     app.use("/api", staffEstateRoutes(deps, services.staff, env.PUBLIC_URL));
     app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
+    app.use(
+      "/api",
+      ownerUploadRoutes(deps, {
+        adminEmailDomain: services.staff.adminEmailDomain,
+        publicUrl: env.PUBLIC_URL,
+        media: mediaStore,
+      }),
+    );
     app.use(
       "/api",
       ownerRoutes(deps, services.owners, {
@@ -88,7 +99,7 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
   }
   app.use("/api", apiNotFound);
   app.use("/api", apiErrorHandler(deps.log));
-  app.use("/media", mediaRoutes(deps));
+  app.use("/media", mediaRoutes(deps, mediaStore));
   app.use("/media", apiNotFound);
   app.use("/media", apiErrorHandler(deps.log));
 

@@ -8,6 +8,7 @@ import { renderImageSource } from "./illustration-source.ts";
 import { renderTeamPortrait } from "./team-portraits.ts";
 import { MEDIA_CONTENT_TYPES, type MediaFormat } from "./media-url.ts";
 import type { MediaVariantRequest } from "./media-variant.schema.ts";
+import { type MediaStoreConfig, readOriginal, UPLOAD_LIMITS } from "./uploads.ts";
 
 export interface MediaVariant {
   bytes: Buffer;
@@ -24,12 +25,13 @@ const rendersInFlight = new Map<string, Promise<MediaVariant>>();
 /**
  * One encoded variant of an image: from the variant cache when it exists, otherwise rendered
  * with sharp, stored, and returned. Variants never change for a key, so callers may cache them
- * forever.
+ * forever. `store` says where uploaded originals live (see MediaStoreConfig).
  * @throws NotFoundError for an unknown image key.
  */
 export async function getMediaVariant(
   deps: Deps,
   input: MediaVariantRequest,
+  store: MediaStoreConfig = {},
 ): Promise<MediaVariant> {
   const { key, width, format } = input;
   const [cached] = await deps.db
@@ -47,28 +49,51 @@ export async function getMediaVariant(
   const id = `${key}/${width}.${format}`;
   let render = rendersInFlight.get(id);
   if (!render) {
-    render = renderAndStore(deps, input).finally(() => rendersInFlight.delete(id));
+    render = renderAndStore(deps, input, store).finally(() => rendersInFlight.delete(id));
     rendersInFlight.set(id, render);
   }
   return render;
 }
 
-/** The SVG behind a key: an estate's image from the database, or a team portrait. */
-async function findSourceSvg(deps: Deps, key: string): Promise<string> {
+/**
+ * What a key's variants are made from: an SVG (an estate's illustration, a team portrait) or
+ * the bytes of an uploaded original.
+ */
+async function findSource(
+  deps: Deps,
+  key: string,
+  store: MediaStoreConfig,
+): Promise<{ svg: string } | { original: Buffer }> {
   const portrait = renderTeamPortrait(key);
-  if (portrait) return portrait;
+  if (portrait) return { svg: portrait };
   const [image] = await deps.db
     .select({ source: propertyImages.source })
     .from(propertyImages)
     .where(eq(propertyImages.key, key));
   if (!image) throw new NotFoundError("errors.mediaNotFound");
-  return renderImageSource(image.source);
+  if (image.source.kind === "upload")
+    return { original: await readOriginal(deps, store, image.source) };
+  return { svg: renderImageSource(image.source) };
 }
 
-async function renderAndStore(deps: Deps, { key, width, format }: MediaVariantRequest) {
-  const svg = await findSourceSvg(deps, key);
+async function renderAndStore(
+  deps: Deps,
+  { key, width, format }: MediaVariantRequest,
+  store: MediaStoreConfig,
+) {
+  const source = await findSource(deps, key, store);
   const started = performance.now();
-  const bytes = await encode(sharp(Buffer.from(svg)).resize({ width }), format);
+  // Originals were checked and normalised on upload (at most 2400 px); the pixel limit stays
+  // as a guard all the same. Variants are exactly the asked width, as for illustrations.
+  const input =
+    "svg" in source
+      ? sharp(Buffer.from(source.svg))
+      : sharp(source.original, { limitInputPixels: UPLOAD_LIMITS.maxPixels });
+  let pipeline = input.resize({ width });
+  // JPEG has no alpha: an uploaded PNG with transparency is laid on white, not on black.
+  if (format === "jpg" && "original" in source)
+    pipeline = pipeline.flatten({ background: "#ffffff" });
+  const bytes = await encode(pipeline, format);
   const etag = `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
   await deps.db
     .insert(mediaVariants)

@@ -9,8 +9,10 @@ export { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH };
  */
 export const ILLUSTRATION_VERSION = 1;
 
-/** The SVG an image is rasterised from. */
-export function renderImageSource(source: ImageSource): string {
+export type IllustrationSource = Extract<ImageSource, { kind: "illustration" }>;
+
+/** The SVG an illustration is rasterised from (uploads have originals: see uploads.ts). */
+export function renderImageSource(source: IllustrationSource): string {
   return renderEstateSvg({
     seed: source.seed,
     terrain: source.terrain as Parameters<typeof renderEstateSvg>[0]["terrain"],

@@ -71,7 +71,8 @@ function toOwnerImage(row: typeof propertyImages.$inferSelect): OwnerImage {
     key: row.key,
     width: row.width,
     height: row.height,
-    selectedRank: row.selectedRank,
+    // Stored ranks count from 0 (contiguous); the owner area counts from 1.
+    selectedRank: row.selectedRank === null ? null : row.selectedRank + 1,
     uploaded: row.source.kind === "upload",
   };
 }

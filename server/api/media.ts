@@ -3,10 +3,14 @@ import type { Deps } from "../../domain/deps.ts";
 import { getMediaVariant } from "../../domain/media/get-media-variant.ts";
 import { MEDIA_FORMATS, MEDIA_WIDTHS } from "../../domain/media/media-url.ts";
 import { MediaVariantRequestSchema } from "../../domain/media/media-variant.schema.ts";
+import type { MediaStoreConfig } from "../../domain/media/uploads.ts";
 import { sendError } from "./errors.ts";
 
-/** GET /media/{key}/{width}.{format}: encoded variants, cached forever by key. */
-export function mediaRoutes(deps: Deps): Router {
+/**
+ * GET /media/{key}/{width}.{format}: encoded variants, cached forever by key. `store` says
+ * where uploaded originals live (MEDIA_DIR).
+ */
+export function mediaRoutes(deps: Deps, store: MediaStoreConfig = {}): Router {
   const router = Router();
   router.get("/:key/:file", async (req, res) => {
     const [width = "", format = ""] = req.params.file.split(".", 2);
@@ -20,7 +24,7 @@ export function mediaRoutes(deps: Deps): Router {
         formats: MEDIA_FORMATS.join(", "),
       });
     }
-    const variant = await getMediaVariant(deps, parsed.data);
+    const variant = await getMediaVariant(deps, parsed.data, store);
     res.set({
       "Content-Type": variant.contentType,
       "Cache-Control": "public, max-age=31536000, immutable",

@@ -111,7 +111,52 @@ describe("the OpenAPI document", () => {
       "getCastle",
       "listCastles",
       "loginStaff",
+      "verifyOwnerCode",
+      "verifyOwnerEmail",
     ]);
+  });
+
+  it("asks for the owner's session or a staff admin's on every estate call, and for the proof cookie to claim", () => {
+    const operations = operationsOf(document);
+    const ownerCalls = operations.filter(({ path }) => path.startsWith("/api/property-owners/"));
+    const byId = Object.fromEntries(
+      ownerCalls.map((operation) => [operation.operationId, operation]),
+    );
+    expect(Object.keys(byId).sort()).toEqual([
+      "claimProperty",
+      "deleteOwnerImage",
+      "getOwnerProperty",
+      "ownerLogout",
+      "updateOwnerImages",
+      "updateOwnerProperty",
+      "uploadOwnerImages",
+      "verifyOwnerCode",
+      "verifyOwnerEmail",
+    ]);
+    expect(byId.claimProperty?.security).toEqual([{ ownerProof: [] }]);
+    expect(byId.ownerLogout?.security).toEqual([{ ownerSession: [] }, {}]);
+    const estateCalls = ownerCalls.filter(
+      ({ operationId }) =>
+        !["verifyOwnerEmail", "verifyOwnerCode", "claimProperty", "ownerLogout"].includes(
+          operationId!,
+        ),
+    );
+    expect(
+      estateCalls
+        .filter(
+          (operation) =>
+            JSON.stringify(operation.security) !==
+            JSON.stringify([{ ownerSession: [] }, { staffSession: [] }]),
+        )
+        .map((o) => o.where),
+    ).toEqual([]);
+    // estateAccess answers 404 for an estate it cannot settle (staff without `propertyId`).
+    expect(
+      estateCalls.filter((operation) => !operation.responses?.["404"]).map((o) => o.where),
+    ).toEqual([]);
+    const schemes = document.components.securitySchemes;
+    expect(schemes.ownerSession).toMatchObject({ in: "cookie", name: schemes.staffSession.name });
+    expect(schemes.ownerProof).toMatchObject({ in: "cookie", name: "castellum_owner_proof" });
   });
 
   it("asks for a staff session on every staff call: /api/admin/ but sign-in and setup, and the collections", () => {
@@ -133,6 +178,10 @@ describe("the OpenAPI document", () => {
         "GET /api/admin/mail",
         "POST /api/admin/mail/{id}/retry",
         "DELETE /api/admin/mail/{id}",
+        "GET /api/admin/estates",
+        "GET /api/admin/estates/{id}",
+        "PATCH /api/admin/estates/{id}/owner-email",
+        "POST /api/admin/estates/{id}/revisions/{revisionId}/revert",
         ...collections.flatMap((collection) => [
           `GET ${collection}`,
           `GET ${collection}/export.csv`,

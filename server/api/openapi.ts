@@ -2,6 +2,25 @@ import { Router } from "express";
 import { z } from "zod";
 import { CatalogueFilterSchema } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import type { UndeliveredMail, UndeliveredMailList } from "../../domain/mail/outbox-health.ts";
+import { ACCEPTED_UPLOAD_TYPES, UPLOAD_LIMITS } from "../../domain/media/uploads.ts";
+import { type FieldUpdate, MAX_SELECTED_IMAGES } from "../../domain/owners/edits.ts";
+import {
+  type CoordinatesValue,
+  EDITABLE_FIELDS,
+  type EditableField,
+  type MoneyValue,
+  OWNER_LIMITS,
+  type PriceRangeValue,
+  TRANSLATED_FIELDS,
+  type WebsiteInfoValue,
+} from "../../domain/owners/owner-fields.ts";
+import type {
+  OwnerImage,
+  OwnerPropertyDetails,
+  StaleTranslation,
+} from "../../domain/owners/owner-property.ts";
+import type { EstateRevision, StaffEstateRow } from "../../domain/owners/revisions.ts";
+import { OWNER_CODE_POLICY } from "../../domain/owners/verification.ts";
 import { bookingRequestSchema } from "../../domain/requests/booking-request.schema.ts";
 import { membershipSchema } from "../../domain/requests/membership.schema.ts";
 import {
@@ -30,8 +49,15 @@ import {
 } from "../../domain/staff/inbox.schema.ts";
 import { StaffLoginSchema } from "../../domain/staff/login.schema.ts";
 import { StaffSetupSchema } from "../../domain/staff/setup.schema.ts";
+import type { StaffEstateRecord } from "../../domain/staff/estates.ts";
+import {
+  ESTATE_PAGE_SIZE,
+  EstateSearchSchema,
+  OwnerEmailChangeSchema,
+} from "../../domain/staff/estates.schema.ts";
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
+import { UPLOAD_FIELD } from "./owner-uploads.ts";
 import { REQUEST_ENDPOINTS } from "./requests.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 
@@ -70,6 +96,19 @@ const TAGS = [
     name: "inbox",
     description:
       "The requests guests sent, one collection per kind (booking requests, property bookings, membership applications): list, export, read, change status, add internal notes. " +
+      "For admins at the company domain only.",
+  },
+  {
+    name: "owners",
+    description:
+      "The owner area: an estate's owner proves the contact email on record with a one-time code, claims the estate and edits its text, facts and images. " +
+      "The calls on an estate take an owner session (their own claimed estates only) or the session of a staff admin at the company domain, who names the estate with `propertyId`. " +
+      "No answer may be cached (`no-store`).",
+  },
+  {
+    name: "estates",
+    description:
+      "The staff side of the owner area: find an estate, change its owner contact email, read its history of changes by owners and staff, revert one, and see the translations that fell behind an edit. " +
       "For admins at the company domain only.",
   },
 ] as const;
@@ -512,6 +551,800 @@ function collectionPaths(kind: RequestKind, publicUrl: string) {
   };
 }
 
+/** An estate's id, in a path, a query or a body: a positive whole number that fits 32 bits. */
+const ESTATE_ID = { type: "integer", minimum: 1, maximum: 2_147_483_647 };
+const LANGUAGE = { type: "string", enum: LANGUAGES };
+const CODE_MINUTES = OWNER_CODE_POLICY.ttlMs / 60_000;
+const PROOF_MINUTES = OWNER_CODE_POLICY.proofTtlMs / 60_000;
+
+/** `?propertyId=`, read by `estateAccess` (a JSON body's `propertyId` counts when it is absent). */
+const PROPERTY_ID_PARAMETER = {
+  name: "propertyId",
+  in: "query",
+  required: false,
+  description:
+    "The estate. An owner may leave it out (their first claimed estate); staff must name it. " +
+    "A JSON body's `propertyId` counts when the query has none.",
+  schema: ESTATE_ID,
+};
+
+/**
+ * An operation behind `estateAccess`: an owner session acts on its own claimed estates only, a
+ * staff session must be a company admin and name the estate. Both use the same cookie, so the
+ * two schemes are alternatives. Adds `?propertyId=` and the guard's 401, 403 and 404; a call
+ * that changes state (`sameOriginOnly`) also answers 403 to a browser on another origin.
+ */
+const estateOperation = <T extends Operation & { parameters?: unknown[] }>(
+  operation: T,
+  { changesState = false, notFound = "" } = {},
+) => ({
+  ...operation,
+  security: [{ ownerSession: [] }, { staffSession: [] }],
+  parameters: [PROPERTY_ID_PARAMETER, ...(operation.parameters ?? [])],
+  responses: {
+    ...operation.responses,
+    "401": error("No session: not signed in, or the session expired or was revoked"),
+    "403": error(
+      "An owner naming an estate that is not theirs (whether it exists or not), or a staff account that is not an admin at the company domain" +
+        (changesState ? `; or ${CROSS_ORIGIN.toLowerCase()}` : ""),
+    ),
+    "404": error(
+      "No such estate: an unknown or malformed `propertyId`, a staff session without one, or an owner with no estate still on record with their email" +
+        notFound,
+    ),
+  },
+});
+
+/** The owner flow of spec point 7 (verify the email, prove the code, claim) and the estate calls. */
+function ownerPaths() {
+  const textHeader = (description: string) => ({ description, schema: { type: "string" } });
+  return {
+    "/api/property-owners/verify-email": {
+      post: publicOperation({
+        operationId: "verifyOwnerEmail",
+        summary: "Send a one-time code to an estate's owner email",
+        tags: ["owners"],
+        description:
+          "Public: the first step of the owner flow. Every request counts against the email and the client's address before anything else. " +
+          `When an estate has this contact email on record, a new 6-digit code (valid ${CODE_MINUTES} minutes, ${OWNER_CODE_POLICY.maxAttempts} tries, one use) replaces any earlier one and is mailed in the caller's language.`,
+        requestBody: { required: true, content: json("OwnerEmail") },
+        responses: {
+          "200": {
+            description: "Whether an estate has this contact email, and so whether a code was sent",
+            content: json("OwnerEmailVerification"),
+          },
+          "400": error(
+            "Not an email address, a body with other fields, or malformed JSON",
+            "ValidationError",
+          ),
+          "403": error(CROSS_ORIGIN),
+          ...JSON_BODY_ERRORS,
+          "429": {
+            ...error("Too many codes asked for this email or from this address"),
+            headers: {
+              "Retry-After": {
+                description: "Seconds until a code can be asked for again",
+                schema: { type: "integer", minimum: 1 },
+              },
+            },
+          },
+          "503": error(
+            "The code limiter cannot be reached, so no code is sent rather than sent unmetered",
+          ),
+        },
+      }),
+    },
+    "/api/property-owners/verify-code": {
+      post: publicOperation({
+        operationId: "verifyOwnerCode",
+        summary: "Prove the owner email with its code",
+        tags: ["owners"],
+        description:
+          `Public: the second step. A wrong code uses one of the ${OWNER_CODE_POLICY.maxAttempts} tries, and the last wrong one ends the code. ` +
+          `The right code is spent and sets the proof cookie that claim-property needs (${PROOF_MINUTES} minutes). ` +
+          "The answer lists the estates on record with the email, named in the caller's language.",
+        requestBody: { required: true, content: json("OwnerCode") },
+        responses: {
+          "200": {
+            description: "Proven",
+            headers: {
+              "Set-Cookie": textHeader(
+                `The proof cookie \`castellum_owner_proof\` (the \`ownerProof\` scheme): HttpOnly, SameSite=Strict, Path=/api/property-owners, Secure in production, for ${PROOF_MINUTES} minutes.`,
+              ),
+            },
+            content: json("OwnerCodeVerification"),
+          },
+          "400": error(
+            "A wrong code (the message says how many tries are left), a body with other fields, or malformed JSON",
+            "ValidationError",
+          ),
+          "403": error(CROSS_ORIGIN),
+          ...JSON_BODY_ERRORS,
+          "410": error(
+            "No live code for this email: never sent, expired, already used or out of tries; ask for a new one",
+          ),
+        },
+      }),
+    },
+    "/api/property-owners/claim-property": {
+      post: {
+        operationId: "claimProperty",
+        summary: "Claim an estate and sign in as its owner",
+        tags: ["owners"],
+        description:
+          "The third step, with the proof cookie of verify-code for the same email. An email with several estates names the one it claims (`propertyId`, one of verify-code's `properties`); with one estate it may leave it out. " +
+          "The claim is recorded (email, time, address), the proof is spent and cleared, any earlier session of this browser (staff or owner) is revoked, and an owner session opens.",
+        security: [{ ownerProof: [] }],
+        requestBody: { required: true, content: json("OwnerClaimRequest") },
+        responses: {
+          "200": {
+            description: "Claimed, and signed in as the estate's owner",
+            headers: {
+              "Set-Cookie": textHeader(
+                "The session cookie (`castellum_session`; `__Host-castellum_session` in production), HttpOnly and SameSite=Lax, until the session expires; and the proof cookie cleared.",
+              ),
+            },
+            content: json("OwnerClaim"),
+          },
+          "400": error(
+            "Not an email, a `propertyId` that is not a positive whole number, a body with other fields, or malformed JSON",
+            "ValidationError",
+          ),
+          "403": error(
+            "Failed to claim property: no proof cookie, or one that expired, was spent or proves another email; an estate not on record with the email; several estates and no `propertyId`. " +
+              `Or ${CROSS_ORIGIN.toLowerCase()}`,
+          ),
+          ...JSON_BODY_ERRORS,
+        },
+      },
+    },
+    "/api/property-owners/property-details": {
+      get: estateOperation({
+        operationId: "getOwnerProperty",
+        summary: "The estate's owner record, in one language",
+        tags: ["owners"],
+        description:
+          "The record of spec point 3 and what the dashboard needs to edit it: each editable field as the editor shows it, the gallery, the translations that fell behind, and the estates an owner may switch to. " +
+          "Text the language lacks is in English.",
+        parameters: [
+          {
+            name: "lang",
+            in: "query",
+            required: false,
+            description: "The language of the text; else the `lang` cookie or Accept-Language",
+            schema: LANGUAGE,
+          },
+        ],
+        responses: {
+          "200": { description: "The estate", content: json("OwnerPropertyDetails") },
+        },
+      }),
+    },
+    "/api/property-owners/update-images": {
+      post: estateOperation(
+        {
+          operationId: "updateOwnerImages",
+          summary: "Choose and order the images guests see",
+          tags: ["owners"],
+          description:
+            `\`selectedImages\` are shown in this order, at most ${MAX_SELECTED_IMAGES}; the estate's other images are hidden, not deleted. ` +
+            "Each is an image key or the address property-details gives (`/media/{key}/800.jpg`), and must be one of the estate's images, once. A change joins the estate's history.",
+          requestBody: { required: true, content: json("ImageSelection") },
+          responses: {
+            "200": {
+              description: "The selection as stored, as image keys",
+              content: json("ImageSelectionResult"),
+            },
+            "400": error(
+              `Not a list of at most ${MAX_SELECTED_IMAGES} strings, an image that is not the estate's or is listed twice, or malformed JSON`,
+              "ValidationError",
+            ),
+            ...JSON_BODY_ERRORS,
+          },
+        },
+        { changesState: true },
+      ),
+    },
+    "/api/property-owners/update-property": {
+      post: estateOperation(
+        {
+          operationId: "updateOwnerProperty",
+          summary: "Change one field of the estate",
+          tags: ["owners"],
+          description:
+            "`value` is read with the same schema as the dashboard's editor: one string (lines for a list, `key: value` lines for an object) or a list of lines; an empty value clears an optional field. " +
+            `A translated field (${TRANSLATED_FIELDS.join(", ")}) is set in \`lang\` only (else the request's language) and its other languages are flagged as out of date; the other fields hold in every language. ` +
+            "An unchanged value writes nothing (`changed: false`); a change joins the estate's history.",
+          requestBody: { required: true, content: json("FieldChange") },
+          responses: {
+            "200": { description: "The field as stored", content: json("FieldUpdate") },
+            "400": error(
+              "An unknown field, or a value its schema refuses (`errors[0].path` is `field` or `value`, and the message says why); or malformed JSON",
+              "ValidationError",
+            ),
+            ...JSON_BODY_ERRORS,
+          },
+        },
+        { changesState: true },
+      ),
+    },
+    "/api/property-owners/upload-image": {
+      post: estateOperation(
+        {
+          operationId: "uploadOwnerImages",
+          summary: "Upload pictures of the estate",
+          tags: ["owners"],
+          description:
+            `1 to ${UPLOAD_LIMITS.maxFiles} pictures as multipart/form-data, each under the field \`${UPLOAD_FIELD}\`: ` +
+            `JPEG, PNG, WebP or AVIF (told from their bytes, not their name or declared type), up to ${UPLOAD_LIMITS.maxBytes / 1024 / 1024} MB and ${UPLOAD_LIMITS.maxPixels / 1_000_000} megapixels each. ` +
+            "The estate is named in the query only: access is settled before the body is read. Every file is checked before any is stored; " +
+            "the pictures join the end of the gallery, not shown until update-images selects them, and a picture the estate already has is not stored twice (its image is returned).",
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  required: [UPLOAD_FIELD],
+                  properties: {
+                    [UPLOAD_FIELD]: {
+                      type: "array",
+                      minItems: 1,
+                      maxItems: UPLOAD_LIMITS.maxFiles,
+                      items: { type: "string", contentMediaType: "application/octet-stream" },
+                    },
+                  },
+                },
+                encoding: { [UPLOAD_FIELD]: { contentType: ACCEPTED_UPLOAD_TYPES.join(", ") } },
+              },
+            },
+          },
+          responses: {
+            "201": {
+              description: "Stored: one image per file, in the order sent",
+              content: json("OwnerImages"),
+            },
+            "400": error(
+              `A picture over ${UPLOAD_LIMITS.maxPixels / 1_000_000} megapixels, no file or more than ${UPLOAD_LIMITS.maxFiles}, a file under another field, or a malformed multipart body`,
+            ),
+            "413": error(`A file larger than ${UPLOAD_LIMITS.maxBytes / 1024 / 1024} MB`),
+            "415": error("A file that is not a JPEG, PNG, WebP or AVIF picture"),
+          },
+        },
+        { changesState: true },
+      ),
+    },
+    "/api/property-owners/images/{key}": {
+      delete: estateOperation(
+        {
+          operationId: "deleteOwnerImage",
+          summary: "Delete an uploaded picture",
+          tags: ["owners"],
+          description:
+            "Only an owner's upload can be deleted, not a demo illustration. Its cached sizes go with it, and its original file when no other image uses it; " +
+            "if it was shown, the images after it move up one place. The estate is named by `?propertyId=` or by `propertyId` in an optional JSON body.",
+          parameters: [
+            {
+              name: "key",
+              in: "path",
+              required: true,
+              description: "The image's key (`key` of an OwnerImage)",
+              schema: { type: "string" },
+            },
+          ],
+          requestBody: {
+            required: false,
+            content: {
+              "application/json": {
+                schema: { type: "object", properties: { propertyId: ESTATE_ID } },
+              },
+            },
+          },
+          responses: {
+            "200": { description: "Deleted", content: json("DeletedImage") },
+            "400": error("Malformed JSON"),
+            "409": error("A demo illustration, not an upload: it cannot be deleted"),
+            "413": JSON_BODY_ERRORS["413"],
+          },
+        },
+        { changesState: true, notFound: "; or a key that is not one of the estate's images" },
+      ),
+    },
+    "/api/property-owners/logout": {
+      post: {
+        operationId: "ownerLogout",
+        summary: "Sign an owner out",
+        tags: ["owners"],
+        description:
+          "Revokes an owner's session and clears the cookie. A staff session is left as it is (staff sign out of the staff area); without a session the answer is the same.",
+        // The session is used when there is one, not required: the `{}` alternative says so.
+        security: [{ ownerSession: [] }, {}],
+        responses: {
+          "200": {
+            description: "Signed out",
+            headers: {
+              "Set-Cookie": textHeader(
+                "Clears the session cookie, when it held an owner's session",
+              ),
+            },
+            content: json("Ok"),
+          },
+          "403": error(CROSS_ORIGIN),
+        },
+      },
+    },
+  };
+}
+
+/** The staff side of the owner area (issue 10), under /api/admin/estates. */
+function staffEstatePaths() {
+  const estateId = {
+    name: "id",
+    in: "path",
+    required: true,
+    description: "The estate's id",
+    schema: ESTATE_ID,
+  };
+  const search = jsonSchema(EstateSearchSchema).properties as Record<string, object>;
+  return {
+    "/api/admin/estates": {
+      get: adminOperation({
+        operationId: "listStaffEstates",
+        summary: "List or search the estates",
+        tags: ["estates"],
+        description:
+          `${ESTATE_PAGE_SIZE} estates a page, by id, each named in the caller's language (else English) with its owner email, its last claim with that email, and its counts of changes and stale translations. ` +
+          "Pages follow a cursor: `after` is the previous page's `nextAfter`.",
+        parameters: [
+          {
+            name: "q",
+            in: "query",
+            required: false,
+            description: "Part of an estate's name, in any language, or of its owner email",
+            schema: search.q,
+          },
+          {
+            name: "after",
+            in: "query",
+            required: false,
+            description: "Where the page starts: the previous page's `nextAfter`",
+            schema: search.after,
+          },
+        ],
+        responses: {
+          "200": { description: "One page", content: json("StaffEstatePage") },
+          "400": error("A search longer than 100 characters, or a bad cursor", "ValidationError"),
+        },
+      }),
+    },
+    "/api/admin/estates/{id}": {
+      get: adminOperation({
+        operationId: "getStaffEstate",
+        summary: "One estate with its history and stale translations",
+        tags: ["estates"],
+        description:
+          "The owner record as the owner sees it (in the caller's language, else English), the changes by owners and staff (newest first), and the translations flagged as out of date.",
+        parameters: [estateId],
+        responses: {
+          "200": { description: "The estate", content: json("StaffEstate") },
+          "404": error("No estate with this id"),
+        },
+      }),
+    },
+    "/api/admin/estates/{id}/owner-email": {
+      patch: adminOperation(
+        {
+          operationId: "setEstateOwnerEmail",
+          summary: "Change an estate's owner contact email",
+          tags: ["estates"],
+          description:
+            "Claims made with the former email stop granting access at once; the owner of the new email claims the estate through the owner flow. " +
+            "The email is stored trimmed and in lower case; a change joins the estate's history.",
+          parameters: [estateId],
+          requestBody: { required: true, content: json("OwnerEmailChange") },
+          responses: {
+            "200": {
+              description: "The email on record now, and whether it changed",
+              content: json("OwnerEmailChanged"),
+            },
+            "400": error("Missing or not an email, or malformed JSON", "ValidationError"),
+            "404": error("No estate with this id"),
+            ...JSON_BODY_ERRORS,
+          },
+        },
+        { changesState: true },
+      ),
+    },
+    "/api/admin/estates/{id}/revisions/{revisionId}/revert": {
+      post: adminOperation(
+        {
+          operationId: "revertEstateRevision",
+          summary: "Undo one change to an estate",
+          tags: ["estates"],
+          description:
+            "Puts the field back to the value it had before the revision, as a new revision by the staff member, and marks the revision reverted. " +
+            "Refused when the field has changed again since, so no later change is lost unseen. Undoing an edit of a translated field also clears the out-of-date flags it raised.",
+          parameters: [
+            estateId,
+            {
+              name: "revisionId",
+              in: "path",
+              required: true,
+              description: "The revision's id (`id` of an EstateRevision)",
+              schema: ESTATE_ID,
+            },
+          ],
+          responses: {
+            "200": {
+              description: "Reverted: the id of the revision that records it",
+              content: json("RevisionReverted"),
+            },
+            "404": error("No such estate, or no such revision of it"),
+            "409": error(
+              "The field has changed since the revision; nothing was written, `current` is its value now",
+              "RevertConflict",
+            ),
+            "422": error(
+              "Not revertable (a kind of change that cannot be undone, or one that gave a required field its first value), or already reverted",
+            ),
+          },
+        },
+        { changesState: true },
+      ),
+    },
+  };
+}
+
+/** The owner area's bodies, and the staff's view of estates, written from the domain's types. */
+function ownerSchemas() {
+  const text = { type: "string" };
+  const email = { type: "string", format: "email", maxLength: 254 };
+  const lines = (description: string) => ({ type: "array", description, items: text });
+  const nullableRef = (schemaRef: string) => ({ oneOf: [ref(schemaRef), { type: "null" }] });
+  const bodyPropertyId = {
+    ...ESTATE_ID,
+    description:
+      "The estate, when `?propertyId=` does not name it: an owner may leave it out, staff must name it",
+  };
+  type Estate = { id: number; name: string; location: string };
+  return {
+    OwnerEmail: {
+      type: "object",
+      required: ["email"],
+      additionalProperties: false,
+      properties: { email },
+    },
+    OwnerCode: {
+      type: "object",
+      required: ["email", "code"],
+      additionalProperties: false,
+      properties: {
+        email,
+        code: { type: "string", maxLength: 32, description: "The 6-digit code from the mail" },
+      },
+    },
+    OwnerClaimRequest: {
+      type: "object",
+      required: ["email"],
+      additionalProperties: false,
+      properties: {
+        email,
+        propertyId: {
+          type: "integer",
+          minimum: 1,
+          description:
+            "The estate to claim, one of verify-code's `properties`; needed when the email has several",
+        },
+      },
+    },
+    OwnerEstate: {
+      description: "An estate on record with the owner's email, named in the caller's language",
+      ...objectSchema<Estate>({ id: ESTATE_ID, name: text, location: text }),
+    },
+    OwnerEmailVerification: {
+      oneOf: [
+        {
+          description: "No estate has this contact email; no code was sent",
+          ...objectSchema<{ propertyFound: false }>({
+            propertyFound: { type: "boolean", const: false },
+          }),
+        },
+        {
+          description: "A code was mailed to this email",
+          ...objectSchema<{ propertyFound: true; codeSent: true }>({
+            propertyFound: { type: "boolean", const: true },
+            codeSent: { type: "boolean", const: true },
+          }),
+        },
+      ],
+    },
+    OwnerCodeVerification: {
+      ...objectSchema<{ propertyFound: boolean; property?: Estate; properties: Estate[] }>({
+        propertyFound: {
+          type: "boolean",
+          description: "Whether any estate is still on record with the email",
+        },
+        property: { ...ref("OwnerEstate"), description: "The first estate, when there is one" },
+        properties: {
+          type: "array",
+          description: "Every estate on record with the email, by id",
+          items: ref("OwnerEstate"),
+        },
+      }),
+      required: ["propertyFound", "properties"],
+    },
+    OwnerClaim: objectSchema<{ claimed: true; property: Estate }>({
+      claimed: { type: "boolean", const: true },
+      property: ref("OwnerEstate"),
+    }),
+    Money: objectSchema<MoneyValue>({
+      amount: { type: "number" },
+      currency: { type: "string", examples: ["EUR"] },
+    }),
+    PriceRange: objectSchema<PriceRangeValue>({
+      min: { type: "number" },
+      max: { type: "number" },
+      currency: { type: "string", examples: ["EUR"] },
+    }),
+    Coordinates: objectSchema<CoordinatesValue>({
+      lat: { type: "number", minimum: -90, maximum: 90 },
+      lng: { type: "number", minimum: -180, maximum: 180 },
+    }),
+    OwnerImage: {
+      description: "One image of an estate as the Images tab shows it",
+      ...objectSchema<OwnerImage>({
+        key: text,
+        width: { type: "integer", minimum: 1 },
+        height: { type: "integer", minimum: 1 },
+        selectedRank: nullable("integer", {
+          description: "Its place in the public gallery, or null when it is not shown",
+        }),
+        uploaded: {
+          type: "boolean",
+          description: "An owner's upload (it can be deleted), not a demo illustration",
+        },
+      }),
+    },
+    OwnerImages: objectSchema<{ images: OwnerImage[] }>({
+      images: { type: "array", items: ref("OwnerImage") },
+    }),
+    DeletedImage: objectSchema<{ deleted: string }>({
+      deleted: { ...text, description: "The deleted image's key" },
+    }),
+    StaleTranslation: {
+      description: "A translated field that fell behind after an edit in `sourceLang`",
+      ...objectSchema<StaleTranslation>({
+        field: text,
+        lang: LANGUAGE,
+        sourceLang: LANGUAGE,
+        since: DATE_TIME,
+      }),
+    },
+    OwnerPropertyDetails: {
+      description:
+        "The owner record of one estate in one language, and what the dashboard needs to edit it",
+      ...objectSchema<OwnerPropertyDetails>({
+        id: ESTATE_ID,
+        slug: text,
+        language: LANGUAGE,
+        contactEmail: nullable("string", {
+          format: "email",
+          description: "The owner contact email on record",
+        }),
+        name: text,
+        url: nullable("string", { format: "uri" }),
+        location: text,
+        description: text,
+        history: nullable("string"),
+        pricing: objectSchema<OwnerPropertyDetails["pricing"]>({
+          starting_price: nullableRef("Money"),
+          price_range: nullableRef("PriceRange"),
+        }),
+        guest_capacity: { type: "integer" },
+        contact: objectSchema<OwnerPropertyDetails["contact"]>({
+          phone: nullable("string"),
+          address: nullable("string"),
+          postal_code: nullable("string"),
+          city: nullable("string"),
+          coordinates: nullableRef("Coordinates"),
+        }),
+        facilities: lines("Facilities, one item each"),
+        services: lines("Services, one item each"),
+        activities: lines("Activities, one item each"),
+        accommodation: objectSchema<OwnerPropertyDetails["accommodation"]>({
+          beds: { type: "integer" },
+          description: nullable("string"),
+        }),
+        images: lines("Every image's address (`/media/{key}/800.jpg`), in gallery order"),
+        selectedImages: lines("The shown images' addresses, in the order guests see them"),
+        website_info: objectSchema<OwnerPropertyDetails["website_info"]>({
+          url: nullable("string"),
+          email: nullable("string"),
+          phone: nullable("string"),
+          is_on_airbnb: nullable("boolean"),
+          additional_images: lines("More image addresses found on the estate's website"),
+          social_media: objectSchema<OwnerPropertyDetails["website_info"]["social_media"]>({
+            facebook: nullable("string"),
+            instagram: nullable("string"),
+          }),
+          last_updated: nullable("string"),
+          email_found_date: nullable("string"),
+        }),
+        scraped_at: nullable("string", { format: "date-time" }),
+        fields: {
+          description:
+            "Each editable field as the editor shows it: lists as lines, objects as `key: value` lines, an empty string for no value",
+          ...objectSchema<Record<EditableField, string>>(
+            Object.fromEntries(EDITABLE_FIELDS.map((field) => [field, text])) as Record<
+              EditableField,
+              typeof text
+            >,
+          ),
+        },
+        gallery: {
+          type: "array",
+          description: "Every image, shown ones first in their order",
+          items: ref("OwnerImage"),
+        },
+        stale: { type: "array", items: ref("StaleTranslation") },
+        estates: {
+          type: "array",
+          description: "The estates an owner may open (their claimed estates); empty for staff",
+          items: objectSchema<{ id: number; name: string }>({ id: ESTATE_ID, name: text }),
+        },
+        actor: objectSchema<OwnerPropertyDetails["actor"]>({
+          role: { type: "string", enum: ["owner", "staff"] },
+          email: { type: "string", format: "email" },
+        }),
+      }),
+    },
+    ImageSelection: {
+      type: "object",
+      required: ["selectedImages"],
+      properties: {
+        selectedImages: {
+          type: "array",
+          description:
+            "Image keys or `/media/{key}/…` addresses, in the order guests will see them",
+          maxItems: MAX_SELECTED_IMAGES,
+          items: { type: "string", maxLength: 300 },
+        },
+        propertyId: bodyPropertyId,
+      },
+    },
+    ImageSelectionResult: objectSchema<{ selectedImages: string[] }>({
+      selectedImages: lines("The shown images' keys, in order"),
+    }),
+    FieldChange: {
+      type: "object",
+      required: ["field", "value"],
+      properties: {
+        field: { type: "string", enum: EDITABLE_FIELDS },
+        value: {
+          description:
+            "The field as the editor holds it: a string (lines for a list, `key: value` lines for an object) or a list of lines",
+          oneOf: [
+            { type: "string", maxLength: OWNER_LIMITS.rawMax },
+            { type: "array", maxItems: OWNER_LIMITS.rawLinesMax, items: { type: "string" } },
+          ],
+        },
+        lang: {
+          ...LANGUAGE,
+          description:
+            "The language a translated field is edited in; else the request's language (`?lang=`, the `lang` cookie or Accept-Language)",
+        },
+        propertyId: bodyPropertyId,
+      },
+    },
+    WebsiteInfo: {
+      type: "object",
+      description: "What is known of the estate's own website; a key without a value is left out",
+      properties: {
+        url: { type: "string", format: "uri" },
+        email: { type: "string", format: "email" },
+        phone: text,
+        is_on_airbnb: { type: "boolean" },
+        facebook: { type: "string", format: "uri" },
+        instagram: { type: "string", format: "uri" },
+      } satisfies Record<keyof WebsiteInfoValue, unknown>,
+    },
+    FieldUpdate: objectSchema<FieldUpdate>({
+      field: { type: "string", enum: EDITABLE_FIELDS },
+      lang: LANGUAGE,
+      value: {
+        description:
+          "The value as stored: text, a list, a whole number, an object (price, price range, coordinates, website info), or null for a cleared field",
+        anyOf: [
+          text,
+          { type: "integer" },
+          { type: "array", items: text },
+          ref("Money"),
+          ref("PriceRange"),
+          ref("Coordinates"),
+          ref("WebsiteInfo"),
+          { type: "null" },
+        ],
+      },
+      formatted: { ...text, description: "The value as the editor shows it" },
+      changed: { type: "boolean", description: "False when the value was already so" },
+    }),
+    StaffEstateRow: objectSchema<StaffEstateRow>({
+      id: ESTATE_ID,
+      name: { ...text, description: "In the caller's language, else English" },
+      location: text,
+      ownerEmail: { ...text, description: "The owner contact email on record" },
+      claimedAt: nullable("string", {
+        format: "date-time",
+        description: "When the estate was last claimed with the email on record, if ever",
+      }),
+      staleCount: { ...COUNT, description: "Translations flagged as out of date" },
+      revisionCount: { ...COUNT, description: "Changes by owners and staff, reverts left out" },
+      lastChangeAt: nullable("string", { format: "date-time" }),
+    }),
+    StaffEstatePage: objectSchema<{ estates: StaffEstateRow[]; nextAfter: number | null }>({
+      estates: { type: "array", items: ref("StaffEstateRow") },
+      nextAfter: nullable("integer", {
+        description: "The `after` of the next page; null on the last page",
+      }),
+    }),
+    EstateRevision: {
+      description: "One change to an estate by an owner or a member of staff",
+      ...objectSchema<EstateRevision>({
+        id: { type: "integer" },
+        field: {
+          ...text,
+          description:
+            "An editable field, `images` (the shown images), `owner_email` or `uploads` (pictures added or deleted)",
+        },
+        lang: {
+          ...text,
+          description: "The language of a translated field's edit; `*` for the others",
+        },
+        oldValue: { description: "The stored value before; null when there was none" },
+        newValue: { description: "The stored value after" },
+        oldText: { ...text, description: "The value before, as the editor shows it" },
+        newText: { ...text, description: "The value after, as the editor shows it" },
+        actorRole: { type: "string", enum: ["owner", "staff"] },
+        actor: { ...text, description: "The email of the owner or the member of staff" },
+        createdAt: DATE_TIME,
+        revertedAt: nullable("string", { format: "date-time" }),
+        revertedBy: nullable("string", { description: "The email of who reverted it" }),
+        revertOf: nullable("integer", { description: "The revision this one reverted" }),
+        revertable: {
+          type: "boolean",
+          description:
+            "Whether staff may revert it now: not yet reverted, a change that can be undone",
+        },
+      }),
+    },
+    StaffEstate: objectSchema<StaffEstateRecord>({
+      estate: ref("OwnerPropertyDetails"),
+      revisions: {
+        type: "array",
+        description: "Changes by owners and staff, newest first (the latest 200)",
+        items: ref("EstateRevision"),
+      },
+      stale: {
+        type: "array",
+        description: "Translations flagged as out of date, by field then language",
+        items: ref("StaleTranslation"),
+      },
+    }),
+    OwnerEmailChange: jsonSchema(OwnerEmailChangeSchema),
+    OwnerEmailChanged: objectSchema<{ email: string; changed: boolean }>({
+      email: { type: "string", format: "email" },
+      changed: { type: "boolean", description: "False when the estate already had this email" },
+    }),
+    RevisionReverted: objectSchema<{ revisionId: number }>({
+      revisionId: { type: "integer", description: "The new revision that records the revert" },
+    }),
+    RevertConflict: objectSchema<{ message: string; current: string }>({
+      message: text,
+      current: { ...text, description: "The field's value now, as the editor shows it" },
+    }),
+  };
+}
+
 type PathItems = Record<string, Record<string, unknown>>;
 
 /**
@@ -723,8 +1556,9 @@ export function buildOpenApiDocument(publicUrl: string) {
       title: "Castellum API",
       version: "1.0.0",
       description:
-        "The Castellum site's API. Public: the castle catalogue, the bot-check challenge, the three guest forms, and staff sign-in and first-admin setup. " +
-        "Everything else (the inbox of requests, the overview, undelivered mail) needs a staff session of an admin at the company domain; nothing that lists or reads requests is public.",
+        "The Castellum site's API. Public: the castle catalogue, the bot-check challenge, the three guest forms, staff sign-in and first-admin setup, and the owner flow's first two steps (ask for a code, prove it). " +
+        "Claiming an estate needs the proof cookie of those steps; the calls on an estate need its owner's session or a staff admin's. " +
+        "Everything else (the inbox of requests, the overview, undelivered mail, the staff's view of estates) needs a staff session of an admin at the company domain; nothing that lists or reads requests is public.",
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: publicUrl }],
@@ -821,6 +1655,8 @@ export function buildOpenApiDocument(publicUrl: string) {
       },
       staffPaths(),
       ...REQUEST_KINDS.map((kind) => collectionPaths(kind, publicUrl)),
+      ownerPaths(),
+      staffEstatePaths(),
     ),
     components: {
       securitySchemes: {
@@ -831,12 +1667,27 @@ export function buildOpenApiDocument(publicUrl: string) {
           description:
             "The session cookie set when a staff member signs in; for signed-in staff only. In production the cookie is named `__Host-castellum_session`.",
         },
+        ownerSession: {
+          type: "apiKey",
+          in: "cookie",
+          name: "castellum_session",
+          description:
+            "The same session cookie, holding an estate owner's session: set by claim-property, for the owner's claimed estates only " +
+            "(those still on record with the owner's email). In production the cookie is named `__Host-castellum_session`.",
+        },
+        ownerProof: {
+          type: "apiKey",
+          in: "cookie",
+          name: "castellum_owner_proof",
+          description: `The proof of a verified owner code, set by verify-code: HttpOnly, SameSite=Strict, sent to /api/property-owners only, for ${PROOF_MINUTES} minutes and one claim.`,
+        },
       },
       schemas: {
         BookingRequest: jsonSchema(bookingRequestSchema),
         PropertyBooking: jsonSchema(propertyBookingSchema()),
         MembershipApplication: jsonSchema(membershipSchema),
         ...staffSchemas(),
+        ...ownerSchemas(),
         StoredRequest: {
           type: "object",
           required: ["id", "reference", "status", "createdAt"],

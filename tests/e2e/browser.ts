@@ -31,11 +31,16 @@ export function useBrowser() {
     baseURL: inject("baseURL"),
     /** A new page in a new context, optionally with an Accept-Language. */
     async newPage(
-      options: { locale?: string; viewport?: { width: number; height: number } } = {},
+      options: {
+        locale?: string;
+        viewport?: { width: number; height: number };
+        /** Another server than the shared one (a journey that runs its own). */
+        baseURL?: string;
+      } = {},
     ): Promise<Page> {
       if (!browser) throw new Error("browser not started");
       const context = await browser.newContext({
-        baseURL: inject("baseURL"),
+        baseURL: options.baseURL ?? inject("baseURL"),
         locale: options.locale ?? "en-GB",
         viewport: options.viewport ?? { width: 1280, height: 900 },
       });

@@ -1,12 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../db/client.ts";
 import { createStaffAccount, setStaffDisabled } from "../../domain/staff/accounts.ts";
 import { TestSmtpServer } from "../setup/smtp.ts";
+import { ROOT, startServer } from "./server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -48,19 +47,6 @@ async function createAccounts(dataDir: string) {
   }
 }
 
-const ROOT = join(import.meta.dirname, "../..");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 /**
  * Starts the production server on a fresh embedded database (a new DATA_DIR, so the run also
  * covers migrations and the first-start seed) and hands its URL to the journeys.
@@ -79,65 +65,24 @@ export default async function setup(project: TestProject) {
   smtp.onMail = (mail) =>
     writeFileSync(join(mailDir, `${String(++mailCount).padStart(5, "0")}.eml`), mail.raw);
   await smtp.start();
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
-  const server: ChildProcess = spawn(process.execPath, ["server/index.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      DATABASE_URL: "",
-      LOG_LEVEL: "warn",
-      // A light proof of work and a quick mail worker keep the journeys fast; every journey
-      // comes from 127.0.0.1, so the form limit is raised (limits have their own tests).
-      ALTCHA_COST: "10",
-      MAIL_POLL_MS: "200",
-      RATE_LIMIT_FORMS_MAX: "1000",
-      RATE_LIMIT_CHALLENGE_MAX: "1000",
-      SMTP_URL: smtp.url,
-      REDIS_URL: "",
-      ADMIN_EMAIL_DOMAIN: E2E_ADMIN_DOMAIN,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+  const server = await startServer({
+    DATA_DIR: dataDir,
+    SMTP_URL: smtp.url,
+    ADMIN_EMAIL_DOMAIN: E2E_ADMIN_DOMAIN,
   });
+  const baseURL = server.baseURL;
   // The server's log passes through; the first-admin link is picked out of it.
-  let setupUrl = "";
-  let logTail = "";
-  server.stdout?.on("data", (chunk: Buffer) => {
-    process.stdout.write(chunk);
-    logTail = (logTail + chunk.toString("utf8")).slice(-4096);
-    const found = logTail.match(/https?:\/\/\S+\/admin\/setup\?token=[A-Za-z0-9_-]+/);
-    if (found && !setupUrl) setupUrl = found[0];
-  });
-  const exited = new Promise<never>((_, reject) =>
-    server.once("exit", (code) => reject(new Error(`The server exited early with code ${code}`))),
-  );
-  const deadline = Date.now() + 90_000;
-  const ready = (async () => {
-    while (Date.now() < deadline) {
-      try {
-        if ((await fetch(`${baseURL}/api/castles`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    throw new Error("The server did not answer within 90 s");
-  })();
-  await Promise.race([ready, exited]);
-  if (!setupUrl) throw new Error("The server printed no first-admin setup link");
+  const setupUrl = server.log().match(/https?:\/\/\S+\/admin\/setup\?token=[A-Za-z0-9_-]+/)?.[0];
+  if (!setupUrl) {
+    await server.stop();
+    throw new Error("The server printed no first-admin setup link");
+  }
   project.provide("baseURL", baseURL);
   project.provide("mailDir", mailDir);
   project.provide("setupUrl", setupUrl);
 
   return async () => {
-    server.removeAllListeners("exit");
-    server.kill("SIGTERM");
-    await new Promise((resolve) => server.once("exit", resolve));
+    await server.stop();
     await smtp.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
