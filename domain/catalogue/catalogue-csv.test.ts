@@ -1,8 +1,7 @@
-import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
-import { loadPropertyContent } from "../../content/load-properties.ts";
+import { DEMO_CATALOGUE } from "../../tests/setup/database.ts";
 import {
   CATALOGUE_CSV_COLUMNS,
   csvFieldName,
@@ -14,7 +13,7 @@ import {
 import { type PropertyContent, validateCatalogue } from "./property-content.schema.ts";
 import { slugify } from "./slug.ts";
 
-const DEMO = loadPropertyContent(join(import.meta.dirname, "../../content/properties"));
+const DEMO = DEMO_CATALOGUE;
 
 /** The CSV read back and validated, as the import does it. */
 function readBack(text: string) {

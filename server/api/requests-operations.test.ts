@@ -211,6 +211,8 @@ describe("GET /api/openapi.json", () => {
       "/api/castles",
       "/api/castles/{idOrSlug}",
       "/api/membership/apply",
+      "/api/property-owners/verify-code",
+      "/api/property-owners/verify-email",
     ]);
     const booking = document.components.schemas.BookingRequest as {
       properties: Record<string, { enum?: string[]; minLength?: number }>;

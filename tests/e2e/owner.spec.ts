@@ -228,4 +228,55 @@ describe("the owner area", () => {
     await guest.getByText(NEW_LOCATION).first().waitFor();
     expect(await publicGalleryKeys(guest)).toEqual(chosen);
   });
+
+  it("the owner pages pass axe in English, French and Chinese, and owner text is shown as text on every public page", async () => {
+    const email = "ufficio@rocca-sartori.example";
+    const page = await browser.newPage({ baseURL });
+    // Verify and claim through the API in this browser context, so its cookies hold the session.
+    const sent = await page.request.post("/api/property-owners/verify-email", { data: { email } });
+    expect(await sent.json()).toEqual({ propertyFound: true, codeSent: true });
+    await expect.poll(() => newestMailTo(email) ?? "", { timeout: 15_000 }).toMatch(/\d{6}/);
+    const code = /\b(\d{6})\b/.exec(
+      newestMailTo(email)!
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join("\n"),
+    )?.[1];
+    expect(
+      (
+        await page.request.post("/api/property-owners/verify-code", { data: { email, code } })
+      ).status(),
+    ).toBe(200);
+    expect(
+      (
+        await page.request.post("/api/property-owners/claim-property", { data: { email } })
+      ).status(),
+    ).toBe(200);
+
+    for (const language of ["en", "fr", "zh"]) {
+      await page.goto(`/admin/dashboard?lang=${language}`);
+      await page.getByRole("tab", { selected: true }).waitFor();
+      await expectNoAxeViolations(page, `dashboard images (${language})`);
+      await page.getByRole("tab", { selected: false }).first().click();
+      await page.getByTestId("edit-description").waitFor();
+      await expectNoAxeViolations(page, `dashboard overview (${language})`);
+      await page.goto(`/onboard/verify?lang=${language}`);
+      await page.getByRole("main").waitFor();
+      await expectNoAxeViolations(page, `verify (${language})`);
+    }
+
+    const hostile = "<script>window.__owned=1</script> Padua";
+    const saved = await page.request.post("/api/property-owners/update-property", {
+      data: { field: "name", value: hostile, lang: "en" },
+    });
+    expect(saved.status()).toBe(200);
+    const guest = await browser.newPage({ baseURL });
+    for (const path of ["/castles?lang=en", "/property/padua?lang=en", "/booking/padua?lang=en"]) {
+      await guest.goto(path);
+      await guest.getByText(hostile).first().waitFor();
+      expect(await guest.evaluate(() => (window as { __owned?: number }).__owned), path).toBe(
+        undefined,
+      );
+    }
+  });
 });
