@@ -12,6 +12,7 @@ import {
 import { createSession } from "../../domain/auth/sessions.ts";
 import { EDITABLE_FIELDS } from "../../domain/owners/owner-fields.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
+import { expectErrorLog } from "../../tests/setup/error-log.ts";
 import { decodeMail, serveIntake, TestSmtpServer } from "../../tests/setup/intake.ts";
 import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
 
@@ -362,6 +363,56 @@ describeEachBackend("owner area API", (database) => {
     expect(refused.body.message).toMatch(/minute/);
   });
 
+  it("sends no code when the limiter's counters cannot be reached: it never fails open", async () => {
+    const { Redis } = await import("ioredis");
+    const { createRedisRateLimitStore } = await import("../../domain/rate-limit/rate-limiter.ts");
+    const { requestOwnerCode } = await import("../../domain/owners/verification.ts");
+    const redis = new Redis("redis://127.0.0.1:1", {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on("error", () => {});
+    expectErrorLog(/owner code limiter unavailable/);
+    const before = smtp.to(GORDON.email).length;
+    const codesBefore = await database()
+      .deps.db.select({ id: ownerCodes.id })
+      .from(ownerCodes)
+      .where(eq(ownerCodes.email, GORDON.email));
+    const result = await requestOwnerCode(
+      database().deps,
+      { store: createRedisRateLimitStore(redis), perEmail: 5, perIp: 20, windowMs: 60_000 },
+      { email: GORDON.email, language: "en" },
+    );
+    expect(result).toEqual({ outcome: "unavailable" });
+    redis.disconnect();
+    const after = await database()
+      .deps.db.select({ id: ownerCodes.id })
+      .from(ownerCodes)
+      .where(eq(ownerCodes.email, GORDON.email));
+    expect(after).toEqual(codesBefore);
+    expect(smtp.to(GORDON.email).length).toBe(before);
+  });
+
+  it("limits code requests per IP across many addresses (no sweeping)", async () => {
+    const { createMemoryRateLimitStore } = await import("../../domain/rate-limit/rate-limiter.ts");
+    const { requestOwnerCode } = await import("../../domain/owners/verification.ts");
+    const limits = { store: createMemoryRateLimitStore(), perEmail: 5, perIp: 3, windowMs: 60_000 };
+    const outcomes = [];
+    for (let i = 0; i < 4; i++)
+      outcomes.push(
+        (
+          await requestOwnerCode(database().deps, limits, {
+            email: `nobody-${i}@example.com`,
+            ip: "203.0.113.9",
+            language: "en",
+          })
+        ).outcome,
+      );
+    expect(outcomes).toEqual(["not_found", "not_found", "not_found", "rate_limited"]);
+  });
+
   it("logs an owner out", async () => {
     const cookie = await claim(GORDON.email);
     const out = await call("POST", "/api/property-owners/logout", { cookie });
@@ -435,7 +486,9 @@ describeEachBackend("owner area API", (database) => {
       for (const [who, cookie] of Object.entries(callers)) {
         // A different city per caller, so every allowed edit is a change that is recorded.
         const body =
-          spec.body && "field" in spec.body ? { ...spec.body, value: `Fochabers ${who}` } : spec.body;
+          spec.body && "field" in spec.body
+            ? { ...spec.body, value: `Fochabers ${who}` }
+            : spec.body;
         const answer = await call(spec.method, spec.path, { cookie, body });
         expect({ who, path: spec.path, status: answer.status }).toEqual({
           who,
