@@ -6,7 +6,7 @@ import type { Language } from "../../i18n/config.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueMail } from "../mail/outbox.ts";
-import { consumeRateLimit, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
+import { consumeRateLimits, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { findEstatesByOwnerEmail, normaliseEmail } from "./estates.ts";
 import { renderOwnerCode } from "./owner-mail.ts";
 
@@ -51,9 +51,9 @@ export async function requestOwnerCode(
   input: { email: string; ip?: string; language: Language },
 ): Promise<CodeRequestResult> {
   const email = normaliseEmail(input.email);
-  let retryAfterSeconds = 0;
+  let retryAfterSeconds: number;
   try {
-    const rules = [
+    retryAfterSeconds = await consumeRateLimits(limits.store, [
       { name: "owner-code-email", max: limits.perEmail, windowMs: limits.windowMs, key: email },
       {
         name: "owner-code-ip",
@@ -61,12 +61,7 @@ export async function requestOwnerCode(
         windowMs: limits.windowMs,
         key: input.ip ?? "unknown",
       },
-    ];
-    for (const rule of rules) {
-      const decision = await consumeRateLimit(limits.store, rule, rule.key);
-      if (!decision.allowed)
-        retryAfterSeconds = Math.max(retryAfterSeconds, decision.retryAfterSeconds);
-    }
+    ]);
   } catch (error) {
     deps.log.error({ err: error }, "owner code limiter unavailable; code refused");
     return { outcome: "unavailable" };

@@ -36,6 +36,24 @@ export async function consumeRateLimit(
   };
 }
 
+/**
+ * Counts one hit against each rule (each with its own client key) and answers how long to wait:
+ * 0 when every rule allows it, else the longest Retry-After. A store error is thrown, so the
+ * caller can refuse rather than let the request through unmetered.
+ */
+export async function consumeRateLimits(
+  store: RateLimitStore,
+  rules: (RateLimitRule & { key: string })[],
+): Promise<number> {
+  let retryAfterSeconds = 0;
+  for (const rule of rules) {
+    const decision = await consumeRateLimit(store, rule, rule.key);
+    if (!decision.allowed)
+      retryAfterSeconds = Math.max(retryAfterSeconds, decision.retryAfterSeconds);
+  }
+  return retryAfterSeconds;
+}
+
 /** One process's counters: right for a single instance (the default). */
 export function createMemoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
   const windows = new Map<string, { count: number; resetAt: number }>();

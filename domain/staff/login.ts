@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { staffUsers } from "../../db/schema/index.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
-import { consumeRateLimit, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
+import { consumeRateLimits, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { findStaffByEmail } from "./accounts.ts";
 import { verifyPassword, verifyPasswordOfUnknownAccount } from "./passwords.ts";
 import type { StaffLogin } from "./login.schema.ts";
@@ -38,9 +38,9 @@ export async function loginStaff(
   policy?: SessionPolicy,
 ): Promise<LoginResult> {
   const email = input.email.trim().toLowerCase();
-  let retryAfterSeconds = 0;
+  let retryAfterSeconds: number;
   try {
-    const rules = [
+    retryAfterSeconds = await consumeRateLimits(limits.store, [
       { name: "login-account", max: limits.perAccount, windowMs: limits.windowMs, key: email },
       {
         name: "login-ip",
@@ -48,12 +48,7 @@ export async function loginStaff(
         windowMs: limits.windowMs,
         key: input.ip ?? "unknown",
       },
-    ];
-    for (const rule of rules) {
-      const decision = await consumeRateLimit(limits.store, rule, rule.key);
-      if (!decision.allowed)
-        retryAfterSeconds = Math.max(retryAfterSeconds, decision.retryAfterSeconds);
-    }
+    ]);
   } catch (error) {
     deps.log.error({ err: error }, "login limiter unavailable; login refused");
     return { outcome: "unavailable" };
