@@ -80,6 +80,11 @@ async function startServer(
       ...database,
       MEDIA_DIR: mediaDir ?? "",
       LOG_LEVEL: "warn",
+      // As `npm start` / `npm run serve` run it (sharp's advice for glibc servers);
+      // BENCH_MALLOC_ARENA_MAX=0 measures glibc's default instead.
+      ...(process.env.BENCH_MALLOC_ARENA_MAX === "0"
+        ? {}
+        : { MALLOC_ARENA_MAX: process.env.BENCH_MALLOC_ARENA_MAX ?? "2" }),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
