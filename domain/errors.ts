@@ -5,12 +5,7 @@ import type { FieldIssue } from "./requests/fields.ts";
  * translation key so the answer is in the caller's language.
  */
 export type DomainErrorCode =
-  | "not_found"
-  | "invalid"
-  | "validation"
-  | "bot_check"
-  | "conflict"
-  | "forbidden";
+  "not_found" | "invalid" | "validation" | "bot_check" | "conflict" | "forbidden";
 
 export class DomainError extends Error {
   readonly code: DomainErrorCode;

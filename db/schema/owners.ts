@@ -34,7 +34,10 @@ export const ownerCodes = pgTable(
     proofExpiresAt: timestamp("proof_expires_at", { withTimezone: true }),
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
   },
-  (t) => [index("owner_codes_email_idx").on(t.email), index("owner_codes_proof_idx").on(t.proofHash)],
+  (t) => [
+    index("owner_codes_email_idx").on(t.email),
+    index("owner_codes_proof_idx").on(t.proofHash),
+  ],
 );
 
 /** Every claim of an estate: who (the proven email), when and from where. */

@@ -413,6 +413,63 @@ describeEachBackend("owner area API", (database) => {
     expect(outcomes).toEqual(["not_found", "not_found", "not_found", "rate_limited"]);
   });
 
+  it("an email with two estates picks one to claim, and reaches only what it claimed", async () => {
+    const deps = database().deps;
+    const email = "family-office@two-estates.example";
+    await deps.db
+      .update(properties)
+      .set({ ownerEmail: email })
+      .where(sql`${properties.id} in (7, 8)`);
+    const before = smtp.to(email).length;
+    await call("POST", "/api/property-owners/verify-email", { body: { email } });
+    await expect.poll(() => smtp.to(email).length, { timeout: 10_000 }).toBe(before + 1);
+    const proven = await call("POST", "/api/property-owners/verify-code", {
+      body: { email, code: lastCode(smtp, email) },
+    });
+    expect(proven.body.properties.map((estate: { id: number }) => estate.id)).toEqual([7, 8]);
+    const proof = proofCookieOf(proven);
+    // Which one is not guessed: without a choice the claim is refused and the proof kept.
+    const unnamed = await call("POST", "/api/property-owners/claim-property", {
+      body: { email },
+      cookie: proof,
+    });
+    expect(unnamed.status).toBe(403);
+    const foreign = await call("POST", "/api/property-owners/claim-property", {
+      body: { email, propertyId: GORDON.id },
+      cookie: proof,
+    });
+    expect(foreign.status).toBe(403);
+    const claimed = await call("POST", "/api/property-owners/claim-property", {
+      body: { email, propertyId: 8 },
+      cookie: proof,
+    });
+    expect(claimed.status).toBe(200);
+    expect(claimed.body.property.id).toBe(8);
+    const cookie = sessionOf(claimed);
+    const details = await call("GET", "/api/property-owners/property-details", { cookie });
+    expect(details.body.id).toBe(8);
+    expect(details.body.estates.map((estate: { id: number }) => estate.id)).toEqual([8]);
+    const other = await call("GET", "/api/property-owners/property-details?propertyId=7", {
+      cookie,
+    });
+    expect(other.status).toBe(403);
+    // Claiming the second one later adds it to the same email's estates.
+    const second = await claim(email, 7);
+    const both = await call("GET", "/api/property-owners/property-details?propertyId=7", {
+      cookie: second,
+    });
+    expect(both.body.estates.map((estate: { id: number }) => estate.id)).toEqual([7, 8]);
+    // Staff give estate 8 another owner: this email loses it at once.
+    await deps.db
+      .update(properties)
+      .set({ ownerEmail: "new-owner@example.com" })
+      .where(eq(properties.id, 8));
+    const lost = await call("GET", "/api/property-owners/property-details?propertyId=8", {
+      cookie: second,
+    });
+    expect(lost.status).toBe(403);
+  });
+
   it("logs an owner out", async () => {
     const cookie = await claim(GORDON.email);
     const out = await call("POST", "/api/property-owners/logout", { cookie });
