@@ -201,6 +201,21 @@ describe("the owner area", () => {
     await row.waitFor();
     expect(await row.textContent()).toContain(ESTATE.email);
     await expectNoAxeViolations(page, "staff estate page (en)");
+    // Support: staff open the owner's dashboard and their change is recorded as staff's.
+    await page.getByRole("link", { name: "Open the owner dashboard" }).click();
+    await expect.poll(() => page.url()).toContain(`/admin/dashboard?estate=${ESTATE.id}`);
+    await page.getByText(`You are looking at this estate as staff (${ADMIN.email})`).waitFor();
+    await page.getByRole("tab", { name: "Overview" }).click();
+    await page.getByTestId("edit-city").click();
+    await page.getByTestId("editor-city").fill("Speyside");
+    await page.getByTestId("save-city").click();
+    await expect.poll(() => toastText(page)).toContain("Field updated");
+    await page.getByRole("link", { name: "Back to estates" }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/estates/${ESTATE.id}`);
+    const staffRow = history.locator("tr", { hasText: "Speyside" }).first();
+    await staffRow.waitFor();
+    expect(await staffRow.textContent()).toContain(ADMIN.email);
+
     await row.getByRole("button", { name: "Revert" }).click();
     await page.getByRole("button", { name: "Revert the change" }).click();
     await expect.poll(() => toastText(page)).toContain("Change reverted");
