@@ -20,7 +20,7 @@ import { staffEstateRoutes } from "./api/staff-estates.ts";
 import { listEstatesForStaff } from "../domain/owners/revisions.ts";
 import { getEstateForStaff } from "../domain/staff/estates.ts";
 import { ESTATE_PAGE_SIZE } from "../domain/staff/estates.schema.ts";
-import { ownerRoutes } from "./api/owners.ts";
+import { ownerRoutes, PROOF_COOKIE } from "./api/owners.ts";
 import { ownerUploadRoutes } from "./api/owner-uploads.ts";
 import { getOwnerPropertyDetails, resolveEstate } from "../domain/owners/estates.ts";
 import { DomainError } from "../domain/errors.ts";
@@ -36,6 +36,7 @@ import { requestRoutes } from "./api/requests.ts";
 import { seoRoutes } from "./api/seo.ts";
 import { whitepaperRoutes } from "./api/whitepaper.ts";
 import { languageMiddleware } from "./middleware/language.ts";
+import { invalidateOnWrite, responseCacheMiddleware } from "./middleware/response-cache.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import type { Services } from "./services.ts";
@@ -70,7 +71,25 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
     idleMs: (env.SESSION_IDLE_HOURS ?? 12) * 60 * 60_000,
     absoluteMs: (env.SESSION_MAX_DAYS ?? 7) * 24 * 60 * 60_000,
   });
+  // Anonymous public reads are answered from memory before any other work; a request with a
+  // session or owner cookie (either name of the session cookie) never is.
+  if (services)
+    app.use(
+      responseCacheMiddleware(services.responseCache, {
+        privateCookies: [
+          sessionCookieOf(true, sessionCookie.policy).name,
+          sessionCookieOf(false, sessionCookie.policy).name,
+          PROOF_COOKIE,
+        ],
+      }),
+    );
   app.use(["/api", "/admin", "/onboard"], sessionMiddleware(deps, sessionCookie));
+  // The owner and staff estate calls change the catalogue: this instance drops its cache at once.
+  if (services)
+    app.use(
+      ["/api/property-owners", "/api/admin/estates"],
+      invalidateOnWrite(services.responseCache),
+    );
   // Owners' uploaded originals: MEDIA_DIR when set, else the database (read by every instance).
   const mediaStore = { directory: env.MEDIA_DIR };
 

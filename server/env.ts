@@ -54,6 +54,12 @@ export const EnvSchema = z.object({
     .url({ protocol: /^https?$/ })
     .default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
 
+  /**
+   * Memory for rendered public pages and API reads kept ready to serve, in MB (all encodings
+   * counted); 0 turns the response cache off.
+   */
+  RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
+
   /** Redis for rate-limit counters shared by several instances; in memory when unset. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** Requests per client IP and window on each form endpoint. */

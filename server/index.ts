@@ -23,8 +23,14 @@ try {
 
 const server = express();
 server.disable("x-powered-by");
-// HTML, JS, CSS and JSON travel compressed; images are already.
-server.use(compression());
+// HTML, JS, CSS and JSON travel compressed; images are already. Answers from the response
+// cache come compressed once, when stored: they are never compressed again.
+server.use(
+  compression({
+    filter: (req, res) =>
+      !(res as express.Response).locals.answeredFromCache && compression.filter(req, res),
+  }),
+);
 type Entry = typeof import("./entry.ts");
 let entry: Entry;
 if (env.NODE_ENV === "production") {

@@ -21,6 +21,8 @@ import {
 import type { LoginLimits } from "../domain/staff/login.ts";
 import type { Env } from "./env.ts";
 import { DEFAULT_OWNER_CODE_LIMITS, type OwnerCodeLimits } from "../domain/owners/verification.ts";
+import { listenForCatalogueChanges } from "../domain/catalogue/catalogue-changes.ts";
+import { ResponseCache } from "./middleware/response-cache.ts";
 
 export type ServicesEnv = Pick<
   Env,
@@ -51,6 +53,7 @@ export type ServicesEnv = Pick<
   | "LOGIN_WINDOW_MINUTES"
   | "OWNER_CODES_PER_EMAIL"
   | "OWNER_CODES_PER_IP"
+  | "RESPONSE_CACHE_MB"
 >;
 
 /** What the staff endpoints need besides the database. */
@@ -78,6 +81,8 @@ export interface Services {
   mailWorker: MailWorker;
   staff: StaffServices;
   owners: OwnerServices;
+  /** Rendered public answers, dropped on every catalogue change this instance hears of. */
+  responseCache: ResponseCache;
   close(): Promise<void>;
 }
 
@@ -135,8 +140,33 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   }, 60 * 60_000);
   housekeeping.unref();
 
+  // The cache serves only while this instance hears every catalogue change: it starts when the
+  // listener does, and is off (and emptied) while the listener reconnects.
+  const responseCache = new ResponseCache({
+    maxBytes: Math.round(env.RESPONSE_CACHE_MB * 2 ** 20),
+  });
+  const catalogueChanges =
+    responseCache.maxBytes > 0
+      ? await listenForCatalogueChanges(deps, {
+          onChange: () => responseCache.invalidate(),
+          onListening: () => responseCache.enable(),
+          onLost: (error) => {
+            responseCache.disable();
+            deps.log.warn(
+              { err: error },
+              "catalogue change listener lost; response cache off until it listens again",
+            );
+          },
+        })
+      : null;
+
   deps.log.info(
-    { botCheck: botCheck.provider, mail: transport.description, rateLimits: store.kind },
+    {
+      botCheck: botCheck.provider,
+      mail: transport.description,
+      rateLimits: store.kind,
+      responseCacheMb: env.RESPONSE_CACHE_MB,
+    },
     "request intake ready",
   );
   return {
@@ -174,8 +204,11 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       logCodes: env.NODE_ENV !== "production",
       onMailQueued: () => mailWorker.kick(),
     },
+    responseCache,
     async close() {
       clearInterval(housekeeping);
+      await catalogueChanges?.close();
+      responseCache.disable();
       await mailWorker.stop();
       await store.close();
     },

@@ -9,6 +9,7 @@ import {
   propertyTranslations,
 } from "../../db/schema/index.ts";
 import { type Language, LANGUAGES } from "../../i18n/config.ts";
+import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import { searchDocument } from "../catalogue/search-text.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
@@ -177,7 +178,11 @@ function actorName(actor: EstateActor): string {
   return actor.email;
 }
 
-/** Records who set a field (provenance, so seeds and imports keep it) and the revision. */
+/**
+ * Records who set a field (provenance, so seeds and imports keep it) and the revision, and
+ * announces the change: every owner and staff write goes through here, so every instance's
+ * cached pages drop it when the transaction commits.
+ */
 export async function recordChange(
   tx: Database,
   actor: EstateActor,
@@ -190,6 +195,7 @@ export async function recordChange(
     revertOf?: number;
   },
 ): Promise<number> {
+  await notifyCatalogueChanged({ db: tx }, { propertyIds: [change.propertyId] });
   if (change.field !== "uploads")
     await tx
       .insert(propertyFieldEdits)

@@ -36,7 +36,7 @@ declare global {
 }
 
 /** The claim step's proof: httpOnly, this API's path only, as long as the proof lives. */
-const PROOF_COOKIE = "castellum_owner_proof";
+export const PROOF_COOKIE = "castellum_owner_proof";
 const PROOF_PATH = "/api/property-owners";
 
 const EmailSchema = z.strictObject({

@@ -41,6 +41,7 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     LOGIN_WINDOW_MINUTES: 15,
     OWNER_CODES_PER_EMAIL: 50,
     OWNER_CODES_PER_IP: 1000,
+    RESPONSE_CACHE_MB: 64,
     ...overrides,
   };
 }
