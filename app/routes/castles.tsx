@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigation } from "react-router";
 import { ArrowLeft, ArrowRight } from "lucide-react";
 import {
+  CATALOGUE_PAGE_SIZE,
   CatalogueFilterSchema,
   filterInputFromSearchParams,
   hasFilters,
@@ -25,7 +26,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   );
   // A hand-edited URL with a bad value still shows the catalogue, with a notice.
   const filter = parsed.success ? parsed.data : {};
-  const page = await searchProperties(context.get(depsContext), { language, filter });
+  // One page of 24 whatever the URL's `limit` (that is for API clients).
+  const page = await searchProperties(context.get(depsContext), {
+    language,
+    filter,
+    pageSize: CATALOGUE_PAGE_SIZE,
+  });
   // Ship only what a card shows: the page's data travels twice (HTML and hydration).
   const properties = page.properties.map(
     ({ id, slug, name, location, bedrooms, summary, membersOnly, images }) => ({
@@ -45,10 +51,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     isFiltered: hasFilters(filter),
     hasInvalidFilter: !parsed.success,
     total: page.total,
+    isTotalCapped: page.isTotalCapped,
     nextAfter: page.nextAfter,
     previousBefore: page.previousBefore,
+    language,
     title: translate(language, "meta.castlesTitle"),
-    description: translate(language, "meta.castlesDescription", { count: page.total }),
+    description: translate(language, "meta.castlesDescription", {
+      // Past the cap, "1,000+" (a string count is interpolated without plural forms).
+      count: page.isTotalCapped
+        ? `${new Intl.NumberFormat(language).format(page.total)}+`
+        : page.total,
+    }),
   };
 }
 
@@ -63,7 +76,8 @@ export default function Castles({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const isReloading = navigation.state === "loading" && navigation.location.pathname === "/castles";
-  const { properties, filter, total, isFiltered } = loaderData;
+  const { properties, filter, total, isFiltered, isTotalCapped } = loaderData;
+  const capped = { total: new Intl.NumberFormat(loaderData.language).format(total) };
   return (
     <div className="mx-auto max-w-7xl px-4 py-12 sm:px-6 lg:py-16">
       <CastlesHeading />
@@ -78,9 +92,11 @@ export default function Castles({ loaderData }: Route.ComponentProps) {
       <p role="status" className="text-muted mt-8 text-sm" data-testid="results-status">
         {isReloading
           ? t("castles.loading")
-          : isFiltered
-            ? t("filters.results", { count: total })
-            : t("castles.count", { count: total })}
+          : isTotalCapped
+            ? t(isFiltered ? "filters.resultsCapped" : "castles.countCapped", capped)
+            : isFiltered
+              ? t("filters.results", { count: total })
+              : t("castles.count", { count: total })}
       </p>
       {properties.length === 0 ? (
         <div
@@ -118,17 +134,17 @@ function Pagination({
   nextAfter,
   previousBefore,
 }: {
-  nextAfter: number | null;
-  previousBefore: number | null;
+  nextAfter: string | null;
+  previousBefore: string | null;
 }) {
   const { t } = useTranslation();
   const location = useLocation();
   if (nextAfter === null && previousBefore === null) return null;
-  const hrefWith = (cursor: "after" | "before", id: number) => {
+  const hrefWith = (cursor: "after" | "before", value: string) => {
     const params = new URLSearchParams(location.search);
     params.delete("after");
     params.delete("before");
-    params.set(cursor, String(id));
+    params.set(cursor, value);
     return `/castles?${params}`;
   };
   const linkClass =

@@ -35,35 +35,55 @@ export interface WebsiteInfo {
   email_found_date?: string;
 }
 
-/** An estate of the network. Language-independent facts only; text lives in translations. */
-export const properties = pgTable("properties", {
-  id: integer("id").primaryKey(),
-  slug: text("slug").notNull().unique(),
-  region: text("region").notNull(),
-  bedrooms: integer("bedrooms").notNull(),
-  guestCapacity: integer("guest_capacity").notNull(),
-  membersOnly: boolean("members_only").notNull().default(false),
-  ownerEmail: text("owner_email").notNull(),
-  amenityKeys: text("amenity_keys")
-    .array()
-    .notNull()
-    .default(sql`'{}'::text[]`),
-  /** The owner-editable facts of spec point 3 (Owner property); null until someone sets them. */
-  websiteUrl: text("website_url"),
-  startingPrice: jsonb("starting_price").$type<Money>(),
-  priceRange: jsonb("price_range").$type<PriceRange>(),
-  phone: text("phone"),
-  address: text("address"),
-  postalCode: text("postal_code"),
-  city: text("city"),
-  latitude: doublePrecision("latitude"),
-  longitude: doublePrecision("longitude"),
-  websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
-  /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
-  scrapedAt: timestamp("scraped_at", { withTimezone: true }),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * An estate of the network. Language-independent facts only; text lives in translations.
+ * Every catalogue filter has an index (docs/decisions/0010): a region's estates in id order
+ * (all, or the members-only ones), and single-column indexes that the planner combines
+ * (bitmap AND) when several filters are set and few estates match.
+ */
+export const properties = pgTable(
+  "properties",
+  {
+    id: integer("id").primaryKey(),
+    slug: text("slug").notNull().unique(),
+    region: text("region").notNull(),
+    bedrooms: integer("bedrooms").notNull(),
+    guestCapacity: integer("guest_capacity").notNull(),
+    membersOnly: boolean("members_only").notNull().default(false),
+    ownerEmail: text("owner_email").notNull(),
+    amenityKeys: text("amenity_keys")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The owner-editable facts of spec point 3 (Owner property); null until someone sets them. */
+    websiteUrl: text("website_url"),
+    startingPrice: jsonb("starting_price").$type<Money>(),
+    priceRange: jsonb("price_range").$type<PriceRange>(),
+    phone: text("phone"),
+    address: text("address"),
+    postalCode: text("postal_code"),
+    city: text("city"),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
+    websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
+    /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
+    scrapedAt: timestamp("scraped_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("properties_region_id_idx").on(t.region, t.id),
+    // Members-only estates of a region in id order. Alone, members-only (15%) needs no index
+    // of its own: the primary key's walk finds 24 soon enough. An index of all members-only
+    // ids would invite the planner to walk it, filtering, for every combination with members.
+    index("properties_members_region_id_idx")
+      .on(t.region, t.id)
+      .where(sql`${t.membersOnly}`),
+    index("properties_guest_capacity_idx").on(t.guestCapacity),
+    index("properties_bedrooms_idx").on(t.bedrooms),
+    index("properties_amenity_keys_idx").using("gin", t.amenityKeys),
+  ],
+);
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -99,7 +119,34 @@ export const propertyTranslations = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.propertyId, t.lang] }),
-    index("property_translations_search_idx").using("gin", t.searchVector),
+    // Translations written before search existed, refreshed at start (refreshSearchDocuments):
+    // an empty index once they are, so the check costs nothing on a large catalogue.
+    index("property_translations_stale_search_idx")
+      .on(t.propertyId)
+      .where(sql`${t.searchDocument} = ''`),
+  ],
+);
+
+/**
+ * What the catalogue search reads: one row per estate with the search vectors of all its
+ * translations in one (names weighted A, so a name match ranks first) and its names in every
+ * language for trigram matching. The database keeps it in step with property_translations
+ * (statement triggers, migration 0007), so no writer of translations has to remember it.
+ * One narrow row per estate instead of four wide ones: a match costs one heap visit, and the
+ * capped count and ranking touch a quarter of the rows (docs/decisions/0010).
+ */
+export const propertySearch = pgTable(
+  "property_search",
+  {
+    propertyId: integer("property_id")
+      .primaryKey()
+      .references(() => properties.id, { onDelete: "cascade" }),
+    searchVector: tsvector("search_vector").notNull(),
+    names: text("names").notNull(),
+  },
+  (t) => [
+    index("property_search_vector_idx").using("gin", t.searchVector),
+    index("property_search_names_trgm_idx").using("gin", sql`${t.names} gin_trgm_ops`),
   ],
 );
 

@@ -4,6 +4,40 @@ import { AMENITY_KEYS, REGIONS } from "./catalogue-keys.ts";
 /** Results per page of the catalogue (issue 3: keyset pages of 24). */
 export const CATALOGUE_PAGE_SIZE = 24;
 
+/** The most results an API client may ask for in one page (`limit`). */
+export const CATALOGUE_MAX_PAGE_SIZE = 100;
+
+/**
+ * Where a keyset page starts: after (or before) an estate id in catalogue order, or, for a text
+ * search ordered by relevance, after an estate's score and id. In the URL: `123` or `456~123`.
+ */
+export interface CatalogueCursor {
+  id: number;
+  /** The relevance score (an integer) when the results are ordered by relevance. */
+  score?: number;
+}
+
+/** The URL form of a cursor. */
+export function formatCursor(cursor: CatalogueCursor): string {
+  return cursor.score === undefined ? String(cursor.id) : `${cursor.score}~${cursor.id}`;
+}
+
+const cursor = z.preprocess(
+  (value) =>
+    value === "" || value === null ? undefined : typeof value === "number" ? String(value) : value,
+  z
+    .string()
+    .regex(/^(?:\d{1,10}~)?\d{1,10}$/)
+    .transform((value, context): CatalogueCursor => {
+      const [first, second] = value.split("~").map(Number) as [number, number | undefined];
+      const cursor = second === undefined ? { id: first } : { id: second, score: first };
+      if (cursor.id < 1 || cursor.id > 2_000_000_000 || (cursor.score ?? 0) > 2_000_000_000)
+        context.addIssue({ code: "custom", message: "Invalid cursor" });
+      return cursor;
+    })
+    .optional(),
+);
+
 const optionalInt = (min: number, max: number) =>
   z.preprocess(
     (value) => (value === "" || value === null ? undefined : value),
@@ -41,8 +75,10 @@ export const CatalogueFilterSchema = z.object({
       .transform((v) => v === "1" || v === "true")
       .optional(),
   ),
-  after: optionalInt(1, 2_000_000_000),
-  before: optionalInt(1, 2_000_000_000),
+  after: cursor,
+  before: cursor,
+  /** Results per page (API clients; the catalogue page always shows CATALOGUE_PAGE_SIZE). */
+  limit: optionalInt(1, CATALOGUE_MAX_PAGE_SIZE),
 });
 export type CatalogueFilter = z.infer<typeof CatalogueFilterSchema>;
 

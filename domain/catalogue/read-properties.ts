@@ -1,190 +1,438 @@
+import { and, arrayContains, asc, eq, gte, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import {
-  and,
-  arrayContains,
-  asc,
-  count,
-  desc,
-  eq,
-  gt,
-  gte,
-  inArray,
-  isNotNull,
-  lt,
-  or,
-  type SQL,
-  sql,
-} from "drizzle-orm";
-import { properties, propertyImages, propertyTranslations } from "../../db/schema/index.ts";
+  properties,
+  propertyImages,
+  propertySearch,
+  propertyTranslations,
+} from "../../db/schema/index.ts";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { Property, PropertyImage } from "./property.ts";
-import { CATALOGUE_PAGE_SIZE, type CatalogueFilter } from "./catalogue-filter.schema.ts";
-import { chineseTsQuery } from "./search-text.ts";
+import type { PlanNode } from "./query-plans.ts";
+import {
+  CATALOGUE_PAGE_SIZE,
+  type CatalogueCursor,
+  type CatalogueFilter,
+  formatCursor,
+} from "./catalogue-filter.schema.ts";
+import { catalogueQueryTerms, catalogueTsQuery } from "./search-text.ts";
 import { slugify } from "./slug.ts";
 
 /**
- * Reads properties with their text in `language` (English where a translation is missing) and
- * their selected images in order. Three indexed queries, whatever the number of properties.
+ * Counts stop here: past it the catalogue says "more than 1,000" rather than counting a million
+ * rows for every page, and a text search orders its results by catalogue order, not by rank
+ * (ranking every match of a common word costs as much as counting it). docs/decisions/0010.
+ */
+export const CATALOGUE_TOTAL_CAP = 1000;
+
+/** A trigram search of names (typos) needs this many letters to say anything. */
+const FUZZY_MIN_LETTERS = 4;
+
+/** What to read besides the estate's facts and text. */
+export interface ReadOptions {
+  /** The selected images (default true); an API client that asks for no image field skips them. */
+  images?: boolean;
+}
+
+/** One row of the statements below: an estate, its text in one language, its images. */
+interface PropertyRow {
+  id: number | null;
+  slug: string;
+  region: string;
+  bedrooms: number;
+  guest_capacity: number;
+  members_only: boolean;
+  amenity_keys: string[];
+  lang: string;
+  name: string;
+  location: string;
+  summary: string;
+  amenities: string[];
+  activities: string[];
+  historical_significance: string | null;
+  images: PropertyImage[] | null;
+  score: number | null;
+  total?: number;
+}
+
+/** The columns of `properties` the public shape needs (owner fields stay behind). */
+const ESTATE_COLUMNS = sql`${properties.id}, ${properties.slug}, ${properties.region}, ${properties.bedrooms}, ${properties.guestCapacity}, ${properties.membersOnly}, ${properties.amenityKeys}`;
+
+/**
+ * Joins the text and images to a set of estates `k` (a subquery with ESTATE_COLUMNS): the
+ * translation in `language`, else English (an estate with neither is not publishable and drops
+ * out), and the selected images in order as JSON. Both are per-estate lookups by primary or
+ * leading key, so a page costs its 24 rows and never more.
+ */
+function withTextAndImages(language: Language, options: ReadOptions): SQL {
+  const languages = language === DEFAULT_LANGUAGE ? [language] : [language, DEFAULT_LANGUAGE];
+  const images =
+    options.images === false
+      ? sql`select null::json as images`
+      : sql`select json_agg(json_build_object('key', ${propertyImages.key}, 'width', ${propertyImages.width}, 'height', ${propertyImages.height}) order by ${propertyImages.selectedRank}) as images
+          from ${propertyImages}
+          where ${propertyImages.propertyId} = k.id and ${isNotNull(propertyImages.selectedRank)}`;
+  return sql`join lateral (
+      select ${propertyTranslations.lang}, ${propertyTranslations.name}, ${propertyTranslations.location},
+        ${propertyTranslations.summary}, ${propertyTranslations.amenities}, ${propertyTranslations.activities},
+        ${propertyTranslations.historicalSignificance}
+      from ${propertyTranslations}
+      where ${propertyTranslations.propertyId} = k.id and ${inArray(propertyTranslations.lang, languages)}
+      order by ${propertyTranslations.lang} = ${language} desc
+      limit 1
+    ) t on true
+    left join lateral (${images}) i on true`;
+}
+
+const TEXT_COLUMNS = sql`k.id, k.slug, k.region, k.bedrooms, k.guest_capacity, k.members_only, k.amenity_keys,
+  t.lang, t.name, t.location, t.summary, t.amenities, t.activities, t.historical_significance, i.images`;
+
+function toProperty(row: PropertyRow): Property {
+  return {
+    id: row.id as number,
+    slug: row.slug,
+    language: row.lang as Language,
+    region: row.region,
+    bedrooms: row.bedrooms,
+    guestCapacity: row.guest_capacity,
+    membersOnly: row.members_only,
+    amenityKeys: row.amenity_keys,
+    name: row.name,
+    location: row.location,
+    summary: row.summary,
+    amenities: row.amenities,
+    activities: row.activities,
+    historicalSignificance: row.historical_significance,
+    images: row.images ?? [],
+  };
+}
+
+async function rowsOf(deps: Deps, statement: SQL): Promise<PropertyRow[]> {
+  const result = await deps.db.execute(statement);
+  return (result as unknown as { rows: PropertyRow[] }).rows;
+}
+
+/**
+ * Reads properties matching `where` with their text in `language` (English where a
+ * translation is missing) and their selected images in order: one statement.
  */
 async function readProperties(
   deps: Deps,
   language: Language,
   where?: SQL,
-  page?: { limit: number; isBackward: boolean },
+  options: ReadOptions = {},
 ): Promise<Property[]> {
-  const query = deps.db
-    .select()
-    .from(properties)
-    .where(where)
-    .orderBy(page?.isBackward ? desc(properties.id) : asc(properties.id));
-  const found = page ? await query.limit(page.limit) : await query;
-  const rows = page?.isBackward ? found.reverse() : found;
-  if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.id);
-  const languages = language === DEFAULT_LANGUAGE ? [language] : [language, DEFAULT_LANGUAGE];
-  const [translations, images] = await Promise.all([
-    deps.db
-      .select()
-      .from(propertyTranslations)
-      .where(
-        and(
-          inArray(propertyTranslations.propertyId, ids),
-          inArray(propertyTranslations.lang, languages),
-        ),
-      ),
-    deps.db
-      .select({
-        propertyId: propertyImages.propertyId,
-        key: propertyImages.key,
-        width: propertyImages.width,
-        height: propertyImages.height,
-      })
-      .from(propertyImages)
-      .where(and(inArray(propertyImages.propertyId, ids), isNotNull(propertyImages.selectedRank)))
-      .orderBy(asc(propertyImages.propertyId), asc(propertyImages.selectedRank)),
-  ]);
-
-  const textById = new Map<number, (typeof translations)[number]>();
-  for (const translation of translations) {
-    const current = textById.get(translation.propertyId);
-    if (!current || translation.lang === language)
-      textById.set(translation.propertyId, translation);
-  }
-  const imagesById = new Map<number, PropertyImage[]>();
-  for (const { propertyId, ...image } of images) {
-    const list = imagesById.get(propertyId) ?? [];
-    list.push(image);
-    imagesById.set(propertyId, list);
-  }
-
-  return rows.flatMap((row) => {
-    const text = textById.get(row.id);
-    // A property without even an English text is not publishable yet.
-    if (!text) return [];
-    return [
-      {
-        id: row.id,
-        slug: row.slug,
-        language: text.lang as Language,
-        region: row.region,
-        bedrooms: row.bedrooms,
-        guestCapacity: row.guestCapacity,
-        membersOnly: row.membersOnly,
-        amenityKeys: row.amenityKeys,
-        name: text.name,
-        location: text.location,
-        summary: text.summary,
-        amenities: text.amenities,
-        activities: text.activities,
-        historicalSignificance: text.historicalSignificance,
-        images: imagesById.get(row.id) ?? [],
-      },
-    ];
-  });
+  const rows = await rowsOf(
+    deps,
+    sql`select ${TEXT_COLUMNS}
+      from (select ${ESTATE_COLUMNS} from ${properties} ${where ? sql`where ${where}` : sql``}) k
+      ${withTextAndImages(language, options)}
+      order by k.id`,
+  );
+  return rows.map(toProperty);
 }
 
-/**
- * The search condition of a free-text query, in any of the four languages: each translation is
- * matched with its own language's configuration, Chinese through bigrams.
- */
-function matchesText(q: string): SQL {
-  const perLanguage: SQL[] = [
-    sql`(${propertyTranslations.lang} = 'en' and ${propertyTranslations.searchVector} @@ websearch_to_tsquery('english', ${q}))`,
-    sql`(${propertyTranslations.lang} = 'fr' and ${propertyTranslations.searchVector} @@ websearch_to_tsquery('french', ${q}))`,
-    sql`(${propertyTranslations.lang} = 'it' and ${propertyTranslations.searchVector} @@ websearch_to_tsquery('italian', ${q}))`,
-    sql`(${propertyTranslations.lang} = 'zh' and ${propertyTranslations.searchVector} @@ websearch_to_tsquery('simple', ${q}))`,
-  ];
-  const chinese = chineseTsQuery(q);
-  if (chinese) {
-    perLanguage.push(
-      sql`(${propertyTranslations.lang} = 'zh' and ${propertyTranslations.searchVector} @@ to_tsquery('simple', ${chinese}))`,
-    );
-  }
-  return sql`exists (select 1 from ${propertyTranslations} where ${propertyTranslations.propertyId} = ${properties.id} and (${or(...perLanguage)}))`;
-}
-
-/** The filters as one condition on `properties` (without the page cursors). */
-function filterCondition(filter: CatalogueFilter): SQL | undefined {
+/** The filters on the estate's facts as one condition on `properties`. */
+function factsCondition(filter: CatalogueFilter): SQL | undefined {
   return and(
     filter.region ? eq(properties.region, filter.region) : undefined,
     filter.guests ? gte(properties.guestCapacity, filter.guests) : undefined,
     filter.bedrooms ? gte(properties.bedrooms, filter.bedrooms) : undefined,
     filter.amenities?.length ? arrayContains(properties.amenityKeys, filter.amenities) : undefined,
     filter.members ? eq(properties.membersOnly, true) : undefined,
-    filter.q ? matchesText(filter.q) : undefined,
   );
+}
+
+/**
+ * What the English, French, Italian and plain configurations make of each word, by word (null
+ * for a stop word in one of the three languages: "the", "la", "di" match nothing and must not
+ * be required). The dictionaries never change, so a word is asked for once per process.
+ */
+const WORD_FORMS = new Map<string, string[] | null>();
+const WORD_FORMS_LIMIT = 10_000;
+
+async function wordForms(deps: Deps, words: string[]): Promise<(string[] | null)[]> {
+  const missing = words.filter((word) => !WORD_FORMS.has(word));
+  if (missing.length) {
+    if (WORD_FORMS.size + missing.length > WORD_FORMS_LIMIT) WORD_FORMS.clear();
+    const result = await deps.db.execute(sql`
+      select w.word,
+        to_tsvector('english', w.word) = ''::tsvector
+          or to_tsvector('french', w.word) = ''::tsvector
+          or to_tsvector('italian', w.word) = ''::tsvector as is_stop_word,
+        tsvector_to_array(to_tsvector('english', w.word) || to_tsvector('french', w.word)
+          || to_tsvector('italian', w.word) || to_tsvector('simple', w.word)) as lexemes
+      from (values ${sql.join(
+        missing.map((word) => sql`(${word})`),
+        sql`, `,
+      )}) as w(word)`);
+    const rows = (
+      result as unknown as { rows: { word: string; is_stop_word: boolean; lexemes: string[] }[] }
+    ).rows;
+    for (const row of rows) WORD_FORMS.set(row.word, row.is_stop_word ? null : row.lexemes);
+  }
+  return words.map((word) => WORD_FORMS.get(word) ?? null);
+}
+
+/**
+ * The full-text query of a search, as tsquery text: every word must match in one of its forms
+ * (so in any of the four languages), Chinese as bigrams. Built from the distinct lexemes rather
+ * than as to_tsquery(…) per language in the statement, so the planner sees one constant query
+ * and estimates its matches from the column's statistics: with four copies of a rare word it
+ * would expect four times its matches and walk the catalogue in id order instead of reading
+ * the few matches from the index. Null when the query has no word to search for.
+ */
+async function fullTextQuery(deps: Deps, q: string): Promise<string | null> {
+  const { words, chinese } = catalogueQueryTerms(q);
+  const forms = await wordForms(deps, words);
+  return catalogueTsQuery(
+    forms.filter((lexemes) => lexemes !== null),
+    chinese,
+  );
+}
+
+/** How a text search matches and scores: words (full text) or, when they find nothing, names (trigrams). */
+interface TextMatch {
+  condition: SQL;
+  /** Relevance as an integer (keyset cursors carry it exactly). */
+  score: SQL;
+}
+
+async function fullTextMatch(deps: Deps, q: string): Promise<TextMatch | null> {
+  const query = await fullTextQuery(deps, q);
+  if (!query) return null;
+  return {
+    condition: sql`${propertySearch.searchVector} @@ ${query}::tsquery`,
+    // Names carry weight A in the vector, so an estate named by the query ranks first.
+    score: sql`(ts_rank(${propertySearch.searchVector}, ${query}::tsquery) * 1000000)::int`,
+  };
+}
+
+function fuzzyNameMatch(q: string): TextMatch | null {
+  if ((q.match(/\p{L}/gu) ?? []).length < FUZZY_MIN_LETTERS) return null;
+  return {
+    condition: sql`${q} <% ${propertySearch.names}`,
+    score: sql`(word_similarity(${q}, ${propertySearch.names}) * 1000000)::int`,
+  };
 }
 
 export interface CataloguePage {
   properties: Property[];
-  /** How many properties match the filters, over all pages. */
+  /** How many properties match the filters, over all pages, up to CATALOGUE_TOTAL_CAP. */
   total: number;
+  /** More than CATALOGUE_TOTAL_CAP match ("1,000+"): `total` is then the cap. */
+  isTotalCapped: boolean;
+  /**
+   * `relevance` for a text search with at most CATALOGUE_TOTAL_CAP matches (best first),
+   * `catalogue` (by id) otherwise.
+   */
+  order: "relevance" | "catalogue";
   /** Cursor of the next page (`after`), when there is one. */
-  nextAfter: number | null;
+  nextAfter: string | null;
   /** Cursor of the previous page (`before`), when there is one. */
-  previousBefore: number | null;
+  previousBefore: string | null;
 }
 
 /**
- * One page of the catalogue matching `filter`, in catalogue order, paged by keyset on the id
- * (`after` moves forward, `before` backward), so a page costs the same wherever it is.
+ * One statement for one page. `matches` holds any CATALOGUE_TOTAL_CAP + 1 matching ids (in no
+ * order, so the planner reads a few matches from an index, or stops a walk early, whichever is
+ * cheaper), and `c` counts them. When they are all the matches (the count is within the cap),
+ * the page is taken from them: sorted by id, or, for a text search, scored and sorted by
+ * relevance, so the index work of a selective search is done once. Past the cap the page
+ * walks the catalogue in id order from the cursor (many matches: the next 24 come soon). Both
+ * branches are planned and the count turns one of them off (a one-time filter on `c.total`),
+ * so the choice costs no round trip. The page's text and images are joined to its 24 rows.
  */
-export async function searchProperties(
-  deps: Deps,
-  input: { language: Language; filter: CatalogueFilter; pageSize?: number },
-): Promise<CataloguePage> {
+function pageStatement(input: {
+  language: Language;
+  facts: SQL | undefined;
+  text: TextMatch | null;
+  cursor: CatalogueCursor | undefined;
+  isBackward: boolean;
+  limit: number;
+  options: ReadOptions;
+}): SQL {
+  const { facts, text, cursor, isBackward, limit } = input;
+  const from = text
+    ? sql`${properties} join ${propertySearch} on ${propertySearch.propertyId} = ${properties.id}`
+    : sql`${properties}`;
+  const matching = and(facts, text?.condition) ?? sql`true`;
+  const direction = isBackward ? sql`desc` : sql`asc`;
+  const beyond = (column: SQL) =>
+    !cursor
+      ? sql`true`
+      : isBackward
+        ? sql`${column} < ${cursor.id}`
+        : sql`${column} > ${cursor.id}`;
+
+  let withinCap: SQL;
+  if (!text) {
+    withinCap = sql`select m.id, null::int as score from matches m
+      where c.total <= ${CATALOGUE_TOTAL_CAP} and ${beyond(sql`m.id`)}
+      order by m.id ${direction} limit ${limit}`;
+  } else {
+    // Best first: a higher score, then the lower id. A cursor without a score (catalogue
+    // order, from before the matches fell within the cap) starts from the top.
+    const score = text.score;
+    const scoreKeyset =
+      cursor?.score === undefined
+        ? sql`true`
+        : isBackward
+          ? sql`(${score} > ${cursor.score} or (${score} = ${cursor.score} and m.id < ${cursor.id}))`
+          : sql`(${score} < ${cursor.score} or (${score} = ${cursor.score} and m.id > ${cursor.id}))`;
+    const order = isBackward ? sql`score asc, id desc` : sql`score desc, id asc`;
+    withinCap = sql`select m.id, ${score} as score
+      from matches m join ${propertySearch} on ${propertySearch.propertyId} = m.id
+      where c.total <= ${CATALOGUE_TOTAL_CAP} and ${scoreKeyset}
+      order by ${order} limit ${limit}`;
+  }
+  // The cursor bounds both sides of the join with property_search: the planner carries
+  // equalities across a join, not ranges, and would walk property_search from its start.
+  const pastCap = sql`select ${properties.id} as id, null::int as score from ${from}
+    where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(sql`${properties.id}`)}
+      ${text ? sql`and ${beyond(sql`${propertySearch.propertyId}`)}` : sql``}
+    order by ${properties.id} ${direction} limit ${limit}`;
+
+  const order = isBackward
+    ? sql`page.score asc nulls first, page.id desc`
+    : sql`page.score desc nulls last, page.id asc`;
+  return sql`with matches as materialized (
+      select ${properties.id} as id from ${from} where ${matching} limit ${CATALOGUE_TOTAL_CAP + 1}
+    ),
+    c as (select count(*)::int as total from matches)
+    select c.total, page.*
+    from c
+    left join lateral (
+      select ${TEXT_COLUMNS}, k.score
+      from ((${withinCap}) union all (${pastCap})) ranked
+      join lateral (select ${ESTATE_COLUMNS}, ranked.score from ${properties} where ${properties.id} = ranked.id) k on true
+      ${withTextAndImages(input.language, input.options)}
+    ) page on true
+    order by ${order}`;
+}
+
+type SearchInput = { language: Language; filter: CatalogueFilter; pageSize?: number } & ReadOptions;
+
+/** The page statement of a search, for a given way of matching its text (none without `q`). */
+function searchStatements(input: SearchInput) {
   const { filter, language } = input;
-  const pageSize = input.pageSize ?? CATALOGUE_PAGE_SIZE;
-  const matching = filterCondition(filter);
+  const pageSize = input.pageSize ?? filter.limit ?? CATALOGUE_PAGE_SIZE;
   const isBackward = filter.before !== undefined && filter.after === undefined;
-  const cursor = isBackward
-    ? lt(properties.id, filter.before as number)
-    : filter.after !== undefined
-      ? gt(properties.id, filter.after)
-      : undefined;
-  const [found, [counted]] = await Promise.all([
-    readProperties(deps, language, and(matching, cursor), { limit: pageSize + 1, isBackward }),
-    deps.db.select({ n: count() }).from(properties).where(matching),
-  ]);
-  // One row more than a page tells whether another page lies in the direction of travel.
-  const hasMore = found.length > pageSize;
-  const page = isBackward ? found.slice(hasMore ? 1 : 0) : found.slice(0, pageSize);
-  const first = page[0]?.id;
-  const last = page.at(-1)?.id;
-  const hasNext = isBackward ? true : hasMore;
-  const hasPrevious = isBackward ? hasMore : filter.after !== undefined;
+  const facts = factsCondition(filter);
   return {
-    properties: page,
-    total: counted?.n ?? 0,
-    nextAfter: hasNext && last !== undefined ? last : null,
-    previousBefore: hasPrevious && first !== undefined ? first : null,
+    pageSize,
+    isBackward,
+    statement: (text: TextMatch | null) =>
+      pageStatement({
+        language,
+        facts,
+        text,
+        cursor: isBackward ? filter.before : filter.after,
+        isBackward,
+        // One row more than a page tells whether another page lies in the direction of travel.
+        limit: pageSize + 1,
+        options: { images: input.images },
+      }),
   };
 }
 
-/** Every property of the network, in catalogue order, in one language. */
-export function listProperties(deps: Deps, input: { language: Language }): Promise<Property[]> {
-  return readProperties(deps, input.language);
+/**
+ * One page of the catalogue matching `filter`, paged by keyset (`after` moves forward,
+ * `before` backward), so a page costs the same wherever it is. Without text the order is the
+ * catalogue's (by id). A text search matches words in any of the four languages, ranked by
+ * relevance (names first) when at most CATALOGUE_TOTAL_CAP estates match, in catalogue order
+ * beyond; when no word matches, it looks for names that begin with the query or are a typo
+ * away from it (trigram similarity). The count of matches stops at the cap. One statement per
+ * page; a search whose words match nothing sends a second one for names, and a word this
+ * process has not seen yet costs one small lookup of its forms.
+ */
+export async function searchProperties(deps: Deps, input: SearchInput): Promise<CataloguePage> {
+  const { filter } = input;
+  const { pageSize, isBackward, statement } = searchStatements(input);
+
+  let text: TextMatch | null = null;
+  let rows: PropertyRow[];
+  if (filter.q) {
+    text = await fullTextMatch(deps, filter.q);
+    rows = text ? await rowsOf(deps, statement(text)) : [];
+    const fuzzy = (rows[0]?.total ?? 0) === 0 ? fuzzyNameMatch(filter.q) : null;
+    if (fuzzy) {
+      text = fuzzy;
+      rows = await rowsOf(deps, statement(fuzzy));
+    }
+    if (!text) return emptyPage();
+  } else {
+    rows = await rowsOf(deps, statement(null));
+  }
+
+  const counted = rows[0]?.total ?? 0;
+  const found = rows.filter((row) => row.id !== null);
+  const ordered = isBackward ? found.reverse() : found;
+  const hasMore = ordered.length > pageSize;
+  const page = isBackward ? ordered.slice(hasMore ? 1 : 0) : ordered.slice(0, pageSize);
+  const cursorOf = (row: PropertyRow | undefined) =>
+    row ? formatCursor({ id: row.id as number, score: row.score ?? undefined }) : null;
+  const hasNext = isBackward ? true : hasMore;
+  const hasPrevious = isBackward ? hasMore : filter.after !== undefined;
+  return {
+    properties: page.map(toProperty),
+    total: Math.min(counted, CATALOGUE_TOTAL_CAP),
+    isTotalCapped: counted > CATALOGUE_TOTAL_CAP,
+    order: text && counted <= CATALOGUE_TOTAL_CAP ? "relevance" : "catalogue",
+    nextAfter: hasNext ? cursorOf(page.at(-1)) : null,
+    previousBefore: hasPrevious ? cursorOf(page[0]) : null,
+  };
+}
+
+/**
+ * The plans (EXPLAIN ANALYZE, FORMAT JSON) of the statements `searchProperties` sends for this
+ * input: the page, and the names fallback when the words match nothing. For the plan checks of
+ * the tests and the bench; it runs each statement once more to time it.
+ */
+export async function explainSearchProperties(
+  deps: Deps,
+  input: SearchInput,
+): Promise<{ Plan: PlanNode; "Execution Time"?: number }[][]> {
+  const { statement } = searchStatements(input);
+  const q = input.filter.q;
+  const statements: SQL[] = [];
+  if (!q) {
+    statements.push(statement(null));
+  } else {
+    const text = await fullTextMatch(deps, q);
+    if (text) statements.push(statement(text));
+    const fuzzy = fuzzyNameMatch(q);
+    const isMiss = !text || ((await rowsOf(deps, statement(text)))[0]?.total ?? 0) === 0;
+    if (fuzzy && isMiss) statements.push(statement(fuzzy));
+  }
+  const plans: { Plan: PlanNode; "Execution Time"?: number }[][] = [];
+  for (const page of statements) {
+    const result = await deps.db.execute(sql`explain (analyze, format json) ${page}`);
+    const [row] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+    const plan = row?.["QUERY PLAN"];
+    plans.push(typeof plan === "string" ? JSON.parse(plan) : (plan as (typeof plans)[number]));
+  }
+  return plans;
+}
+
+function emptyPage(): CataloguePage {
+  return {
+    properties: [],
+    total: 0,
+    isTotalCapped: false,
+    order: "catalogue",
+    nextAfter: null,
+    previousBefore: null,
+  };
+}
+
+/** Every property of the network, in catalogue order, in one language (the spec's full list). */
+export function listProperties(
+  deps: Deps,
+  input: { language: Language } & ReadOptions,
+): Promise<Property[]> {
+  return readProperties(deps, input.language, undefined, { images: input.images });
 }
 
 /**

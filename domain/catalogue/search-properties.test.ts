@@ -1,7 +1,16 @@
-import { expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
+import { propertyTranslations } from "../../db/schema/index.ts";
+import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { countQueries } from "../../tests/setup/query-counter.ts";
 import { CatalogueFilterSchema } from "./catalogue-filter.schema.ts";
-import { searchProperties } from "./read-properties.ts";
+import {
+  CATALOGUE_TOTAL_CAP,
+  getProperty,
+  listProperties,
+  searchProperties,
+} from "./read-properties.ts";
 import { slugify } from "./slug.ts";
 
 const bySlug = (slug: string) => {
@@ -93,5 +102,108 @@ describeEachBackend("catalogue search", (database) => {
     const next = await search({ region: "italy", after: first.nextAfter }, "en", 5);
     expect([...first.properties, ...next.properties].every((p) => p.region === "italy")).toBe(true);
     expect(first.total).toBe(DEMO_CATALOGUE.filter((p) => p.region === "italy").length);
+  });
+});
+
+describeEachBackend("catalogue search: relevance, prefixes, typos, queries", (database) => {
+  const search = (input: Record<string, unknown>, pageSize = 100) =>
+    searchProperties(database().deps, { language: "en", filter: filter(input), pageSize });
+
+  it("ranks the estate a query names above those that only mention its words", async () => {
+    const page = await search({ q: "Gordon Castle" });
+    expect(page.order).toBe("relevance");
+    expect(page.properties[0]?.slug).toBe("gordon-castle");
+  });
+
+  it("finds a name from its first letters or with a typo (trigram similarity)", async () => {
+    const prefix = await search({ q: "Gordon Cast" });
+    expect(prefix.properties[0]?.slug).toBe("gordon-castle");
+    const typo = await search({ q: "Gordn Castle" });
+    expect(typo.properties[0]?.slug).toBe("gordon-castle");
+    expect(await search({ q: "Gdn" })).toMatchObject({ properties: [], total: 0 });
+  });
+
+  it("pages a ranked search by keyset, both ways, without repeating or skipping an estate", async () => {
+    const all = await search({ q: "garden" });
+    expect(all.order).toBe("relevance");
+    expect(all.total).toBeGreaterThan(7);
+    const seen: number[] = [];
+    let page = await search({ q: "garden" }, 3);
+    const first = page;
+    seen.push(...page.properties.map((p) => p.id));
+    while (page.nextAfter !== null) {
+      expect(page.nextAfter).toMatch(/^\d+~\d+$/);
+      page = await search({ q: "garden", after: page.nextAfter }, 3);
+      seen.push(...page.properties.map((p) => p.id));
+    }
+    expect(seen).toEqual(all.properties.map((p) => p.id));
+    const second = await search({ q: "garden", after: first.nextAfter }, 3);
+    const back = await search({ q: "garden", before: second.previousBefore }, 3);
+    expect(back.properties.map((p) => p.id)).toEqual(first.properties.map((p) => p.id));
+  });
+
+  it("finds an estate by its new name as soon as its text is edited", async () => {
+    const { deps } = database();
+    const padua = bySlug("padua");
+    await deps.db
+      .update(propertyTranslations)
+      .set({ name: "Palazzo Zorglub" })
+      .where(
+        and(eq(propertyTranslations.propertyId, padua.id), eq(propertyTranslations.lang, "it")),
+      );
+    expect((await search({ q: "Zorglub" })).properties.map((p) => p.slug)).toEqual(["padua"]);
+  });
+
+  it("reads a page, a list and an estate in one statement each", async () => {
+    // A word's forms are looked up once per process; this search has its words ready.
+    await searchProperties(database().deps, { language: "en", filter: filter({ q: "Gordon" }) });
+    const counter = countQueries(database().deps);
+    const page = await searchProperties(counter.deps, {
+      language: "fr",
+      filter: filter({ region: "italy", amenities: "pool" }),
+    });
+    expect(page.properties.length).toBeGreaterThan(0);
+    expect(page.properties.every((p) => p.images.length > 0 && p.language === "fr")).toBe(true);
+    expect(counter.statements).toHaveLength(1);
+    counter.reset();
+    await searchProperties(counter.deps, { language: "en", filter: filter({ q: "Gordon" }) });
+    expect(counter.statements).toHaveLength(1);
+    counter.reset();
+    expect((await listProperties(counter.deps, { language: "zh" })).length).toBe(
+      DEMO_CATALOGUE.length,
+    );
+    expect(counter.statements).toHaveLength(1);
+    counter.reset();
+    await getProperty(counter.deps, { idOrSlug: "gordon-castle", language: "it" });
+    expect(counter.statements).toHaveLength(1);
+  });
+});
+
+describeEachBackend("catalogue search past the count's cap", (database) => {
+  beforeAll(async () => {
+    // 1,100 generated estates beside the 42 of the demo: more matches than the count's cap.
+    await generateCatalogue(database().handle.db, { count: 1100, firstId: 1001 });
+  });
+  const search = (input: Record<string, unknown>, language: "en" | "zh" = "en") =>
+    searchProperties(database().deps, { language, filter: filter(input) });
+
+  it("counts up to 1,000 and says when more match", async () => {
+    const everything = await search({});
+    expect(everything).toMatchObject({ total: CATALOGUE_TOTAL_CAP, isTotalCapped: true });
+    expect(everything.properties).toHaveLength(24);
+    const italy = await search({ region: "italy" });
+    expect(italy.isTotalCapped).toBe(false);
+    expect(italy.total).toBeGreaterThan(24);
+    expect(italy.total).toBeLessThan(CATALOGUE_TOTAL_CAP);
+  });
+
+  it("orders a text search with more matches than the cap by catalogue order", async () => {
+    // Every Chinese summary has 的: the one character matches as a prefix of its bigrams.
+    const common = await search({ q: "的" }, "zh");
+    expect(common).toMatchObject({ isTotalCapped: true, order: "catalogue" });
+    const ids = common.properties.map((p) => p.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const next = await search({ q: "的", after: common.nextAfter }, "zh");
+    expect(next.properties[0]?.id).toBeGreaterThan(ids.at(-1) ?? Infinity);
   });
 });

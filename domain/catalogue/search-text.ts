@@ -57,3 +57,35 @@ export function chineseTsQuery(query: string): string | undefined {
   });
   return terms.join(" & ");
 }
+
+/** At most this many words of a catalogue search count (a query is at most 100 characters). */
+const MAX_QUERY_WORDS = 8;
+
+/**
+ * The terms of a catalogue search: the words outside Chinese, lowercased (one-letter words
+ * dropped: elisions such as the d' of "Château d'If"), and the Chinese part as bigrams. Words
+ * hold letters and digits only.
+ */
+export function catalogueQueryTerms(query: string): { words: string[]; chinese?: string } {
+  const words = (query.replace(HAN, " ").match(/[\p{L}\p{N}]+/gu) ?? [])
+    .map((word) => word.toLowerCase())
+    .filter((word) => word.length > 1 || /\p{N}/u.test(word))
+    .filter((word, index, all) => all.indexOf(word) === index)
+    .slice(0, MAX_QUERY_WORDS);
+  const chinese = chineseTsQuery(query);
+  return chinese ? { words, chinese } : { words };
+}
+
+/**
+ * A tsquery (its text form) that every word must match in one of its forms (`lexemes`: what
+ * the English, French, Italian and plain configurations make of it), Chinese bigrams too.
+ * Null when nothing is left to search for.
+ */
+export function catalogueTsQuery(forms: string[][], chinese: string | undefined): string | null {
+  const quote = (lexeme: string) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
+  const parts = forms
+    .filter((lexemes) => lexemes.length > 0)
+    .map((lexemes) => `(${lexemes.map(quote).join(" | ")})`);
+  if (chinese) parts.push(chinese);
+  return parts.length ? parts.join(" & ") : null;
+}

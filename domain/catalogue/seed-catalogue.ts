@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
 import { type Database, withTransaction } from "../../db/client.ts";
+import { notifyCatalogueChanged } from "./catalogue-changes.ts";
 import { isLanguage } from "../../i18n/config.ts";
 import type { PropertyContent } from "./property-content.schema.ts";
 import {
@@ -115,6 +116,8 @@ export async function seedCatalogue(
         options.onProgress?.(++done, catalogue.length);
       }
       if (options.dryRun) throw new DryRunRollback();
+      // Every running instance drops its cached pages once this commits (imports included).
+      await notifyCatalogueChanged({ db: tx });
     });
   } catch (error) {
     if (!(error instanceof DryRunRollback)) throw error;

@@ -1,4 +1,5 @@
-import { expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
+import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import { serveApp } from "../../tests/setup/http.ts";
 
@@ -130,5 +131,68 @@ describeEachBackend("GET /api/castles with filters", (database) => {
     });
     expect(guests.status).toBe(400);
     expect((await guests.json()).message).toBeTypeOf("string");
+  });
+});
+
+describeEachBackend("GET /api/castles paging and fields", (database) => {
+  const url = serveApp(() => database().deps);
+
+  it("pages the whole catalogue by keyset with `limit` and `after`, following the Link header", async () => {
+    const full = await fetch(`${url()}/api/castles?lang=fr`).then((r) => r.json());
+    const seen: number[] = [];
+    let next: string | undefined = "/api/castles?lang=fr&limit=10";
+    let pages = 0;
+    while (next) {
+      const response: Response = await fetch(`${url()}${next}`);
+      const body = (await response.json()) as { id: number }[];
+      expect(body.length).toBeLessThanOrEqual(10);
+      expect(response.headers.get("x-total-count")).toBe(String(full.length));
+      seen.push(...body.map((p) => p.id));
+      next = response.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
+      pages += 1;
+    }
+    expect(pages).toBe(Math.ceil(full.length / 10));
+    expect(seen).toEqual(full.map((p: { id: number }) => p.id));
+  });
+
+  it("answers only the fields asked for, paged or in the full list", async () => {
+    const list = await fetch(`${url()}/api/castles?fields=id,slug,name&lang=it`).then((r) =>
+      r.json(),
+    );
+    expect(list.length).toBeGreaterThanOrEqual(40);
+    expect(list.find((p: { slug: string }) => p.slug === "tuscany")).toEqual({
+      id: expect.any(Number),
+      slug: "tuscany",
+      name: "Toscana",
+    });
+    const page = await fetch(`${url()}/api/castles?limit=2&fields=slug&fields=preview`).then((r) =>
+      r.json(),
+    );
+    expect(page).toHaveLength(2);
+    expect(Object.keys(page[0])).toEqual(["slug", "preview"]);
+    expect(page[0].preview).toMatch(/^\/media\/.+\/1200\.jpg$/);
+  });
+
+  it("refuses an unknown field, a bad cursor or a page too large with 400", async () => {
+    for (const query of ["fields=id,ownerEmail", "after=abc", "limit=101", "limit=0"]) {
+      const response = await fetch(`${url()}/api/castles?${query}`);
+      expect(response.status, query).toBe(400);
+      expect((await response.json()).message).toMatch(/^Invalid filter: (fields|after|limit)$/);
+    }
+  });
+});
+
+describeEachBackend("GET /api/castles on a catalogue larger than the count's cap", (database) => {
+  const url = serveApp(() => database().deps);
+  beforeAll(async () => {
+    await generateCatalogue(database().handle.db, { count: 1000, firstId: 1001 });
+  });
+
+  it("says X-Total-Count: 1000+ rather than counting every match", async () => {
+    const response = await fetch(`${url()}/api/castles?limit=3&fields=id`);
+    expect(response.headers.get("x-total-count")).toBe("1000+");
+    expect(await response.json()).toHaveLength(3);
+    const filtered = await fetch(`${url()}/api/castles?region=uk&limit=3`);
+    expect(filtered.headers.get("x-total-count")).toMatch(/^\d{2,3}$/);
   });
 });

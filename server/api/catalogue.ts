@@ -41,6 +41,51 @@ export function toApiProperty(property: Property) {
   };
 }
 
+/** The fields of the public shape, which `?fields=` may choose from. */
+export const API_PROPERTY_FIELDS = [
+  "id",
+  "slug",
+  "name",
+  "location",
+  "region",
+  "bedrooms",
+  "guestCapacity",
+  "membersOnly",
+  "summary",
+  "amenities",
+  "activities",
+  "historical_significance",
+  "images",
+  "preview",
+] as const;
+type ApiPropertyField = (typeof API_PROPERTY_FIELDS)[number];
+
+/**
+ * Reads `?fields=a,b` (or repeated): the chosen fields, all when absent, or the name of the
+ * first unknown one.
+ */
+function parseFields(params: URLSearchParams): { fields?: ApiPropertyField[]; unknown?: string } {
+  const values = params
+    .getAll("fields")
+    .flatMap((value) => value.split(","))
+    .filter(Boolean);
+  if (!values.length) return {};
+  const unknown = values.find(
+    (value) => !(API_PROPERTY_FIELDS as readonly string[]).includes(value),
+  );
+  return unknown ? { unknown } : { fields: values as ApiPropertyField[] };
+}
+
+/** The chosen fields of a property's public shape (every field when none are chosen). */
+function project(property: ReturnType<typeof toApiProperty>, fields?: ApiPropertyField[]) {
+  if (!fields) return property;
+  return Object.fromEntries(
+    fields
+      .filter((field) => field in property)
+      .map((field) => [field, property[field as keyof typeof property]]),
+  );
+}
+
 /** GET /api/castles and /api/castles/{id-or-slug}. Content language: `?lang=`, else en. */
 export function catalogueRoutes(deps: Deps): Router {
   const router = Router();
@@ -56,22 +101,32 @@ export function catalogueRoutes(deps: Deps): Router {
       const key = issue?.message.startsWith("errors.") ? issue.message : "errors.invalidFilter";
       return sendError(res, 400, key, { field: String(issue?.path[0] ?? "") });
     }
+    const { fields, unknown } = parseFields(url.searchParams);
+    if (unknown) return sendError(res, 400, "errors.invalidFilter", { field: "fields" });
+    // Images are a lookup per estate: skipped when no field shows them.
+    const images = !fields || fields.includes("images") || fields.includes("preview");
     // Clients revalidate with the ETag Express computes; unchanged data costs a 304.
     res.set("Cache-Control", "public, no-cache");
     const filter = parsed.data;
-    if (!hasFilters(filter) && filter.after === undefined && filter.before === undefined) {
-      // Spec point 7: without filters, the whole list.
-      const properties = await listProperties(deps, { language });
-      return res.json(properties.map(toApiProperty));
+    const isPaged =
+      hasFilters(filter) ||
+      filter.after !== undefined ||
+      filter.before !== undefined ||
+      filter.limit !== undefined;
+    if (!isPaged) {
+      // Spec point 7: without filters or paging, the whole list.
+      const properties = await listProperties(deps, { language, images });
+      return res.json(properties.map((property) => project(toApiProperty(property), fields)));
     }
-    // With filters: the same array shape, one keyset page at a time; the next page is in the
-    // Link header and the number of matches in X-Total-Count.
-    const page = await searchProperties(deps, { language, filter });
-    const link = (cursor: "after" | "before", id: number, rel: string) => {
+    // With filters or paging: the same array shape, one keyset page at a time (`limit`, 24 by
+    // default); the next page is in the Link header, the number of matches in X-Total-Count
+    // ("1000+" past the cap: counting further would cost every page a scan of the matches).
+    const page = await searchProperties(deps, { language, filter, images });
+    const link = (cursor: "after" | "before", value: string, rel: string) => {
       const next = new URLSearchParams(url.searchParams);
       next.delete("after");
       next.delete("before");
-      next.set(cursor, String(id));
+      next.set(cursor, value);
       return `</api/castles?${next}>; rel="${rel}"`;
     };
     const links = [
@@ -79,8 +134,8 @@ export function catalogueRoutes(deps: Deps): Router {
       page.previousBefore !== null ? link("before", page.previousBefore, "prev") : null,
     ].filter(Boolean);
     if (links.length) res.set("Link", links.join(", "));
-    res.set("X-Total-Count", String(page.total));
-    res.json(page.properties.map(toApiProperty));
+    res.set("X-Total-Count", page.isTotalCapped ? `${page.total}+` : String(page.total));
+    res.json(page.properties.map((property) => project(toApiProperty(property), fields)));
   });
 
   router.get("/castles/:idOrSlug", async (req, res) => {

@@ -57,6 +57,7 @@ import {
 } from "../../domain/staff/estates.schema.ts";
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
+import { API_PROPERTY_FIELDS } from "./catalogue.ts";
 import { UPLOAD_FIELD } from "./owner-uploads.ts";
 import { REQUEST_ENDPOINTS } from "./requests.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
@@ -377,6 +378,14 @@ const COLLECTION_NAMES: Record<RequestKind, { one: string; many: string; label: 
     many: "MembershipApplications",
     label: "membership application",
   },
+};
+
+/** What the catalogue's paging parameters mean (the filters explain themselves). */
+const CATALOGUE_PARAMETERS: Record<string, string> = {
+  after:
+    "Where the next page starts: the cursor in the previous page's Link header (an id, or score~id in relevance order)",
+  before: "Where the previous page ends: the cursor in the Link header",
+  limit: "Properties per page (24 by default); asking for it pages the answer",
 };
 
 /** The inbox filter's query parameters (its `kind` is the collection's path). */
@@ -1580,12 +1589,43 @@ export function buildOpenApiDocument(publicUrl: string) {
               },
               ...Object.entries(
                 (jsonSchema(CatalogueFilterSchema).properties ?? {}) as Record<string, unknown>,
-              ).map(([name, schema]) => ({ name, in: "query", required: false, schema })),
+              ).map(([name, schema]) => ({
+                name,
+                in: "query",
+                required: false,
+                ...(CATALOGUE_PARAMETERS[name] ? { description: CATALOGUE_PARAMETERS[name] } : {}),
+                schema,
+              })),
+              {
+                name: "fields",
+                in: "query",
+                required: false,
+                description:
+                  "Only these fields of each property, comma-separated or repeated (paged or full list)",
+                schema: {
+                  type: "array",
+                  items: { type: "string", enum: [...API_PROPERTY_FIELDS] },
+                },
+                style: "form",
+                explode: false,
+              },
             ],
             responses: {
               "200": {
                 description:
-                  "Properties; with filters, one page with Link and X-Total-Count headers",
+                  "Properties: the whole list, or with a filter or a paging parameter one page with Link and X-Total-Count headers",
+                headers: {
+                  "X-Total-Count": {
+                    description:
+                      "How many properties match, on every page; `1000+` when more than 1,000 do",
+                    schema: { type: "string", pattern: "^\\d+\\+?$" },
+                  },
+                  Link: {
+                    description:
+                      'The next and previous pages, when there are: `</api/castles?…&after=…>; rel="next"`',
+                    schema: { type: "string" },
+                  },
+                },
                 content: {
                   "application/json": { schema: { type: "array", items: { type: "object" } } },
                 },

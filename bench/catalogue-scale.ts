@@ -1,0 +1,783 @@
+/**
+ * `npm run bench:catalogue`: the catalogue search at scale. A generated catalogue
+ * (tests/factories/generated-catalogue.ts) of 1,000,000 estates in four languages on PostgreSQL
+ * and 10,000 on in-memory PGlite, then, on each:
+ *
+ * - the plan check: EXPLAIN ANALYZE of the page statement for every combination of the five
+ *   filters, with no text, a common word, a rare name, Chinese and a typo, on page 1 and deep;
+ *   a plan that reads more than a tenth of a catalogue table (a sequential scan that did not
+ *   stop early, or an index walk filtering its way through the table) fails the bench (exit
+ *   code 1). Enforced from 100,000 estates: on fewer, counting 1,001 rows is a tenth already;
+ * - filtered searches, a keyset page of 24, from 16 concurrent callers for a few seconds (a
+ *   mix of filters, texts and deep cursors, drawn once from a seeded generator): p50/p95/p99;
+ *   then the same searches from one caller, which is what a search costs alone;
+ * - a deep keyset walk (page 1 against page N, and a cursor near the end of the catalogue);
+ * - what the /castles page loads: statements, rows returned, rows the database read.
+ *
+ * The domain function is called in this process (no HTTP), so the figures are the database's
+ * and the driver's; bench:speed measures the HTTP routes. Sizes and time:
+ * BENCH_CATALOGUE_ESTATES (1000000), BENCH_CATALOGUE_PGLITE_ESTATES (10000),
+ * BENCH_CATALOGUE_SECONDS (10 per backend), BENCH_CATALOGUE_CONCURRENCY (16). The PostgreSQL
+ * database is `castellum_bench_catalogue` beside BENCH_DATABASE_URL (else TEST_DATABASE_URL,
+ * else postgres://postgres@127.0.0.1:5432/test); BENCH_CATALOGUE_REUSE=1 keeps it after the run
+ * and reuses it when it already holds the asked number of estates (generation takes minutes).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import pino from "pino";
+import { type DatabaseHandle, openDatabase } from "../db/client.ts";
+import { properties } from "../db/schema/index.ts";
+import {
+  CATALOGUE_PAGE_SIZE,
+  CatalogueFilterSchema,
+} from "../domain/catalogue/catalogue-filter.schema.ts";
+import { fullTableReads, rowsRead, sequentialScans } from "../domain/catalogue/query-plans.ts";
+import { explainSearchProperties, searchProperties } from "../domain/catalogue/read-properties.ts";
+import type { Deps } from "../domain/deps.ts";
+import type { Language } from "../i18n/config.ts";
+import {
+  type GenerateCatalogueReport,
+  generateCatalogue,
+} from "../tests/factories/generated-catalogue.ts";
+import { countQueries } from "../tests/setup/query-counter.ts";
+import { ROOT } from "./servers.ts";
+
+export interface CatalogueBenchOptions {
+  /** Estates on PostgreSQL (0 skips PostgreSQL). */
+  postgresEstates?: number;
+  /** Estates on PGlite (0 skips PGlite). */
+  pgliteEstates?: number;
+  /** A database URL on the server to use; the bench creates its own database beside it. */
+  postgresUrl?: string;
+  /** Seconds of concurrent searches per backend. */
+  seconds?: number;
+  concurrency?: number;
+  /** Keep the PostgreSQL database, and reuse it when it holds `postgresEstates` already. */
+  reuse?: boolean;
+  /** Write bench/results/catalogue-scale-<time>.json (default true). */
+  writeResults?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface Latency {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export interface BackendFigures {
+  backend: "postgres" | "pglite";
+  estates: number;
+  /** Null when an existing database was reused. */
+  generation: GenerateCatalogueReport | null;
+  planCheck: {
+    statements: number;
+    /** Plans that read more than a tenth of a catalogue table: they fail the bench. */
+    fullReads: string[];
+    /** Sequential scans of catalogue tables, including those a LIMIT stopped early. */
+    sequentialScans: string[];
+    /** False on a catalogue too small for the check to mean anything (below 100,000). */
+    isEnforced: boolean;
+    /** The five slowest plans (ms) and the rows they read. */
+    slowest: { filter: string; ms: number; rowsRead: number }[];
+  };
+  search: { concurrency: number; all: Latency; filters: Latency; text: Latency };
+  /**
+   * The same searches from one caller: what a search costs alone (its service time). With 16
+   * callers sharing the machine's cores, latency is about 16 times the mean of this.
+   */
+  serial: { all: Latency; filters: Latency; text: Latency };
+  keysetWalk: {
+    filter: string;
+    pages: number;
+    firstPagesMs: number;
+    lastPagesMs: number;
+    /** A cursor near the end of the catalogue (after = estates - 100), unfiltered. */
+    farCursorMs: number;
+    pageOneMs: number;
+    rankedPages: number;
+    rankedFirstMs: number;
+    rankedLastMs: number;
+  };
+  castlesPage: {
+    statements: number;
+    rowsReturned: number;
+    rowsRead: number;
+    estatesShown: number;
+    ms: number;
+  };
+}
+
+export interface CatalogueBenchFigures {
+  postgres: BackendFigures | null;
+  pglite: BackendFigures | null;
+  targets: { name: string; target: string; value: string; isMet: boolean }[];
+  /** False when a plan scanned a catalogue table from end to end. */
+  isPlanCheckPassed: boolean;
+}
+
+const DEFAULTS = {
+  postgresEstates: Number(process.env.BENCH_CATALOGUE_ESTATES ?? 1_000_000),
+  pgliteEstates: Number(process.env.BENCH_CATALOGUE_PGLITE_ESTATES ?? 10_000),
+  seconds: Number(process.env.BENCH_CATALOGUE_SECONDS ?? 10),
+  concurrency: Number(process.env.BENCH_CATALOGUE_CONCURRENCY ?? 16),
+  reuse: process.env.BENCH_CATALOGUE_REUSE === "1",
+  postgresUrl:
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    "postgres://postgres@127.0.0.1:5432/test",
+};
+const DATABASE_NAME = "castellum_bench_catalogue";
+const TARGET_POSTGRES_P95_MS = 25;
+const TARGET_PGLITE_P95_MS = 50;
+/** Page N of the keyset walk may take this much longer than page 1 and still be "as fast". */
+const DEEP_PAGE_TOLERANCE = 1.5;
+const WARM_UP_SECONDS = 2;
+
+// ---------------------------------------------------------------- the searches
+
+/** mulberry32: the same mix on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function weighted<T>(random: () => number, shares: readonly (readonly [T, number])[]): T {
+  let left = random() * shares.reduce((sum, [, share]) => sum + share, 0);
+  for (const [value, share] of shares) {
+    left -= share;
+    if (left < 0) return value;
+  }
+  return shares.at(-1)![0];
+}
+
+const REGION_SHARES = [
+  ["italy", 25],
+  ["france", 22],
+  ["uk", 15],
+  ["spain", 12],
+  ["germany", 10],
+  ["portugal", 6],
+  ["austria", 5],
+  ["switzerland", 5],
+] as const;
+const AMENITIES = [
+  "pool",
+  "spa",
+  "gym",
+  "wine",
+  "library",
+  "garden",
+  "tennis",
+  "golf",
+  "beach",
+  "mountain",
+  "lake",
+  "city",
+];
+const LANGUAGE_SHARES = [
+  ["en", 55],
+  ["fr", 20],
+  ["it", 15],
+  ["zh", 10],
+] as const;
+/**
+ * What guests type, from the generator's vocabularies: rare place names (about 0.1% of the
+ * estates each), kinds of house (5-24%), amenities and activities (5-70%), Chinese, prefixes of
+ * unfinished words, and typos (which the names fallback answers).
+ */
+const QUERIES = [
+  ["Ravengate", 3],
+  ["Montfort", 3],
+  ["Roccarosso", 3],
+  ["Falkenstein", 2],
+  ["Villaverde", 2],
+  ["Beaulieu", 2],
+  ["Ravengate Castle", 2],
+  ["Château de Montfort", 2],
+  ["castello di Roccarosso", 1],
+  ["castle", 4],
+  ["villa", 4],
+  ["château", 2],
+  ["castello", 2],
+  ["abbey", 1],
+  ["lodge", 1],
+  ["pool", 2],
+  ["spa sauna", 1],
+  ["wine cellar", 2],
+  ["tennis", 1],
+  ["falconry", 1],
+  ["truffle hunting", 1],
+  ["skiing", 1],
+  ["lake", 2],
+  ["baroque castle", 1],
+  ["medieval tower", 1],
+  ["piscine", 1],
+  ["vigneti", 1],
+  ["城堡", 2],
+  ["别墅", 1],
+  ["雷文盖特城堡", 1],
+  ["阿什福德", 1],
+  ["Raveng", 2],
+  ["Montf", 1],
+  ["Rocca", 1],
+  ["Ravngate", 1],
+  ["Montfrot", 1],
+  ["Falkenstien", 1],
+] as const;
+
+interface Search {
+  kind: "filters" | "text";
+  language: Language;
+  input: Record<string, string>;
+}
+
+/** A filter as guests set them: a region half of the time, a party size, an amenity or two. */
+function drawFacts(random: () => number): Record<string, string> {
+  const facts: Record<string, string> = {};
+  if (random() < 0.5) facts.region = weighted(random, REGION_SHARES);
+  if (random() < 0.5)
+    facts.guests = String(
+      weighted(
+        random,
+        [2, 4, 6, 8, 10, 12, 16, 20, 30, 40, 60].map((n) => [n, 1] as const),
+      ),
+    );
+  if (random() < 0.25)
+    facts.bedrooms = String(
+      weighted(
+        random,
+        [2, 3, 4, 5, 6, 8, 10, 15, 20, 30].map((n) => [n, 1] as const),
+      ),
+    );
+  const amenities = weighted(random, [
+    [0, 55],
+    [1, 30],
+    [2, 12],
+    [3, 3],
+  ] as const);
+  const chosen = new Set<string>();
+  while (chosen.size < amenities) chosen.add(AMENITIES[Math.floor(random() * AMENITIES.length)]!);
+  if (chosen.size) facts.amenities = [...chosen].join(",");
+  if (random() < 0.15) facts.members = "1";
+  return facts;
+}
+
+/** The mix: 65% filters only (15% of them on a deep page), 35% text (40% of it with filters). */
+function drawSearches(estates: number, count: number): Search[] {
+  const random = seededRandom(20_261_123);
+  return Array.from({ length: count }, (): Search => {
+    const language = weighted(random, LANGUAGE_SHARES);
+    if (random() < 0.65) {
+      const input = drawFacts(random);
+      if (random() < 0.15) input.after = String(1 + Math.floor(random() * estates));
+      return { kind: "filters", language, input };
+    }
+    const input = random() < 0.4 ? drawFacts(random) : {};
+    input.q = weighted(random, QUERIES);
+    return { kind: "text", language, input };
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function latencyOf(samples: number[], seconds: number): Latency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return {
+    requests: samples.length,
+    perSecond: Math.round(samples.length / seconds),
+    p50: round(percentile(sorted, 50)),
+    p95: round(percentile(sorted, 95)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
+}
+
+const parse = (input: Record<string, string>) => CatalogueFilterSchema.parse(input);
+
+/** `concurrency` callers run the searches in turn for `seconds`; latency of each call. */
+async function runSearches(
+  deps: Deps,
+  searches: Search[],
+  seconds: number,
+  concurrency: number,
+): Promise<{ kind: Search["kind"]; ms: number }[]> {
+  const samples: { kind: Search["kind"]; ms: number }[] = [];
+  const until = performance.now() + seconds * 1000;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < until) {
+        const search = searches[next++ % searches.length]!;
+        const started = performance.now();
+        await searchProperties(deps, { language: search.language, filter: parse(search.input) });
+        samples.push({ kind: search.kind, ms: performance.now() - started });
+      }
+    }),
+  );
+  return samples;
+}
+
+async function timeOnce(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** Median of `times` runs of `work` (ms), one after the other. */
+async function medianMs(work: () => Promise<unknown>, times = 9): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) samples.push(await timeOnce(work));
+  samples.sort((a, b) => a - b);
+  return Math.round(samples[Math.floor(samples.length / 2)]! * 100) / 100;
+}
+
+// ---------------------------------------------------------------- the checks
+
+/** Every combination of the five filters, with five kinds of text and two cursors. */
+function planMatrix(estates: number): Record<string, string>[] {
+  const facts = [
+    { region: "austria" },
+    { guests: "40" },
+    { bedrooms: "20" },
+    { amenities: "golf,lake" },
+    { members: "1" },
+  ];
+  const texts = [{}, { q: "castle" }, { q: "Ravengate" }, { q: "城堡" }, { q: "Ravngate" }];
+  const cursors = [{}, { after: String(Math.floor(estates * 0.9)) }];
+  const matrix: Record<string, string>[] = [];
+  for (let mask = 0; mask < 1 << facts.length; mask++)
+    for (const text of texts)
+      for (const cursor of cursors)
+        matrix.push(
+          Object.assign({}, ...facts.filter((_, bit) => mask & (1 << bit)), text, cursor),
+        );
+  return matrix;
+}
+
+/** Below this many estates a page of 1,001 counted rows is a tenth of the table: no check. */
+const PLAN_CHECK_MIN_ESTATES = 100_000;
+
+async function checkPlans(deps: Deps, estates: number) {
+  const failures: string[] = [];
+  const fullReads: string[] = [];
+  const tableRows = {
+    properties: estates,
+    property_search: estates,
+    property_translations: estates * 4,
+  };
+  const timed: { filter: string; ms: number; rowsRead: number }[] = [];
+  let statements = 0;
+  for (const input of planMatrix(estates)) {
+    const plans = await explainSearchProperties(deps, { language: "en", filter: parse(input) });
+    statements += plans.length;
+    const scans = plans.flatMap((plan) => sequentialScans(plan));
+    if (scans.length)
+      failures.push(`${JSON.stringify(input)}: ${scans.map((s) => s["Relation Name"]).join(", ")}`);
+    const reads = plans.flatMap((plan) => fullTableReads(plan, tableRows));
+    if (reads.length)
+      fullReads.push(
+        `${JSON.stringify(input)}: ${reads.map((r) => `${r.node["Node Type"]} on ${r.node["Relation Name"]} read ${r.rowsRead} rows`).join(", ")}`,
+      );
+    timed.push({
+      filter: JSON.stringify(input),
+      ms:
+        Math.round(plans.reduce((sum, plan) => sum + (plan[0]?.["Execution Time"] ?? 0), 0) * 10) /
+        10,
+      rowsRead: plans.reduce((sum, plan) => sum + rowsRead(plan), 0),
+    });
+  }
+  timed.sort((a, b) => b.ms - a.ms);
+  return {
+    statements,
+    fullReads,
+    sequentialScans: failures,
+    isEnforced: estates >= PLAN_CHECK_MIN_ESTATES,
+    slowest: timed.slice(0, 5),
+  };
+}
+
+/** Follows `nextAfter` for `pages` pages; the median time of the first and of the last five. */
+async function walk(deps: Deps, input: Record<string, string>, pages: number) {
+  const times: number[] = [];
+  let after: string | null | undefined;
+  for (let page = 0; page < pages; page++) {
+    const filter = parse(after ? { ...input, after } : input);
+    let result: Awaited<ReturnType<typeof searchProperties>> | undefined;
+    times.push(
+      await timeOnce(async () => {
+        result = await searchProperties(deps, { language: "en", filter });
+      }),
+    );
+    after = result?.nextAfter;
+    if (!after) break;
+  }
+  const median = (list: number[]) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 100) / 100;
+  };
+  return { pages: times.length, first: median(times.slice(0, 5)), last: median(times.slice(-5)) };
+}
+
+async function measureBackend(
+  backend: "postgres" | "pglite",
+  deps: Deps,
+  estates: number,
+  generation: GenerateCatalogueReport | null,
+  options: Required<Pick<CatalogueBenchOptions, "seconds" | "concurrency">>,
+  log: (line: string) => void,
+): Promise<BackendFigures> {
+  log(`[${backend}] plan check...`);
+  const planCheck = await checkPlans(deps, estates);
+  log(
+    `[${backend}] plan check: ${planCheck.statements} statements, ${planCheck.fullReads.length} reading a tenth of a table, ${planCheck.sequentialScans.length} with a sequential scan`,
+  );
+
+  const searches = drawSearches(estates, 2000);
+  log(`[${backend}] ${options.concurrency} concurrent searches for ${options.seconds} s...`);
+  await runSearches(
+    deps,
+    searches,
+    Math.min(WARM_UP_SECONDS, options.seconds),
+    options.concurrency,
+  );
+  const samples = await runSearches(deps, searches, options.seconds, options.concurrency);
+  const of = (kind?: Search["kind"]) =>
+    latencyOf(
+      samples.filter((sample) => !kind || sample.kind === kind).map((sample) => sample.ms),
+      options.seconds,
+    );
+
+  log(`[${backend}] the same searches from one caller...`);
+  const serialSeconds = Math.max(2, Math.round(options.seconds / 2));
+  const serialSamples = await runSearches(deps, searches, serialSeconds, 1);
+  const serialOf = (kind?: Search["kind"]) =>
+    latencyOf(
+      serialSamples.filter((sample) => !kind || sample.kind === kind).map((sample) => sample.ms),
+      serialSeconds,
+    );
+
+  log(`[${backend}] keyset walks...`);
+  const walkPages = estates >= 100_000 ? 1000 : 200;
+  const deep = await walk(deps, { region: "italy" }, walkPages);
+  const ranked = await walk(deps, { q: "Ravengate" }, 100);
+  const pageOneMs = await medianMs(() =>
+    searchProperties(deps, { language: "en", filter: parse({}) }),
+  );
+  const farCursorMs = await medianMs(() =>
+    searchProperties(deps, { language: "en", filter: parse({ after: String(estates - 100) }) }),
+  );
+
+  // The /castles loader: one search, unfiltered, one page of 24, in English.
+  const counter = countQueries(deps);
+  const castlesInput = {
+    language: "en" as Language,
+    filter: parse({}),
+    pageSize: CATALOGUE_PAGE_SIZE,
+  };
+  const returned: number[] = [];
+  const ms = await timeOnce(async () => {
+    const page = await searchProperties(counter.deps, castlesInput);
+    returned.push(page.properties.length);
+  });
+  const [castlesPlan] = await explainSearchProperties(deps, castlesInput);
+  return {
+    backend,
+    estates,
+    generation,
+    planCheck,
+    search: {
+      concurrency: options.concurrency,
+      all: of(),
+      filters: of("filters"),
+      text: of("text"),
+    },
+    serial: { all: serialOf(), filters: serialOf("filters"), text: serialOf("text") },
+    keysetWalk: {
+      filter: "region=italy",
+      pages: deep.pages,
+      firstPagesMs: deep.first,
+      lastPagesMs: deep.last,
+      farCursorMs,
+      pageOneMs,
+      rankedPages: ranked.pages,
+      rankedFirstMs: ranked.first,
+      rankedLastMs: ranked.last,
+    },
+    castlesPage: {
+      statements: counter.statements.length,
+      // The page's rows plus the one that tells whether a next page exists.
+      rowsReturned: (returned[0] ?? 0) + 1,
+      rowsRead: castlesPlan ? rowsRead(castlesPlan) : 0,
+      estatesShown: returned[0] ?? 0,
+      ms: Math.round(ms * 100) / 100,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the databases
+
+async function adminQuery(url: string, statement: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+async function countEstates(handle: DatabaseHandle): Promise<number> {
+  const result = await handle.db.execute(sql`select count(*)::int as n from ${properties}`);
+  return (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+}
+
+async function onPostgres(
+  options: Required<Omit<CatalogueBenchOptions, "log" | "writeResults">>,
+  log: (line: string) => void,
+): Promise<BackendFigures> {
+  const databaseUrl = new URL(options.postgresUrl);
+  databaseUrl.pathname = `/${DATABASE_NAME}`;
+  const exists =
+    (
+      await adminQuery(
+        options.postgresUrl,
+        `select 1 from pg_database where datname = '${DATABASE_NAME}'`,
+      )
+    ).rowCount === 1;
+  let handle: DatabaseHandle | undefined;
+  let generation: GenerateCatalogueReport | null = null;
+  try {
+    if (exists && options.reuse) {
+      handle = await openDatabase({
+        databaseUrl: databaseUrl.toString(),
+        poolSize: options.concurrency,
+      });
+      await handle.migrate();
+      if ((await countEstates(handle)) !== options.postgresEstates) {
+        await handle.close();
+        handle = undefined;
+      } else log(`[postgres] reusing ${DATABASE_NAME} (${options.postgresEstates} estates)`);
+    }
+    if (!handle) {
+      await adminQuery(
+        options.postgresUrl,
+        `drop database if exists ${DATABASE_NAME} with (force)`,
+      );
+      await adminQuery(options.postgresUrl, `create database ${DATABASE_NAME}`);
+      handle = await openDatabase({
+        databaseUrl: databaseUrl.toString(),
+        poolSize: options.concurrency,
+      });
+      await handle.migrate();
+      log(`[postgres] generating ${options.postgresEstates} estates...`);
+      generation = await generateCatalogue(handle.db, {
+        count: options.postgresEstates,
+        rebuildIndexes: true,
+        concurrency: 2,
+        maintenanceWorkMem: "1GB",
+        onStep: (step, ms) => log(`[postgres]   ${step}: ${(ms / 1000).toFixed(1)} s`),
+      });
+    }
+    const deps: Deps = { db: handle.db, log: pino({ level: "silent" }) };
+    return await measureBackend(
+      "postgres",
+      deps,
+      options.postgresEstates,
+      generation,
+      options,
+      log,
+    );
+  } finally {
+    await handle?.close();
+    if (!options.reuse)
+      await adminQuery(
+        options.postgresUrl,
+        `drop database if exists ${DATABASE_NAME} with (force)`,
+      );
+  }
+}
+
+async function onPglite(
+  options: Required<Omit<CatalogueBenchOptions, "log" | "writeResults">>,
+  log: (line: string) => void,
+): Promise<BackendFigures> {
+  const handle = await openDatabase({ memory: true });
+  try {
+    await handle.migrate();
+    log(`[pglite] generating ${options.pgliteEstates} estates...`);
+    const generation = await generateCatalogue(handle.db, {
+      count: options.pgliteEstates,
+      rebuildIndexes: true,
+    });
+    const deps: Deps = { db: handle.db, log: pino({ level: "silent" }) };
+    return await measureBackend("pglite", deps, options.pgliteEstates, generation, options, log);
+  } finally {
+    await handle.close();
+  }
+}
+
+// ---------------------------------------------------------------- the report
+
+function targetsOf(figures: Omit<CatalogueBenchFigures, "targets">) {
+  const targets: CatalogueBenchFigures["targets"] = [];
+  const add = (name: string, target: string, value: string, isMet: boolean) =>
+    targets.push({ name, target, value, isMet });
+  for (const [figures_, limit] of [
+    [figures.postgres, TARGET_POSTGRES_P95_MS],
+    [figures.pglite, TARGET_PGLITE_P95_MS],
+  ] as const) {
+    if (!figures_) continue;
+    const label = `${figures_.backend} ${figures_.estates.toLocaleString("en")}`;
+    add(
+      `search p95 @${figures_.search.concurrency}, ${label}`,
+      `<= ${limit} ms`,
+      `${figures_.search.all.p95} ms`,
+      figures_.search.all.p95 <= limit,
+    );
+    const walk = figures_.keysetWalk;
+    add(
+      `page ${walk.pages} vs page 1 (${walk.filter}), ${label}`,
+      `<= ${DEEP_PAGE_TOLERANCE}x`,
+      `${walk.lastPagesMs} / ${walk.firstPagesMs} ms`,
+      walk.lastPagesMs <= walk.firstPagesMs * DEEP_PAGE_TOLERANCE + 0.5,
+    );
+    add(
+      `far cursor vs page 1, ${label}`,
+      `<= ${DEEP_PAGE_TOLERANCE}x`,
+      `${walk.farCursorMs} / ${walk.pageOneMs} ms`,
+      walk.farCursorMs <= walk.pageOneMs * DEEP_PAGE_TOLERANCE + 0.5,
+    );
+    add(
+      `/castles loads one page, ${label}`,
+      `<= ${CATALOGUE_PAGE_SIZE + 1} estates`,
+      `${figures_.castlesPage.rowsReturned} rows, ${figures_.castlesPage.statements} statement(s)`,
+      figures_.castlesPage.rowsReturned <= CATALOGUE_PAGE_SIZE + 1,
+    );
+    if (figures_.planCheck.isEnforced)
+      add(
+        `plan check, ${label}`,
+        "no plan reads a tenth of a catalogue table",
+        `${figures_.planCheck.fullReads.length} of ${figures_.planCheck.statements} plans (${figures_.planCheck.sequentialScans.length} with a sequential scan stopped early)`,
+        figures_.planCheck.fullReads.length === 0,
+      );
+  }
+  return targets;
+}
+
+function printReport(figures: CatalogueBenchFigures, log: (line: string) => void) {
+  log("");
+  log("Catalogue at scale: targets");
+  for (const target of figures.targets)
+    log(
+      `  ${target.isMet ? "met    " : "NOT MET"}  ${target.name}: ${target.value} (target ${target.target})`,
+    );
+  for (const backend of [figures.postgres, figures.pglite]) {
+    if (!backend) continue;
+    log("");
+    log(`${backend.backend}, ${backend.estates.toLocaleString("en")} estates`);
+    if (backend.generation)
+      log(
+        `  generation: ${(backend.generation.totalMs / 1000).toFixed(1)} s (${backend.generation.steps.map((s) => `${s.step} ${(s.ms / 1000).toFixed(1)} s`).join(", ")})`,
+      );
+    const row = (name: string, l: Latency) =>
+      log(
+        `  ${name.padEnd(14)} ${String(l.requests).padStart(6)} searches ${String(l.perSecond).padStart(5)}/s  p50 ${l.p50} ms  p95 ${l.p95} ms  p99 ${l.p99} ms  max ${l.max} ms`,
+      );
+    log(`  ${backend.search.concurrency} concurrent callers:`);
+    row("all", backend.search.all);
+    row("filters only", backend.search.filters);
+    row("text", backend.search.text);
+    log("  one caller (service time):");
+    row("all", backend.serial.all);
+    row("filters only", backend.serial.filters);
+    row("text", backend.serial.text);
+    const walk = backend.keysetWalk;
+    log(
+      `  keyset walk (${walk.filter}): pages 1-5 ${walk.firstPagesMs} ms, pages ${walk.pages - 4}-${walk.pages} ${walk.lastPagesMs} ms; page 1 ${walk.pageOneMs} ms, cursor near the end ${walk.farCursorMs} ms`,
+    );
+    log(
+      `  ranked walk ("Ravengate"): ${walk.rankedPages} pages, first ${walk.rankedFirstMs} ms, last ${walk.rankedLastMs} ms`,
+    );
+    const castles = backend.castlesPage;
+    log(
+      `  /castles data: ${castles.statements} statement, ${castles.rowsReturned} rows returned, ${castles.rowsRead} rows read by the database, ${castles.ms} ms`,
+    );
+    log(
+      `  slowest plans: ${backend.planCheck.slowest.map((s) => `${s.filter} ${s.ms} ms (${s.rowsRead} rows read)`).join("; ")}`,
+    );
+    if (backend.planCheck.isEnforced) {
+      for (const failure of backend.planCheck.fullReads) log(`  FULL READ: ${failure}`);
+      for (const scan of backend.planCheck.sequentialScans)
+        log(`  sequential scan stopped early: ${scan}`);
+    } else
+      log(
+        `  plan check not enforced below ${PLAN_CHECK_MIN_ESTATES.toLocaleString("en")} estates (${backend.planCheck.fullReads.length} plans read a tenth of a table, ${backend.planCheck.sequentialScans.length} had a sequential scan)`,
+      );
+  }
+}
+
+/**
+ * Runs the catalogue bench and returns its figures (also printed, and written as JSON under
+ * bench/results/). bench:speed calls it for the search rows of its table.
+ */
+export async function benchCatalogueScale(
+  options: CatalogueBenchOptions = {},
+): Promise<CatalogueBenchFigures> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const settings = {
+    postgresEstates: options.postgresEstates ?? DEFAULTS.postgresEstates,
+    pgliteEstates: options.pgliteEstates ?? DEFAULTS.pgliteEstates,
+    postgresUrl: options.postgresUrl ?? DEFAULTS.postgresUrl,
+    seconds: options.seconds ?? DEFAULTS.seconds,
+    concurrency: options.concurrency ?? DEFAULTS.concurrency,
+    reuse: options.reuse ?? DEFAULTS.reuse,
+  };
+  const postgres = settings.postgresEstates > 0 ? await onPostgres(settings, log) : null;
+  const pglite = settings.pgliteEstates > 0 ? await onPglite(settings, log) : null;
+  const partial = {
+    postgres,
+    pglite,
+    isPlanCheckPassed: [postgres, pglite].every(
+      (b) => !b || b.planCheck.sequentialScans.length === 0,
+    ),
+  };
+  const figures: CatalogueBenchFigures = { ...partial, targets: targetsOf(partial) };
+  printReport(figures, log);
+  if (options.writeResults !== false) {
+    const dir = join(ROOT, "bench/results");
+    mkdirSync(dir, { recursive: true });
+    const file = join(
+      dir,
+      `catalogue-scale-${new Date().toISOString().replace(/[:.]/g, "-")}.json`,
+    );
+    writeFileSync(
+      file,
+      `${JSON.stringify({ at: new Date().toISOString(), settings: { ...settings, postgresUrl: undefined }, ...figures }, null, 2)}\n`,
+    );
+    log(`\nwritten to ${file}`);
+  }
+  return figures;
+}
+
+if (import.meta.main) {
+  const figures = await benchCatalogueScale();
+  // The plan check is the one part that fails the command: a plan reading a tenth of a
+  // catalogue table is a regression, whatever the machine's load.
+  if (!figures.isPlanCheckPassed) process.exitCode = 1;
+}
