@@ -32,7 +32,20 @@ async function firstLoadJs(
 /** Every public page (the sitemap's list), one estate, and the not-found page. */
 export const ROUTES = [...PUBLIC_PAGES, "/property/gordon-castle", "/no-such-page"];
 
-export async function benchJsSize() {
+/** One route's first-load JavaScript; `ratio` is gzip bytes over the blank page's. */
+export interface JsSizeRow {
+  route: string;
+  files: number;
+  raw: number;
+  gzip: number;
+  ratio: number;
+}
+
+/** Prints the table and returns its figures (bench:speed keeps them). */
+export async function benchJsSize(): Promise<{
+  baseline: { files: number; raw: number; gzip: number };
+  routes: JsSizeRow[];
+}> {
   ensureBuilds();
   const app = await startCastellum();
   const blank = await startBlank();
@@ -42,12 +55,15 @@ export async function benchJsSize() {
     console.log(
       `  ${"blank page of the same stack".padEnd(34)} ${(baseline.gzip / 1024).toFixed(1).padStart(6)} KB  (${baseline.files} files)`,
     );
+    const routes: JsSizeRow[] = [];
     for (const route of ROUTES) {
       const size = await firstLoadJs(app.url, route);
+      routes.push({ route, ...size, ratio: size.gzip / baseline.gzip });
       console.log(
         `  ${route.padEnd(34)} ${(size.gzip / 1024).toFixed(1).padStart(6)} KB  (${size.files} files, ×${(size.gzip / baseline.gzip).toFixed(2)} blank)`,
       );
     }
+    return { baseline, routes };
   } finally {
     await Promise.all([app.stop(), blank.stop()]);
   }

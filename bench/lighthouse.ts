@@ -26,7 +26,21 @@ export const LIGHTHOUSE_PATHS = [
   "/tokenomics",
 ];
 
-export async function benchLighthouse(paths = LIGHTHOUSE_PATHS) {
+/** One Lighthouse run's scores (0-100) and metrics (LCP and TBT in ms, CLS unitless). */
+export interface LighthouseRow {
+  label: string;
+  url: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+}
+
+/** Prints the table and returns its rows, the blank page first (bench:speed keeps them). */
+export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<LighthouseRow[]> {
   ensureBuilds();
   const app = await startCastellum();
   const blank = await startBlank();
@@ -47,6 +61,7 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS) {
     console.log(
       "\nLighthouse mobile (performance / accessibility / best practices / SEO, LCP, TBT, CLS)",
     );
+    const rows: LighthouseRow[] = [];
     for (const [label, url] of targets) {
       await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
       const result = await lighthouse(url, {
@@ -58,10 +73,23 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS) {
       if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const audit = (id: string) => lhr.audits[id]?.displayValue ?? "?";
+      const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+      rows.push({
+        label: String(label),
+        url: String(url),
+        performance: score("performance"),
+        accessibility: score("accessibility"),
+        bestPractices: score("best-practices"),
+        seo: score("seo"),
+        lcpMs: metric("largest-contentful-paint"),
+        tbtMs: metric("total-blocking-time"),
+        cls: metric("cumulative-layout-shift"),
+      });
       console.log(
         `  ${String(label).padEnd(34)} ${score("performance")} / ${score("accessibility")} / ${score("best-practices")} / ${score("seo")}   LCP ${audit("largest-contentful-paint")}, TBT ${audit("total-blocking-time")}, CLS ${audit("cumulative-layout-shift")}`,
       );
     }
+    return rows;
   } finally {
     chrome.kill();
     await Promise.all([app.stop(), blank.stop()]);

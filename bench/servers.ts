@@ -81,6 +81,8 @@ export async function startBlank(): Promise<RunningServer> {
   const started = performance.now();
   const child = spawn(process.execPath, ["bench/blank/server.ts", String(port)], {
     cwd: ROOT,
+    // As Castellum's server: React's production build (unset, React renders in development mode).
+    env: { ...process.env, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
