@@ -9,8 +9,12 @@ import { cn } from "./ui/cn.ts";
 
 /** Spec point 9: a hovered card shows its next image every 800 ms (with a 0.4 s fade). */
 export const CARD_IMAGE_INTERVAL_MS = 800;
-const CARD_SIZES =
-  "(min-width: 1280px) 400px, (min-width: 1024px) 31vw, (min-width: 768px) 46vw, 92vw";
+/**
+ * How wide a card's image is drawn in the catalogue's grid (max-w-7xl, px-4 then px-6 from
+ * 640 px, gap-8; one column, two from 768 px, three from 1024 px), for the `sizes` attribute.
+ */
+export const CATALOGUE_CARD_SIZES =
+  "(min-width: 1280px) 390px, (min-width: 1024px) calc((100vw - 112px) / 3), (min-width: 768px) calc((100vw - 80px) / 2), (min-width: 640px) calc(100vw - 48px), calc(100vw - 32px)";
 
 /**
  * A catalogue card. Hovering (or focusing) it cycles through the estate's images; leaving
@@ -25,9 +29,12 @@ export type PropertyCardData = Pick<
 export function PropertyCard({
   property,
   isAboveFold,
+  sizes = CATALOGUE_CARD_SIZES,
 }: {
   property: PropertyCardData;
   isAboveFold: boolean;
+  /** The image's `sizes`: how wide the grid holding the card draws it. */
+  sizes?: string;
 }) {
   const { t } = useTranslation();
   const [active, setActive] = useState(0);
@@ -78,7 +85,7 @@ export function PropertyCard({
                   ? t("property.imageAlt", { name: property.name, index: 1, count: imageCount })
                   : ""
               }
-              sizes={CARD_SIZES}
+              sizes={sizes}
               isEager={isAboveFold && index === 0}
               isHighPriority={isAboveFold && index === 0}
               className={cn(

@@ -86,7 +86,7 @@ export default function GalleryDialogs({
               <ResponsiveImage
                 image={images[fullSize]}
                 alt={alt(fullSize)}
-                sizes="96vw"
+                sizes="min(96vw, 115vh, 1600px)"
                 isEager
                 className="mx-auto max-h-[86vh] w-auto object-contain"
               />

@@ -11,6 +11,9 @@ const GalleryDialogs = lazy(() => import("./property-gallery-dialogs.tsx"));
 /** Spec point 9: the page shows 4 images; the first 2 load eagerly. */
 const GRID_IMAGES = 4;
 const EAGER_IMAGES = 2;
+/** The grid (max-w-7xl, px-4 then px-6, gap-3; two columns from 640 px) for `sizes`. */
+const GRID_SIZES =
+  "(min-width: 1280px) 610px, (min-width: 640px) calc((100vw - 60px) / 2), calc(100vw - 32px)";
 
 /**
  * The property's image grid, the gallery dialog listing every image with its number, and the
@@ -37,7 +40,7 @@ export function PropertyGallery({ name, images }: { name: string; images: Proper
               <ResponsiveImage
                 image={image}
                 alt={alt(index)}
-                sizes="(min-width: 1280px) 620px, (min-width: 640px) 48vw, 92vw"
+                sizes={GRID_SIZES}
                 isEager={index < EAGER_IMAGES}
                 isHighPriority={index === 0}
                 className="size-full object-cover transition-transform duration-500 hover:scale-[1.02]"

@@ -162,6 +162,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** The featured grid (max-w-7xl, px-4 then px-6, gap-8; 1, 2 from 640 px, 4 from 1024 px). */
+const FEATURED_CARD_SIZES =
+  "(min-width: 1280px) 284px, (min-width: 1024px) calc((100vw - 144px) / 4), (min-width: 640px) calc((100vw - 80px) / 2), calc(100vw - 32px)";
+
 function FeaturedSection({
   featured,
   text,
@@ -199,7 +203,7 @@ function FeaturedSection({
               className="stagger-in"
               style={{ "--stagger-index": index } as CSSProperties}
             >
-              <PropertyCard property={property} isAboveFold={false} />
+              <PropertyCard property={property} isAboveFold={false} sizes={FEATURED_CARD_SIZES} />
             </li>
           ))}
         </ul>

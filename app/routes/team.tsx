@@ -31,6 +31,10 @@ export const meta: Route.MetaFunction = (args) =>
     description: args.loaderData?.description ?? "",
   });
 
+/** The team grid (max-w-7xl, px-4 then px-6, gap-8; 1, 2 from 640 px, 4 from 1024 px). */
+const PORTRAIT_SIZES =
+  "(min-width: 1280px) 284px, (min-width: 1024px) calc((100vw - 144px) / 4), (min-width: 640px) calc((100vw - 80px) / 2), calc(100vw - 32px)";
+
 export default function Team({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
@@ -46,7 +50,7 @@ export default function Team({ loaderData }: Route.ComponentProps) {
               <ResponsiveImage
                 image={member.portrait}
                 alt={t("team.portraitAlt", { name: member.name })}
-                sizes="(min-width: 1024px) 300px, (min-width: 640px) 46vw, 92vw"
+                sizes={PORTRAIT_SIZES}
                 isEager={index < 4}
                 className="size-full object-cover"
               />

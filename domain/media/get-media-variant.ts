@@ -17,10 +17,36 @@ export interface MediaVariant {
 }
 
 /**
- * Renders of the same variant that are under way in this process. A burst of first requests
- * (a page with many images) then encodes each variant once, not once per request.
+ * Lookups (and renders) of a variant under way in this process, per database. Concurrent
+ * requests for one variant share one: a burst of first requests encodes it once, not once per
+ * request, and a request that read the cache just before another stored the variant joins
+ * that render instead of starting its own.
  */
-const rendersInFlight = new Map<string, Promise<MediaVariant>>();
+const variantsInFlight = new WeakMap<object, Map<string, Promise<MediaVariant>>>();
+
+/**
+ * At most this many sharp renders run at once in a process; the others wait their turn. Each
+ * holds a decoded image (up to 2400 px square for an upload) and an encoder's buffers, so a
+ * burst of different new variants (a page of new images) stays within bounded memory.
+ */
+export const MAX_CONCURRENT_RENDERS = 2;
+let rendersRunning = 0;
+const rendersWaiting: (() => void)[] = [];
+
+/** Runs `render` when one of the MAX_CONCURRENT_RENDERS slots is free. */
+async function inRenderSlot<T>(render: () => Promise<T>): Promise<T> {
+  if (rendersRunning < MAX_CONCURRENT_RENDERS) rendersRunning += 1;
+  // A finishing render hands its slot straight to the first waiter (see below), so a newcomer
+  // can never slip in between and make it one too many.
+  else await new Promise<void>((resolve) => rendersWaiting.push(resolve));
+  try {
+    return await render();
+  } finally {
+    const next = rendersWaiting.shift();
+    if (next) next();
+    else rendersRunning -= 1;
+  }
+}
 
 /**
  * One encoded variant of an image: from the variant cache when it exists, otherwise rendered
@@ -28,10 +54,27 @@ const rendersInFlight = new Map<string, Promise<MediaVariant>>();
  * forever. `store` says where uploaded originals live (see MediaStoreConfig).
  * @throws NotFoundError for an unknown image key.
  */
-export async function getMediaVariant(
+export function getMediaVariant(
   deps: Deps,
   input: MediaVariantRequest,
   store: MediaStoreConfig = {},
+): Promise<MediaVariant> {
+  let inFlight = variantsInFlight.get(deps.db);
+  if (!inFlight) variantsInFlight.set(deps.db, (inFlight = new Map()));
+  const id = `${input.key}/${input.width}.${input.format}`;
+  let variant = inFlight.get(id);
+  if (!variant) {
+    const lookups = inFlight;
+    variant = readOrRender(deps, input, store).finally(() => lookups.delete(id));
+    inFlight.set(id, variant);
+  }
+  return variant;
+}
+
+async function readOrRender(
+  deps: Deps,
+  input: MediaVariantRequest,
+  store: MediaStoreConfig,
 ): Promise<MediaVariant> {
   const { key, width, format } = input;
   const [cached] = await deps.db
@@ -45,14 +88,7 @@ export async function getMediaVariant(
       ),
     );
   if (cached) return { ...cached, contentType: MEDIA_CONTENT_TYPES[format] };
-
-  const id = `${key}/${width}.${format}`;
-  let render = rendersInFlight.get(id);
-  if (!render) {
-    render = renderAndStore(deps, input, store).finally(() => rendersInFlight.delete(id));
-    rendersInFlight.set(id, render);
-  }
-  return render;
+  return renderAndStore(deps, input, store);
 }
 
 /**
@@ -81,19 +117,23 @@ async function renderAndStore(
   { key, width, format }: MediaVariantRequest,
   store: MediaStoreConfig,
 ) {
-  const source = await findSource(deps, key, store);
-  const started = performance.now();
-  // Originals were checked and normalised on upload (at most 2400 px); the pixel limit stays
-  // as a guard all the same. Variants are exactly the asked width, as for illustrations.
-  const input =
-    "svg" in source
-      ? sharp(Buffer.from(source.svg))
-      : sharp(source.original, { limitInputPixels: UPLOAD_LIMITS.maxPixels });
-  let pipeline = input.resize({ width });
-  // JPEG has no alpha: an uploaded PNG with transparency is laid on white, not on black.
-  if (format === "jpg" && "original" in source)
-    pipeline = pipeline.flatten({ background: "#ffffff" });
-  const bytes = await encode(pipeline, format);
+  let started = 0;
+  // The original's bytes are read inside the slot too: they are part of what a render holds.
+  const bytes = await inRenderSlot(async () => {
+    started = performance.now();
+    const source = await findSource(deps, key, store);
+    // Originals were checked and normalised on upload (at most 2400 px); the pixel limit stays
+    // as a guard all the same. Variants are exactly the asked width, as for illustrations.
+    const input =
+      "svg" in source
+        ? sharp(Buffer.from(source.svg))
+        : sharp(source.original, { limitInputPixels: UPLOAD_LIMITS.maxPixels });
+    let pipeline = input.resize({ width });
+    // JPEG has no alpha: an uploaded PNG with transparency is laid on white, not on black.
+    if (format === "jpg" && "original" in source)
+      pipeline = pipeline.flatten({ background: "#ffffff" });
+    return encode(pipeline, format);
+  });
   const etag = `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
   await deps.db
     .insert(mediaVariants)
