@@ -10,7 +10,17 @@ import { defineConfig } from "vite";
 const FRAMEWORK =
   /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|i18next|react-i18next|cookie|set-cookie-parser|turbo-stream|html-parse-stringify|void-elements|clsx|class-variance-authority)[\\/]/;
 const SHELL =
-  /[\\/](app[\\/]components[\\/](ui[\\/](button|cn)|external-link|language-links|site-header|site-footer|site-nav|navigation-progress|not-found-content|page-header|responsive-image|members-badge|property-card)|app[\\/](meta|share-image|hooks[\\/]use-toast)|domain[\\/]media[\\/]media-url|i18n[\\/](config|instance)|content[\\/](site|catalogue-keys))\.tsx?$|[\\/]node_modules[\\/]lucide-react[\\/]/;
+  /[\\/](app[\\/]components[\\/](ui[\\/](button|cn)|external-link|language-links|site-header|site-footer|site-nav|navigation-progress|not-found-content|page-header|responsive-image)|app[\\/](meta|hydration|hooks[\\/]use-toast)|domain[\\/]media[\\/]media-url|i18n[\\/](config|instance)|content[\\/]site|domain[\\/]catalogue[\\/]catalogue-keys)\.tsx?$|[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/](shared|context|Icon|createLucideIcon|icons[\\/](menu|x|check|globe|bed-double|map-pin)\.)/;
+const PRELOAD_HELPER = "\0vite/preload-helper.js";
+
+const FORM_ISLAND = /[\\/]app[\\/]components[\\/]forms[\\/](form-island|when-engaged)\.tsx?$/;
+
+/**
+ * What the three guest forms share and load on demand (see app/components/forms/form-island.tsx):
+ * react-hook-form, the fields, the form hook and the options.
+ */
+const FORMS =
+  /[\\/](app[\\/]components[\\/]forms[\\/](fields|use-guest-form|bot-check|error-summary|submit-button|lazy-resolver)|app[\\/]hooks[\\/]use-local-today|domain[\\/]requests[\\/](options|dates))\.tsx?$|[\\/]node_modules[\\/]react-hook-form[\\/]/;
 
 export default defineConfig({
   // React Router 8 on Vite 8: the custom server entry is the ssr environment's input.
@@ -20,12 +30,24 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: "framework", test: FRAMEWORK, priority: 2 },
-            { name: "shell", test: SHELL, priority: 1 },
+            { name: "framework", test: FRAMEWORK, priority: 3 },
+            // Vite's dynamic-import helper goes with the shell (the root uses it), or the first group
+            // that needs it (forms) would pull itself onto every page.
+            { name: "shell", test: (id) => SHELL.test(id) || id === PRELOAD_HELPER, priority: 2 },
+            // What the form pages load first: the island that loads the rest on demand.
+            { name: "form-island", test: FORM_ISLAND, priority: 1.5 },
+            { name: "forms", test: FORMS, priority: 1 },
           ],
         },
       },
     },
+  },
+  resolve: {
+    alias: [
+      // react-i18next imports useSyncExternalStore through the pre-React-18 shim; React 19 has
+      // it built in, so the shim's fallback code need not ship.
+      { find: /^use-sync-external-store\/shim$/, replacement: "react" },
+    ],
   },
   plugins: [tailwindcss(), reactRouter()],
 });

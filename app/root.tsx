@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from "react";
+import { lazy, Suspense, useEffect, useMemo } from "react";
 import { I18nextProvider } from "react-i18next";
 import {
   isRouteErrorResponse,
@@ -17,9 +17,12 @@ import {
 import { SITE } from "../content/site.ts";
 import { LANGUAGE_TAGS } from "../i18n/config.ts";
 import { createI18n } from "../i18n/instance.ts";
-import { messageAreasOf, messagesFor } from "../i18n/resources.ts";
+import { messageAreasOf } from "../i18n/message-areas.ts";
+import { messagesFor } from "../i18n/resources.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
+// The same file app.css's @font-face names (Vite emits one asset per file): preloaded below.
+import displayFontLatin from "@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url";
 import { getFeaturedImage } from "../domain/catalogue/read-properties.ts";
 import { translate } from "../i18n/translate.ts";
 import { depsContext, requestInfoContext } from "./context.ts";
@@ -30,6 +33,7 @@ import { NotFoundContent } from "./components/not-found-content.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { useToasts } from "./hooks/use-toast.ts";
+import { markHydrated } from "./hydration.ts";
 
 /** The staff area has its own layout and messages; the public chrome stays off its pages. */
 export function isStaffPath(pathname: string): boolean {
@@ -76,6 +80,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#1F3D2B" />
+        {/* The display face's Latin subset, fetched with the HTML rather than after the CSS, so
+            headings are drawn in it from the first paint (no swap, no shift). Chinese pages use
+            the system CJK stack and never download it; rarer scripts load by unicode-range. */}
+        {language !== "zh" && (
+          <link
+            rel="preload"
+            href={displayFontLatin}
+            as="font"
+            type="font/woff2"
+            crossOrigin="anonymous"
+          />
+        )}
         <Meta />
         <Links />
       </head>
@@ -98,6 +114,8 @@ function Providers({ children }: { children: React.ReactNode }) {
 
 function Page({ children }: { children: React.ReactNode }) {
   const location = useLocation();
+  // Runs once the first render has hydrated: later renders are client-side navigations.
+  useEffect(markHydrated, []);
   if (isStaffPath(location.pathname))
     return (
       <Providers>

@@ -29,8 +29,13 @@ async function firstLoadJs(
   return { files: urls.size, raw, gzip };
 }
 
-/** Every public page (the sitemap's list), one estate, and the not-found page. */
-export const ROUTES = [...PUBLIC_PAGES, "/property/gordon-castle", "/no-such-page"];
+/** Every public page (the sitemap's list), one estate, its booking form, and the not-found page. */
+export const ROUTES = [
+  ...PUBLIC_PAGES,
+  "/property/gordon-castle",
+  "/booking/gordon-castle",
+  "/no-such-page",
+];
 
 /** One route's first-load JavaScript; `ratio` is gzip bytes over the blank page's. */
 export interface JsSizeRow {

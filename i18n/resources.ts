@@ -11,6 +11,9 @@ import zh from "./locales/zh/common.json" with { type: "json" };
 import zhOwner from "./locales/zh/owner.json" with { type: "json" };
 import zhStaff from "./locales/zh/staff.json" with { type: "json" };
 import type { Language } from "./config.ts";
+import type { MessageArea } from "./message-areas.ts";
+
+export { messageAreasOf, type MessageArea } from "./message-areas.ts";
 
 /**
  * The translation namespace of the interface. English is the reference for keys. The staff
@@ -44,32 +47,6 @@ export const RESOURCES: Record<Language, CommonMessages> = {
     owner: zhOwner as unknown as typeof enOwner,
   },
 };
-
-/** The areas whose messages a page may need on top of the common ones. */
-export type MessageArea = "staff" | "owner";
-
-function isUnder(path: string, prefix: string): boolean {
-  return path === prefix || path.startsWith(`${prefix}/`);
-}
-
-/**
- * The message areas the page at `pathname` needs beyond the common ones. The owner pages
- * (verify, dashboard) get the owner's; the staff estate pages show owner fields, so they get
- * both; the rest of the staff area gets the staff's.
- */
-export function messageAreasOf(pathname: string): MessageArea[] {
-  // A client navigation's data request names the page `/admin/dashboard.data` (`/_root.data`
-  // for `/`): the same page, the same messages.
-  const path =
-    pathname
-      .replace(/\.data$/, "")
-      .replace(/^\/_root$/, "/")
-      .replace(/\/+$/, "") || "/";
-  if (isUnder(path, "/onboard") || isUnder(path, "/admin/dashboard")) return ["owner"];
-  if (isUnder(path, "/admin/estates")) return ["staff", "owner"];
-  if (isUnder(path, "/admin")) return ["staff"];
-  return [];
-}
 
 /** The messages a page needs: the common ones, plus those of the areas it belongs to. */
 export function messagesFor(language: Language, areas: readonly MessageArea[] = []) {

@@ -1,42 +1,24 @@
-import { FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { utcToday } from "../../domain/requests/dates.ts";
-import type { BookingRequestInput } from "../../domain/requests/booking-request.schema.ts";
-import {
-  AMENITY_KEYS,
-  BOOKING_TYPES,
-  EXPERIENCE_STYLES,
-  HEARD_ABOUT,
-  MEMBER_STATUSES,
-  REGIONS,
-  REQUESTED_SERVICES,
-  SUCCESS_REDIRECT_MS,
-} from "../../domain/requests/options.ts";
 import { countryOptions } from "../../domain/requests/summary.ts";
 import type { Route } from "./+types/booking-request";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
 import { contentPageMeta } from "../page-meta-loader.ts";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
-import { ErrorSummary } from "../components/forms/error-summary.tsx";
-import {
-  CheckboxField,
-  CheckboxGroupField,
-  DateField,
-  FormSection,
-  NumberField,
-  SelectField,
-  TextAreaField,
-  TextField,
-  useOptionList,
-} from "../components/forms/fields.tsx";
-import { BotCheckAndSubmit } from "../components/forms/submit-button.tsx";
-import { useGuestForm } from "../components/forms/use-guest-form.ts";
-import { toast } from "../hooks/use-toast.ts";
-import { useLocalToday } from "../hooks/use-local-today.ts";
+import { formIsland } from "../components/forms/form-island.tsx";
 
-export function loader({ context }: Route.LoaderArgs) {
+/** The form's code loads when the guest engages with it or the page is idle (not with the page). */
+const BookingRequestForm = formIsland(
+  () =>
+    import("../components/forms/booking-request-form.tsx").then(
+      (module) => module.BookingRequestForm,
+    ),
+  "mt-10 min-h-screen max-w-4xl",
+);
+
+export async function loader({ context }: Route.LoaderArgs) {
+  await BookingRequestForm.ready();
   const { language, botCheck } = context.get(requestInfoContext);
   return {
     ...contentPageMeta(
@@ -51,240 +33,34 @@ export function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * A client-side navigation waits for the form's code as well, so the page arrives whole (if
+ * the code fails to load, the page still comes and says so where the form would be).
+ */
+export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), BookingRequestForm.ready().catch(() => {})]);
+  return data;
+}
+
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: args.loaderData?.title ?? "",
     description: args.loaderData?.description ?? "",
   });
 
-const FIELDS = [
-  "firstName",
-  "lastName",
-  "email",
-  "phoneNumber",
-  "memberStatus",
-  "countryOfResidence",
-  "bookingType",
-  "checkInDate",
-  "checkOutDate",
-  "flexibleDates",
-  "estimatedGuests",
-  "adults",
-  "children",
-  "bedroomsRequired",
-  "preferredRegion",
-  "preferredAmenities",
-  "requestedServices",
-  "experienceStyle",
-  "privacyPriority",
-  "fullExclusivityNeeded",
-  "bookingGoal",
-  "heardAboutCastellum",
-  "specialRequests",
-  "turnstileToken",
-] as const;
-
 export default function BookingRequest({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const today = useLocalToday(loaderData.today);
-  const options = useOptionList();
-  const { form, onSubmit, submitting, summary, token, setToken, botCheck, labels } = useGuestForm<
-    Required<BookingRequestInput>
-  >({
-    loadSchema: () =>
-      import("../../domain/requests/booking-request.schema.ts").then(
-        (module) => module.bookingRequestSchema,
-      ),
-    endpoint: "/api/booking-requests",
-    fields: FIELDS,
-    defaultValues: {
-      firstName: "",
-      lastName: "",
-      email: "",
-      phoneNumber: "",
-      memberStatus: "" as never,
-      countryOfResidence: "" as never,
-      bookingType: [],
-      checkInDate: "",
-      checkOutDate: "",
-      flexibleDates: false,
-      estimatedGuests: 1,
-      adults: 1,
-      children: 0,
-      bedroomsRequired: 1,
-      preferredRegion: [],
-      preferredAmenities: [],
-      requestedServices: [],
-      experienceStyle: [],
-      privacyPriority: false,
-      fullExclusivityNeeded: false,
-      bookingGoal: "",
-      heardAboutCastellum: "" as never,
-      specialRequests: "",
-      turnstileToken: "",
-    },
-    failure: { fallback: t("forms.bookingRequest.failedFallback") },
-    onSuccess() {
-      toast({
-        title: t("forms.bookingRequest.successTitle"),
-        description: t("forms.bookingRequest.successText"),
-      });
-      form.reset();
-      setTimeout(() => navigate("/"), SUCCESS_REDIRECT_MS);
-    },
-  });
-  const checkIn = form.watch("checkInDate");
-
   return (
     <PageFrame>
       <PageHeader
         title={t("forms.bookingRequest.title")}
         description={t("forms.bookingRequest.subtitle")}
       />
-      <FormProvider {...form}>
-        <form
-          noValidate
-          onSubmit={onSubmit}
-          className="border-gold/30 bg-paper shadow-card mt-10 flex max-w-4xl flex-col gap-10 rounded-sm border p-6 sm:p-10"
-        >
-          <ErrorSummary errors={summary} />
-          <FormSection title={t("forms.bookingRequest.sections.personal")}>
-            <TextField
-              name="firstName"
-              label={labels.firstName!}
-              required
-              autoComplete="given-name"
-            />
-            <TextField
-              name="lastName"
-              label={labels.lastName!}
-              required
-              autoComplete="family-name"
-            />
-            <TextField
-              name="email"
-              label={labels.email!}
-              required
-              type="email"
-              autoComplete="email"
-            />
-            <TextField
-              name="phoneNumber"
-              label={labels.phoneNumber!}
-              required
-              type="tel"
-              autoComplete="tel"
-            />
-            <SelectField
-              name="memberStatus"
-              label={labels.memberStatus!}
-              required
-              placeholder=""
-              options={options("forms.options.memberStatus", MEMBER_STATUSES)}
-            />
-            <SelectField
-              name="countryOfResidence"
-              label={labels.countryOfResidence!}
-              required
-              placeholder=""
-              options={loaderData.countries}
-            />
-          </FormSection>
-
-          <FormSection title={t("forms.bookingRequest.sections.booking")}>
-            <div className="sm:col-span-2">
-              <CheckboxGroupField
-                name="bookingType"
-                label={labels.bookingType!}
-                required
-                columns={4}
-                options={options("forms.options.bookingType", BOOKING_TYPES)}
-              />
-            </div>
-            <DateField name="checkInDate" label={labels.checkInDate!} required min={today} />
-            <DateField
-              name="checkOutDate"
-              label={labels.checkOutDate!}
-              required
-              min={checkIn && checkIn > today ? checkIn : today}
-            />
-            <div className="sm:col-span-2">
-              <CheckboxField name="flexibleDates" label={labels.flexibleDates!} />
-            </div>
-            <NumberField name="estimatedGuests" label={labels.estimatedGuests!} required min={1} />
-            <NumberField
-              name="bedroomsRequired"
-              label={labels.bedroomsRequired!}
-              required
-              min={1}
-            />
-            <NumberField name="adults" label={labels.adults!} required min={1} />
-            <NumberField name="children" label={labels.children!} min={0} />
-          </FormSection>
-
-          <FormSection title={t("forms.bookingRequest.sections.preferences")}>
-            <div className="flex flex-col gap-8 sm:col-span-2">
-              <CheckboxGroupField
-                name="preferredRegion"
-                label={labels.preferredRegion!}
-                required
-                columns={4}
-                options={options("regions", REGIONS)}
-              />
-              <CheckboxGroupField
-                name="preferredAmenities"
-                label={labels.preferredAmenities!}
-                columns={4}
-                options={options("amenities", AMENITY_KEYS)}
-              />
-              <CheckboxGroupField
-                name="requestedServices"
-                label={labels.requestedServices!}
-                columns={4}
-                options={options("forms.options.requestedServices", REQUESTED_SERVICES)}
-              />
-              <CheckboxGroupField
-                name="experienceStyle"
-                label={labels.experienceStyle!}
-                columns={4}
-                options={options("forms.options.experienceStyle", EXPERIENCE_STYLES)}
-              />
-              <CheckboxField name="privacyPriority" label={labels.privacyPriority!} />
-              <CheckboxField name="fullExclusivityNeeded" label={labels.fullExclusivityNeeded!} />
-            </div>
-          </FormSection>
-
-          <FormSection title={t("forms.bookingRequest.sections.additional")}>
-            <TextAreaField
-              name="bookingGoal"
-              label={labels.bookingGoal!}
-              required
-              className="sm:col-span-2"
-            />
-            <SelectField
-              name="heardAboutCastellum"
-              label={labels.heardAboutCastellum!}
-              required
-              placeholder=""
-              options={options("forms.options.heardAboutCastellum", HEARD_ABOUT)}
-            />
-            <TextAreaField
-              name="specialRequests"
-              label={labels.specialRequests!}
-              className="sm:col-span-2"
-            />
-          </FormSection>
-
-          <BotCheckAndSubmit
-            config={loaderData.botCheck}
-            botCheck={botCheck}
-            setToken={setToken}
-            submitting={submitting}
-            token={token}
-          />
-        </form>
-      </FormProvider>
+      <BookingRequestForm
+        countries={loaderData.countries}
+        botCheck={loaderData.botCheck}
+        serverToday={loaderData.today}
+      />
     </PageFrame>
   );
 }

@@ -1,28 +1,34 @@
 /**
  * Loads the ALTCHA web component (with its Web Workers bundled: the proof of work runs off the
- * main thread) and mounts one widget. Imported lazily by BotCheck, so only form pages load it.
+ * main thread) and mounts one widget. Imported lazily by BotCheck, so only form pages load it,
+ * and only once the guest engages with the form or the page is idle.
  */
 import "altcha";
 
 interface AltchaOptions {
   challengeUrl: string;
   language: string;
-  strings: Record<string, string>;
+  t(key: string): string;
   onToken(token: string | null): void;
+  /** Start solving at once (the guest is already in the form) instead of at the next focus. */
+  verifyNow: boolean;
 }
 
 interface AltchaElement extends HTMLElement {
   reset?(): void;
-  configure?(options: Record<string, unknown>): void;
+  verify?(): Promise<unknown>;
 }
 
 type AltchaGlobal = { i18n: { set(language: string, strings: Record<string, string>): void } };
 
-export function mountAltcha(host: HTMLElement, options: AltchaOptions): () => void {
+export function mountAltcha(
+  host: HTMLElement,
+  options: AltchaOptions,
+): { reset(): void; remove(): void } {
   // Our own translations, so the widget speaks the page's language with the site's words.
   (globalThis as unknown as { $altcha: AltchaGlobal }).$altcha.i18n.set(
     options.language,
-    options.strings,
+    altchaStrings(options.t),
   );
   const widget = document.createElement("altcha-widget") as AltchaElement;
   widget.setAttribute("challenge", options.challengeUrl);
@@ -43,8 +49,31 @@ export function mountAltcha(host: HTMLElement, options: AltchaOptions): () => vo
   };
   widget.addEventListener("statechange", onStateChange);
   host.replaceChildren(widget);
-  return () => {
-    widget.removeEventListener("statechange", onStateChange);
-    widget.remove();
+  // The element renders on connection; verify once it has (the next frame).
+  if (options.verifyNow) requestAnimationFrame(() => void widget.verify?.()?.catch(() => {}));
+  return {
+    reset: () => widget.reset?.(),
+    remove: () => {
+      widget.removeEventListener("statechange", onStateChange);
+      widget.remove();
+    },
+  };
+}
+
+function altchaStrings(t: (key: string) => string) {
+  return {
+    ariaLinkLabel: "ALTCHA",
+    cancel: t("botCheck.cancel"),
+    error: t("botCheck.error"),
+    expired: t("botCheck.expired"),
+    footer: t("botCheck.footer"),
+    label: t("botCheck.label"),
+    loading: t("botCheck.loading"),
+    reload: t("botCheck.reload"),
+    verify: t("botCheck.verify"),
+    verificationRequired: t("botCheck.verificationRequired"),
+    verified: t("botCheck.verified"),
+    verifying: t("botCheck.verifying"),
+    waitAlert: t("botCheck.waitAlert"),
   };
 }

@@ -1,6 +1,7 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { BotCheckClientConfig } from "../../../domain/bot-check/config.ts";
+import { type EngagedBy, whenEngaged } from "./when-engaged.ts";
 
 export interface BotCheckHandle {
   /** Clears the token and shows a fresh widget (after the server refused the token). */
@@ -15,9 +16,11 @@ interface BotCheckProps {
 
 /**
  * The bot check of every form (spec point 4): ALTCHA, self-hosted proof of work solved in Web
- * Workers off the main thread, or Cloudflare Turnstile when configured. Loaded only on the
- * form pages, after hydration. Expired: the token is cleared and the widget reset. Error or a
- * script that fails to load: the token is cleared and the error shown.
+ * Workers off the main thread, or Cloudflare Turnstile when configured. The widget's code
+ * (ALTCHA's is about 35 KB gzipped) loads at the guest's first interaction with the form or when
+ * the page is idle, never with the page; the submit button waits for its token. Expired: the
+ * token is cleared and the widget reset. Error or a script that fails to load: the token is
+ * cleared and the error shown.
  */
 export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCheck(
   { config, onToken },
@@ -39,46 +42,51 @@ export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCh
     let cancelled = false;
     let cleanup = () => {};
     const setToken = (token: string | null) => onTokenRef.current(token);
+    const fail = () => {
+      setToken(null);
+      setFailed(true);
+    };
 
-    if (config.provider === "altcha") {
-      import("./altcha-widget.ts")
-        .then(({ mountAltcha }) => {
-          if (cancelled) return;
-          cleanup = mountAltcha(element, {
-            challengeUrl: config.challengeUrl,
-            language,
-            strings: altchaStrings(t),
-            onToken: setToken,
-          });
-          resetRef.current = () => {
-            setToken(null);
-            (element.querySelector("altcha-widget") as { reset?: () => void } | null)?.reset?.();
-          };
-        })
-        .catch(() => {
-          setToken(null);
-          setFailed(true);
-        });
-    } else {
-      import("./turnstile-widget.ts")
-        .then(({ mountTurnstile }) =>
-          mountTurnstile(element, { siteKey: config.siteKey, language, onToken: setToken }),
-        )
-        .then((widget) => {
-          if (cancelled) return widget.remove();
-          cleanup = widget.remove;
-          resetRef.current = () => {
-            setToken(null);
-            widget.reset();
-          };
-        })
-        .catch(() => {
-          setToken(null);
-          setFailed(true);
-        });
-    }
+    const mount = (by: EngagedBy) => {
+      if (config.provider === "altcha") {
+        import("./altcha-widget.ts")
+          .then(({ mountAltcha }) => {
+            if (cancelled) return;
+            const widget = mountAltcha(element, {
+              challengeUrl: config.challengeUrl,
+              language,
+              t,
+              onToken: setToken,
+              // The guest is already in the form: start solving rather than wait for the next focus.
+              verifyNow: by === "interaction",
+            });
+            cleanup = widget.remove;
+            resetRef.current = () => {
+              setToken(null);
+              widget.reset();
+            };
+          })
+          .catch(fail);
+      } else {
+        import("./turnstile-widget.ts")
+          .then(({ mountTurnstile }) =>
+            mountTurnstile(element, { siteKey: config.siteKey, language, onToken: setToken }),
+          )
+          .then((widget) => {
+            if (cancelled) return widget.remove();
+            cleanup = widget.remove;
+            resetRef.current = () => {
+              setToken(null);
+              widget.reset();
+            };
+          })
+          .catch(fail);
+      }
+    };
+    const stopWaiting = whenEngaged(element.closest("form") ?? document, mount);
     return () => {
       cancelled = true;
+      stopWaiting();
       cleanup();
     };
   }, [config, language, t]);
@@ -100,21 +108,3 @@ export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCh
     </div>
   );
 });
-
-function altchaStrings(t: (key: string) => string) {
-  return {
-    ariaLinkLabel: "ALTCHA",
-    cancel: t("botCheck.cancel"),
-    error: t("botCheck.error"),
-    expired: t("botCheck.expired"),
-    footer: t("botCheck.footer"),
-    label: t("botCheck.label"),
-    loading: t("botCheck.loading"),
-    reload: t("botCheck.reload"),
-    verify: t("botCheck.verify"),
-    verificationRequired: t("botCheck.verificationRequired"),
-    verified: t("botCheck.verified"),
-    verifying: t("botCheck.verifying"),
-    waitAlert: t("botCheck.waitAlert"),
-  };
-}

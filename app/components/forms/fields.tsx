@@ -1,5 +1,5 @@
-import { useId, useState } from "react";
-import { Controller, useFormContext, useFormState } from "react-hook-form";
+import { useId } from "react";
+import { useFormContext, useFormState } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { cn } from "../ui/cn.ts";
 
@@ -14,6 +14,19 @@ export const inputClass =
 
 export function fieldId(name: string) {
   return `field-${name.replaceAll(".", "-")}`;
+}
+
+/**
+ * A field's value as the form holds it, written into the HTML as the control's default: the
+ * server's page shows the form's defaults (a guest count of 1, the chosen option) before the
+ * form hydrates, and the fields react-hook-form registers then hold the same values.
+ */
+function useFormValue(name: string): unknown {
+  return useFormContext().getValues(name);
+}
+
+function asDefaultValue(value: unknown): string | undefined {
+  return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
 }
 
 function useFieldError(name: string): string | undefined {
@@ -78,9 +91,18 @@ type InputProps = Omit<React.ComponentProps<"input">, "name"> & {
 
 export function TextField({ name, label, hint, required, className, ...input }: InputProps) {
   const { register } = useFormContext();
+  const value = useFormValue(name);
   return (
     <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
-      {(aria) => <input {...input} {...aria} {...register(name)} className={inputClass} />}
+      {(aria) => (
+        <input
+          {...input}
+          {...aria}
+          {...register(name)}
+          defaultValue={asDefaultValue(value)}
+          className={inputClass}
+        />
+      )}
     </FieldFrame>
   );
 }
@@ -98,6 +120,7 @@ export function TextAreaField({
   hint?: string;
 }) {
   const { register } = useFormContext();
+  const value = useFormValue(name);
   return (
     <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
       {(aria) => (
@@ -105,6 +128,7 @@ export function TextAreaField({
           {...textarea}
           {...aria}
           {...register(name)}
+          defaultValue={asDefaultValue(value)}
           className={cn(inputClass, "min-h-[150px] resize-y")}
         />
       )}
@@ -135,11 +159,17 @@ export function SelectField({
   className?: string;
 }) {
   const { register } = useFormContext();
+  const value = useFormValue(name);
   const { t } = useTranslation();
   return (
     <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
       {(aria) => (
-        <select {...aria} {...register(name)} className={inputClass}>
+        <select
+          {...aria}
+          {...register(name)}
+          defaultValue={asDefaultValue(value)}
+          className={inputClass}
+        >
           {placeholder !== undefined && (
             <option value="">{placeholder || t("forms.choose")}</option>
           )}
@@ -156,7 +186,7 @@ export function SelectField({
 
 /**
  * A whole number that falls back to its minimum when left empty (spec point 5): the box may be
- * empty while typing; the form's value is never below `min`.
+ * empty while typing; the form's value is never empty, and the box shows `min` again on blur.
  */
 export function NumberField({
   name,
@@ -175,66 +205,38 @@ export function NumberField({
   max?: number;
   className?: string;
 }) {
-  const { control } = useFormContext();
+  const { register } = useFormContext();
+  const value = useFormValue(name);
+  const field = register(name, { setValueAs: (raw: unknown) => wholeNumberOr(raw, min) });
   return (
     <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
       {(aria) => (
-        <Controller
-          control={control}
-          name={name}
-          render={({ field }) => (
-            <NumberInput
-              {...aria}
-              ref={field.ref}
-              name={field.name}
-              value={Number(field.value)}
-              min={min}
-              max={max}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-            />
-          )}
+        <input
+          {...aria}
+          {...field}
+          defaultValue={asDefaultValue(value)}
+          type="number"
+          inputMode="numeric"
+          min={min}
+          max={max}
+          step={1}
+          className={inputClass}
+          onBlur={(event) => {
+            if (Number.isNaN(Number.parseInt(event.target.value, 10)))
+              event.target.value = String(min);
+            void field.onBlur(event);
+          }}
         />
       )}
     </FieldFrame>
   );
 }
 
-function NumberInput({
-  value,
-  min,
-  max,
-  onChange,
-  onBlur,
-  ...rest
-}: Omit<React.ComponentProps<"input">, "value" | "onChange"> & {
-  value: number;
-  min: number;
-  onChange: (value: number) => void;
-}) {
-  const [text, setText] = useState<string | null>(null);
-  return (
-    <input
-      {...rest}
-      type="number"
-      inputMode="numeric"
-      min={min}
-      max={max}
-      step={1}
-      value={text ?? String(value)}
-      className={inputClass}
-      onChange={(event) => {
-        const raw = event.target.value;
-        const parsed = Number.parseInt(raw, 10);
-        setText(raw);
-        onChange(Number.isNaN(parsed) ? min : parsed);
-      }}
-      onBlur={(event) => {
-        setText(null);
-        onBlur?.(event);
-      }}
-    />
-  );
+/** The whole number typed in a box (a number already is one), or `fallback` when there is none. */
+function wholeNumberOr(raw: unknown, fallback: number): number {
+  if (typeof raw === "number") return Number.isNaN(raw) ? fallback : Math.trunc(raw);
+  const parsed = Number.parseInt(String(raw ?? ""), 10);
+  return Number.isNaN(parsed) ? fallback : parsed;
 }
 
 /** A calendar date; days outside [min, max] are disabled in the picker. */
@@ -256,12 +258,14 @@ export function DateField({
   className?: string;
 }) {
   const { register } = useFormContext();
+  const value = useFormValue(name);
   return (
     <FieldFrame name={name} label={label} hint={hint} required={required} className={className}>
       {(aria) => (
         <input
           {...aria}
           {...register(name)}
+          defaultValue={asDefaultValue(value)}
           type="date"
           min={min}
           max={max}
@@ -312,10 +316,11 @@ export function useOptionList() {
 /** A yes/no checkbox with its label beside it. */
 export function CheckboxField({ name, label }: { name: string; label: string }) {
   const { register } = useFormContext();
+  const value = useFormValue(name);
   const id = fieldId(name);
   return (
     <div data-field={name}>
-      <Checkbox id={id} label={label} {...register(name)} />
+      <Checkbox id={id} label={label} {...register(name)} defaultChecked={value === true} />
     </div>
   );
 }
@@ -335,6 +340,8 @@ export function CheckboxGroupField({
   columns?: 2 | 3 | 4;
 }) {
   const { register } = useFormContext();
+  const value = useFormValue(name);
+  const checked = Array.isArray(value) ? (value as unknown[]) : [];
   const { t } = useTranslation();
   const error = useFieldError(name);
   const groupId = useId();
@@ -367,6 +374,7 @@ export function CheckboxGroupField({
               label={option.label}
               value={option.value}
               {...register(name)}
+              defaultChecked={checked.includes(option.value)}
             />
           );
         })}

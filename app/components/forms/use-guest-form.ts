@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type DefaultValues, type FieldErrors, type FieldValues, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { lazyZodResolver } from "./lazy-resolver.ts";
+import { whenEngaged } from "./when-engaged.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import type { BotCheckHandle } from "./bot-check.tsx";
 import type { SummaryError } from "./error-summary.tsx";
@@ -16,6 +17,8 @@ export interface StoredRequest {
 }
 
 interface GuestFormOptions<Values extends FieldValues> {
+  /** The `<form>` element's id: its server-rendered fields may hold what the guest typed. */
+  formId: string;
   /** Loads the form's shared zod schema (dynamic import: not in the page's first load). */
   loadSchema: () => Promise<import("zod").ZodType>;
   defaultValues: DefaultValues<Values>;
@@ -37,14 +40,15 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
   const labels = useMemo(() => fieldLabels(options.fields, t), [t]);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- one resolver per form
   const schema = useMemo(() => lazyZodResolver<Values, Values>(options.loadSchema), []);
-  // Fetched while the guest fills in the form, so the first submit does not wait for it.
-  useEffect(() => {
-    const timer = setTimeout(schema.preload, 1500);
-    return () => clearTimeout(timer);
-  }, [schema]);
+  // Fetched when the guest starts on the form (or the page is idle), so the first submit does
+  // not wait for it; a submit before it arrived awaits it in the resolver.
+  useEffect(() => whenEngaged(document, schema.preload), [schema]);
+  // The form hydrates when the guest engages with it (see form-island.tsx): start from what
+  // they already typed into the server's HTML, or registering the fields would overwrite it.
+  const [initialValues] = useState(() => valuesInPage(options.formId, options.defaultValues));
   const form = useForm<Values, unknown, Values>({
     resolver: schema.resolver,
-    defaultValues: options.defaultValues,
+    defaultValues: initialValues,
     mode: "onSubmit",
     reValidateMode: "onChange",
     shouldFocusError: false,
@@ -187,7 +191,44 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
     void form.handleSubmit(send, onInvalid)(event);
   };
 
-  return { form, onSubmit, submitting, summary, token, setToken, botCheck, labels };
+  /** Back to the form's own defaults (not to what was typed before it hydrated). */
+  const reset = () => form.reset(options.defaultValues);
+
+  return { form, onSubmit, reset, submitting, summary, token, setToken, botCheck, labels };
+}
+
+/**
+ * The values the form `formId` shows in the page, read from its fields by name and typed like
+ * `defaults` (a list from checked boxes, a flag from a checkbox, a whole number); `defaults`
+ * when the form is not in the page (the server, a client-side navigation).
+ */
+export function valuesInPage<Values extends FieldValues>(
+  formId: string,
+  defaults: DefaultValues<Values>,
+): DefaultValues<Values> {
+  if (typeof document === "undefined") return defaults;
+  const form = document.getElementById(formId);
+  if (!(form instanceof HTMLFormElement)) return defaults;
+  const values: Record<string, unknown> = { ...defaults };
+  for (const [name, fallback] of Object.entries(defaults)) {
+    const field = form.elements.namedItem(name);
+    if (!field) continue;
+    if (Array.isArray(fallback)) {
+      values[name] = [...form.querySelectorAll<HTMLInputElement>("input[type=checkbox]")]
+        .filter((box) => box.name === name && box.checked)
+        .map((box) => box.value);
+    } else if (typeof fallback === "boolean") {
+      values[name] = field instanceof HTMLInputElement ? field.checked : fallback;
+    } else if (typeof fallback === "number") {
+      const parsed = Number.parseInt("value" in field ? String(field.value) : "", 10);
+      values[name] = Number.isNaN(parsed) ? fallback : parsed;
+    } else if (field instanceof RadioNodeList) {
+      values[name] = field.value || fallback;
+    } else if ("value" in field) {
+      values[name] = field.value;
+    }
+  }
+  return values as DefaultValues<Values>;
 }
 
 function fieldLabels(fields: readonly string[], t: (key: string) => string) {
