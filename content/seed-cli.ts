@@ -4,20 +4,33 @@
  * a fresh random password printed once, for local use only: refused when NODE_ENV=production.
  */
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
-import { DatabaseBusyError, openDatabase } from "../db/client.ts";
+import { DatabaseBusyError } from "../db/client.ts";
+import {
+  DatabaseEnvError,
+  loadDotEnv,
+  openDatabaseFromEnv,
+  parseDatabaseEnv,
+} from "../db/open-from-env.ts";
 import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
 import { createStaffAccount } from "../domain/staff/accounts.ts";
-import { parseEnv } from "../server/env.ts";
 import { loadPropertyContent } from "./load-properties.ts";
 
 const { values } = parseArgs({ options: { "demo-admin": { type: "boolean", default: false } } });
 const root = resolve(import.meta.dirname, "..");
-if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
-const env = parseEnv();
+loadDotEnv(root);
+// What --demo-admin reads besides the database, with the server's defaults (server/env.ts).
+// The account's email is checked like any staff email when it is created.
+const env = {
+  NODE_ENV: process.env.NODE_ENV,
+  ADMIN_EMAIL_DOMAIN: process.env.ADMIN_EMAIL_DOMAIN?.trim() || "castellum.example",
+  PUBLIC_URL: (process.env.PUBLIC_URL || `http://localhost:${process.env.PORT || 3000}`).replace(
+    /\/$/,
+    "",
+  ),
+};
 if (values["demo-admin"] && env.NODE_ENV === "production") {
   console.error(
     "Error: the demo admin is for local use only; it is never created when NODE_ENV=production.",
@@ -26,11 +39,9 @@ if (values["demo-admin"] && env.NODE_ENV === "production") {
 }
 let database;
 try {
-  database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
-  );
+  database = await openDatabaseFromEnv(parseDatabaseEnv());
 } catch (error) {
-  if (!(error instanceof DatabaseBusyError)) throw error;
+  if (!(error instanceof DatabaseBusyError || error instanceof DatabaseEnvError)) throw error;
   console.error(`Error: ${error.message}`);
   process.exit(1);
 }

@@ -1,15 +1,21 @@
 /** `npm run db:migrate`: applies the committed migrations to the configured database. */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { parseEnv } from "../server/env.ts";
-import { openDatabase } from "./client.ts";
+import { DatabaseBusyError } from "./client.ts";
+import {
+  DatabaseEnvError,
+  loadDotEnv,
+  openDatabaseFromEnv,
+  parseDatabaseEnv,
+} from "./open-from-env.ts";
 
-const root = resolve(import.meta.dirname, "..");
-if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
-const env = parseEnv();
-const database = await openDatabase(
-  env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
-);
-await database.migrate();
-await database.close();
-console.log(`Migrations applied (${database.backend}).`);
+loadDotEnv();
+try {
+  const database = await openDatabaseFromEnv(parseDatabaseEnv());
+  await database.migrate();
+  await database.close();
+  console.log(`Migrations applied (${database.backend}).`);
+} catch (error) {
+  // A bad variable or a running server: say so in one line; anything else with its stack.
+  if (!(error instanceof DatabaseEnvError || error instanceof DatabaseBusyError)) throw error;
+  console.error(`Error: ${error.message}`);
+  process.exitCode = 1;
+}

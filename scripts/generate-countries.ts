@@ -1,5 +1,5 @@
 /**
- * Writes content/country-codes.json and content/country-names.json: the 193 UN member states plus the two observer states
+ * Writes domain/requests/country-codes.json and country-names.json: the 193 UN member states plus the two observer states
  * (Holy See, Palestine) as ISO 3166-1 alpha-2 codes, with their names in en, fr, it and zh
  * taken from the CLDR data that ships with Node (Intl.DisplayNames). Committed, so the
  * server and every browser show the same names. Run: npx node scripts/generate-countries.ts
@@ -26,9 +26,9 @@ for (const language of ["en", "fr", "it", "zh"]) {
   names[language] = Object.fromEntries(CODES.map((code) => [code, display.of(code) ?? code]));
 }
 // Codes alone for the form schema (small enough for the browser); names for the server.
-const content = join(import.meta.dirname, "../content");
-writeFileSync(join(content, "country-codes.json"), `${JSON.stringify([...CODES].sort())}\n`);
-writeFileSync(join(content, "country-names.json"), `${JSON.stringify(names, null, 2)}\n`);
+const folder = join(import.meta.dirname, "../domain/requests");
+writeFileSync(join(folder, "country-codes.json"), `${JSON.stringify([...CODES].sort())}\n`);
+writeFileSync(join(folder, "country-names.json"), `${JSON.stringify(names, null, 2)}\n`);
 console.log(
-  `wrote ${CODES.length} countries to ${content}; run \`npx prettier --write content/country-*.json\``,
+  `wrote ${CODES.length} countries to ${folder}; run \`npx prettier --write domain/requests/country-*.json\``,
 );

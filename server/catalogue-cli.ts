@@ -9,11 +9,12 @@
  * keeping every field an owner or staff edited. Exits 0 on success, 1 on a refused command
  * (problems in the file, a busy database), 2 on usage.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { extname, join, resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { extname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
-import { DatabaseBusyError, type DatabaseHandle, openDatabase } from "../db/client.ts";
+import { DatabaseBusyError } from "../db/client.ts";
+import { loadDotEnv, openDatabaseFromEnv } from "../db/open-from-env.ts";
 import {
   csvFieldName,
   formatCatalogueCsv,
@@ -224,12 +225,8 @@ function progressBar(stream: NodeJS.WriteStream): {
 
 /** Opens the configured database, migrates it, runs `work` and always closes it again. */
 async function withDatabase(work: (deps: Deps) => Promise<void>): Promise<void> {
-  const root = resolve(import.meta.dirname, "..");
-  if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
-  const env = parseEnv();
-  const database: DatabaseHandle = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
-  );
+  loadDotEnv();
+  const database = await openDatabaseFromEnv(parseEnv());
   try {
     await database.migrate();
     await work({ db: database.db, log: pino({ level: "silent" }) });

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { loadPropertyContent } from "../content/load-properties.ts";
-import { type DatabaseHandle, openDatabase } from "../db/client.ts";
+import type { DatabaseHandle } from "../db/client.ts";
+import { openDatabaseFromEnv } from "../db/open-from-env.ts";
 import {
   isCatalogueEmpty,
   refreshSearchDocuments,
@@ -20,15 +21,10 @@ export async function createDeps(
 ): Promise<{ deps: Deps; database: DatabaseHandle }> {
   const log = createLogger(env);
   const started = performance.now();
-  const database = await openDatabase(
-    env.DATABASE_URL
-      ? {
-          databaseUrl: env.DATABASE_URL,
-          onIdleError: (error) => log.warn({ err: error }, "idle database connection lost"),
-        }
-      : { dataDir: env.DATA_DIR },
-    join(rootDir, "db/migrations"),
-  );
+  const database = await openDatabaseFromEnv(env, {
+    migrationsFolder: join(rootDir, "db/migrations"),
+    onIdleError: (error) => log.warn({ err: error }, "idle database connection lost"),
+  });
   await database.migrate();
   const deps: Deps = { db: database.db, log };
   if (env.SEED_DEMO_CATALOGUE && (await isCatalogueEmpty(deps))) {

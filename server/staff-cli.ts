@@ -9,11 +9,10 @@
  * terminal (`printf '%s\n' "$PASSWORD" | npm run staff -- create ...`); never from argv, which
  * other users of the machine can see. Exits 0 on success, 1 on a refused command, 2 on usage.
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
-import { DatabaseBusyError, openDatabase } from "../db/client.ts";
+import { DatabaseBusyError } from "../db/client.ts";
+import { loadDotEnv, openDatabaseFromEnv } from "../db/open-from-env.ts";
 import { listStaffSessions, revokeStaffSessions } from "../domain/auth/sessions.ts";
 import {
   createStaffAccount,
@@ -68,12 +67,9 @@ async function main(argv: string[]): Promise<void> {
   if (needsEmail && !email) throw new UsageError(`${command} needs an email`);
   if (!isLanguage(values.language)) throw new UsageError("--language must be en, fr, it or zh");
 
-  const root = resolve(import.meta.dirname, "..");
-  if (existsSync(join(root, ".env"))) process.loadEnvFile(join(root, ".env"));
+  loadDotEnv();
   const env = parseEnv();
-  const database = await openDatabase(
-    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
-  );
+  const database = await openDatabaseFromEnv(env);
   const deps = { db: database.db, log: pino({ level: "silent" }) };
   try {
     await database.migrate();

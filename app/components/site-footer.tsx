@@ -1,14 +1,16 @@
 import { useTranslation } from "react-i18next";
-import { Link, useRouteLoaderData } from "react-router";
+import { Link } from "react-router";
 import { SITE } from "../../content/site.ts";
-import type { loader as rootLoader } from "../root.tsx";
 import { ExternalLink } from "./external-link.tsx";
 import { LanguageList } from "./language-links.tsx";
 import { FOOTER_LINKS } from "./site-nav.ts";
 
-export function SiteFooter() {
+/**
+ * The public pages' footer. `year` is the copyright year as the server saw it (the root
+ * loader's), so the server's and the browser's renders agree.
+ */
+export function SiteFooter({ year }: { year: number | undefined }) {
   const { t } = useTranslation();
-  const root = useRouteLoaderData<typeof rootLoader>("root");
   return (
     <footer className="border-gold bg-heritage text-ivory mt-24 border-t-2">
       <div className="mx-auto grid max-w-7xl gap-10 px-6 py-14 md:grid-cols-[1.4fr_1fr_1fr]">
@@ -75,7 +77,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-white/10">
         <p className="text-ivory/70 mx-auto max-w-7xl px-6 py-6 text-xs">
-          {t("footer.copyright", { year: root?.year, company: SITE.company })}
+          {t("footer.copyright", { year, company: SITE.company })}
         </p>
       </div>
     </footer>

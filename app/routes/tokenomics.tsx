@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
+import { LABELS } from "../../content/tokenomics.ts";
 import {
   ALLOCATION,
-  LABELS,
   STAKING_TIERS,
   TOTAL_SUPPLY,
   USE_OF_FUNDS,
-} from "../../content/tokenomics.ts";
+} from "../../domain/tokenomics/token-terms.ts";
 import { formatStakingLock, tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
 import { circulatingSupply } from "../../domain/tokenomics/unlock-schedule.ts";
 import { LANGUAGE_TAGS } from "../../i18n/config.ts";

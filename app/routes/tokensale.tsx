@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { ExternalLink as ExternalIcon } from "lucide-react";
-import { LABELS, SALE_PHASES } from "../../content/tokenomics.ts";
+import { LABELS } from "../../content/tokenomics.ts";
+import { SALE_PHASES } from "../../domain/tokenomics/token-terms.ts";
 import { SITE } from "../../content/site.ts";
 import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
 import { LANGUAGE_TAGS } from "../../i18n/config.ts";

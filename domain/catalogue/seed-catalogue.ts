@@ -5,7 +5,6 @@ import { notifyCatalogueChanged } from "./catalogue-changes.ts";
 import { isLanguage } from "../../i18n/config.ts";
 import type { PropertyContent } from "./property-content.schema.ts";
 import {
-  type ImageSource,
   properties,
   propertyFieldEdits,
   propertyImages,
@@ -17,15 +16,13 @@ import {
   ILLUSTRATION_HEIGHT,
   ILLUSTRATION_VERSION,
   ILLUSTRATION_WIDTH,
-} from "../media/illustration-source.ts";
+  type IllustrationSource,
+} from "../media/artwork.ts";
 import { searchDocument } from "./search-text.ts";
 import { slugify } from "./slug.ts";
 
 /** The image key changes whenever its source or the generator changes (immutable URLs). */
-export function imageKeyFor(
-  slug: string,
-  source: Extract<ImageSource, { kind: "illustration" }>,
-): string {
+export function imageKeyFor(slug: string, source: IllustrationSource): string {
   const hash = createHash("sha256")
     .update(`${ILLUSTRATION_VERSION}:${JSON.stringify(source)}`)
     .digest("hex")

@@ -1,11 +1,15 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import sharp, { type Sharp } from "sharp";
 import { afterEach, expect, it, vi } from "vitest";
 import { mediaVariants, propertyImages } from "../../db/schema/index.ts";
+import { TEST_ARTWORK, TEST_DRAWN_KEY } from "../../tests/factories/artwork.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import type { Deps } from "../deps.ts";
+import { NotFoundError } from "../errors.ts";
 import { getMediaVariant, MAX_CONCURRENT_RENDERS } from "./get-media-variant.ts";
 import type { MediaFormat, MediaWidth } from "./media-url.ts";
+
+const sources = { artwork: TEST_ARTWORK };
 
 /**
  * Watches sharp's encoder (every variant ends in `toBuffer`): how many encodes ran, and the
@@ -63,7 +67,7 @@ describeEachBackend("media variants under load", (database) => {
     const encodes = watchEncodes();
 
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => getMediaVariant(deps, request)),
+      Array.from({ length: 50 }, () => getMediaVariant(deps, request, sources)),
     );
 
     expect(encodes.started).toBe(1);
@@ -73,7 +77,7 @@ describeEachBackend("media variants under load", (database) => {
     expect(answers[0]!.contentType).toBe("image/webp");
 
     // Later requests read the stored variant: no new render.
-    await getMediaVariant(deps, request);
+    await getMediaVariant(deps, request, sources);
     expect(encodes.started).toBe(1);
   });
 
@@ -87,7 +91,9 @@ describeEachBackend("media variants under load", (database) => {
     expect(requests).toHaveLength(20);
     const encodes = watchEncodes();
 
-    const answers = await Promise.all(requests.map((request) => getMediaVariant(deps, request)));
+    const answers = await Promise.all(
+      requests.map((request) => getMediaVariant(deps, request, sources)),
+    );
 
     expect(encodes.started).toBe(20);
     expect(encodes.peak).toBeGreaterThan(1);
@@ -98,5 +104,39 @@ describeEachBackend("media variants under load", (database) => {
       const { width } = await sharp(answer.bytes).metadata();
       expect(width).toBe(requests[index]!.width);
     }
+  });
+
+  it("draws generated images with the artwork it is given", async () => {
+    const { deps } = database();
+    const [image] = await deps.db
+      .select({ key: propertyImages.key, source: propertyImages.source })
+      .from(propertyImages)
+      .where(sql`${propertyImages.source}->>'kind' = 'illustration'`)
+      .limit(1);
+    expect(image?.source.kind).toBe("illustration");
+    if (image?.source.kind !== "illustration") return;
+    const drawn = TEST_ARTWORK.drawIllustration(image.source);
+    const fill = drawn.match(/fill="#(\w{6})"/)![1]!;
+
+    const illustration = await getMediaVariant(
+      deps,
+      { key: image.key, width: 320, format: "webp" },
+      sources,
+    );
+    const { channels } = await sharp(illustration.bytes).stats();
+    const expected = [0, 2, 4].map((at) => parseInt(fill.slice(at, at + 2), 16));
+    for (const [index, value] of expected.entries())
+      expect(Math.abs(channels[index]!.mean - value)).toBeLessThanOrEqual(6);
+
+    // A key the artwork draws by itself needs no stored image; any other unknown key is absent.
+    const portrait = await getMediaVariant(
+      deps,
+      { key: TEST_DRAWN_KEY, width: 320, format: "jpg" },
+      sources,
+    );
+    expect((await sharp(portrait.bytes).metadata()).width).toBe(320);
+    await expect(
+      getMediaVariant(deps, { key: "no-such-image", width: 320, format: "jpg" }, sources),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 });

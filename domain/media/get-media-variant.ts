@@ -4,11 +4,18 @@ import sharp, { type Sharp } from "sharp";
 import { mediaVariants, propertyImages } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
-import { renderImageSource } from "./illustration-source.ts";
-import { renderTeamPortrait } from "./team-portraits.ts";
+import type { Artwork } from "./artwork.ts";
 import { MEDIA_CONTENT_TYPES, type MediaFormat } from "./media-url.ts";
 import type { MediaVariantRequest } from "./media-variant.schema.ts";
 import { type MediaStoreConfig, readOriginal, UPLOAD_LIMITS } from "./uploads.ts";
+
+/** Where the sources of variants come from besides the image rows. */
+export interface MediaSources {
+  /** Where uploaded originals live (see MediaStoreConfig). */
+  store?: MediaStoreConfig;
+  /** Draws the generated images (illustrations, portraits); server/ hands in the demo's. */
+  artwork: Artwork;
+}
 
 export interface MediaVariant {
   bytes: Buffer;
@@ -51,13 +58,13 @@ async function inRenderSlot<T>(render: () => Promise<T>): Promise<T> {
 /**
  * One encoded variant of an image: from the variant cache when it exists, otherwise rendered
  * with sharp, stored, and returned. Variants never change for a key, so callers may cache them
- * forever. `store` says where uploaded originals live (see MediaStoreConfig).
+ * forever. `sources` says where uploaded originals live and who draws generated images.
  * @throws NotFoundError for an unknown image key.
  */
 export function getMediaVariant(
   deps: Deps,
   input: MediaVariantRequest,
-  store: MediaStoreConfig = {},
+  sources: MediaSources,
 ): Promise<MediaVariant> {
   let inFlight = variantsInFlight.get(deps.db);
   if (!inFlight) variantsInFlight.set(deps.db, (inFlight = new Map()));
@@ -65,7 +72,7 @@ export function getMediaVariant(
   let variant = inFlight.get(id);
   if (!variant) {
     const lookups = inFlight;
-    variant = readOrRender(deps, input, store).finally(() => lookups.delete(id));
+    variant = readOrRender(deps, input, sources).finally(() => lookups.delete(id));
     inFlight.set(id, variant);
   }
   return variant;
@@ -74,7 +81,7 @@ export function getMediaVariant(
 async function readOrRender(
   deps: Deps,
   input: MediaVariantRequest,
-  store: MediaStoreConfig,
+  sources: MediaSources,
 ): Promise<MediaVariant> {
   const { key, width, format } = input;
   const [cached] = await deps.db
@@ -88,7 +95,7 @@ async function readOrRender(
       ),
     );
   if (cached) return { ...cached, contentType: MEDIA_CONTENT_TYPES[format] };
-  return renderAndStore(deps, input, store);
+  return renderAndStore(deps, input, sources);
 }
 
 /**
@@ -98,10 +105,10 @@ async function readOrRender(
 async function findSource(
   deps: Deps,
   key: string,
-  store: MediaStoreConfig,
+  { store = {}, artwork }: MediaSources,
 ): Promise<{ svg: string } | { original: Buffer }> {
-  const portrait = renderTeamPortrait(key);
-  if (portrait) return { svg: portrait };
+  const drawn = artwork.drawByKey(key);
+  if (drawn) return { svg: drawn };
   const [image] = await deps.db
     .select({ source: propertyImages.source })
     .from(propertyImages)
@@ -109,19 +116,19 @@ async function findSource(
   if (!image) throw new NotFoundError("errors.mediaNotFound");
   if (image.source.kind === "upload")
     return { original: await readOriginal(deps, store, image.source) };
-  return { svg: renderImageSource(image.source) };
+  return { svg: artwork.drawIllustration(image.source) };
 }
 
 async function renderAndStore(
   deps: Deps,
   { key, width, format }: MediaVariantRequest,
-  store: MediaStoreConfig,
+  sources: MediaSources,
 ) {
   let started = 0;
   // The original's bytes are read inside the slot too: they are part of what a render holds.
   const bytes = await inRenderSlot(async () => {
     started = performance.now();
-    const source = await findSource(deps, key, store);
+    const source = await findSource(deps, key, sources);
     // Originals were checked and normalised on upload (at most 2400 px); the pixel limit stays
     // as a guard all the same. Variants are exactly the asked width, as for illustrations.
     const input =

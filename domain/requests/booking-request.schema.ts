@@ -1,5 +1,5 @@
 import { z } from "zod";
-import countryCodes from "../../content/country-codes.json" with { type: "json" };
+import countryCodes from "./country-codes.json" with { type: "json" };
 import {
   botToken,
   choice,

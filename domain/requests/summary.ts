@@ -1,4 +1,4 @@
-import countryNames from "../../content/country-names.json" with { type: "json" };
+import countryNames from "./country-names.json" with { type: "json" };
 import type { RequestKind } from "./options.ts";
 
 /** A translation function: i18next's `t` in the browser, `translate` bound to a language on the server. */

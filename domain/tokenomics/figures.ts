@@ -10,7 +10,7 @@ import {
   type StakingTier,
   type StakingTierKey,
   type UseOfFundsKey,
-} from "../../content/tokenomics.ts";
+} from "./token-terms.ts";
 import { LANGUAGE_TAGS, type Language } from "../../i18n/config.ts";
 
 /** The placeholders the tokenomics, home and FAQ texts use for token figures. */
@@ -157,7 +157,7 @@ function find<T extends { key: string }>(items: readonly T[], key: T["key"]): T 
 
 /**
  * Every token figure the site's texts quote, formatted for `language` with Intl, all derived
- * from content/tokenomics.ts so no page can contradict another.
+ * from token-terms.ts so no page can contradict another.
  */
 export function tokenomicsFigures(language: Language): TokenomicsFigures {
   const percent = (value: number) => formatPercent(value, language);

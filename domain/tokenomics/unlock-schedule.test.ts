@@ -7,7 +7,7 @@ import {
   USE_OF_FUNDS,
   type AllocationBucket,
   type AllocationKey,
-} from "../../content/tokenomics.ts";
+} from "./token-terms.ts";
 import { circulatingSupply, unlockedShare } from "./unlock-schedule.ts";
 
 function bucket(key: AllocationKey) {

@@ -3,7 +3,7 @@ import {
   TOTAL_SUPPLY,
   type AllocationBucket,
   type AllocationKey,
-} from "../../content/tokenomics.ts";
+} from "./token-terms.ts";
 
 /** Average days in a month (365.25 / 12), to turn months into days for daily releases. */
 export const DAYS_PER_MONTH = 30.4375;
@@ -55,7 +55,7 @@ export interface CirculatingSupplyPoint {
 
 /**
  * The circulating supply at the end of each month from launch (0) to `months` inclusive, from
- * the allocation and vesting table of content/tokenomics.ts.
+ * the allocation and vesting table of token-terms.ts.
  */
 export function circulatingSupply(months = 60): CirculatingSupplyPoint[] {
   if (!Number.isInteger(months) || months < 0) {

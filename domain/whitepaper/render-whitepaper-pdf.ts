@@ -1,8 +1,5 @@
 import { PDFDocument, type PDFFont, rgb, StandardFonts } from "pdf-lib";
-import { fillPlaceholders, localize, WHITEPAPER } from "../../content/site-content.ts";
-import { SITE } from "../../content/site.ts";
 import type { Language } from "../../i18n/config.ts";
-import { tokenomicsFigures } from "../tokenomics/figures.ts";
 
 /**
  * The languages the PDF is made in. PDF standard fonts cover Latin scripts only, and shipping
@@ -10,6 +7,15 @@ import { tokenomicsFigures } from "../tokenomics/figures.ts";
  */
 export const WHITEPAPER_PDF_LANGUAGES = ["en", "fr", "it"] as const;
 export type WhitepaperPdfLanguage = (typeof WHITEPAPER_PDF_LANGUAGES)[number];
+
+/** The whitepaper's words in one language, token figures filled in: what the PDF prints. */
+export interface WhitepaperText {
+  /** The publisher, on the title page and in the document's metadata. */
+  brand: string;
+  title: string;
+  subtitle: string;
+  sections: { heading: string; paragraphs: string[] }[];
+}
 
 export function whitepaperPdfLanguage(language: Language): WhitepaperPdfLanguage {
   return (WHITEPAPER_PDF_LANGUAGES as readonly string[]).includes(language)
@@ -48,19 +54,21 @@ function wrap(font: PDFFont, text: string, size: number, width: number): string[
 }
 
 /**
- * The whitepaper as a PDF, from the site's own content and tokenomics figures (so the PDF says
- * what the pages say). Deterministic for a language: dates are fixed to the content.
+ * The whitepaper as a PDF of `text` (the site's own content and token figures, so the PDF says
+ * what the pages say). Deterministic for a text: dates are fixed to the content.
  */
-export async function renderWhitepaperPdf(language: WhitepaperPdfLanguage): Promise<Uint8Array> {
+export async function renderWhitepaperPdf(
+  language: WhitepaperPdfLanguage,
+  text: WhitepaperText,
+): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  pdf.setTitle(localize(WHITEPAPER.title, language));
-  pdf.setAuthor(SITE.brand);
+  pdf.setTitle(text.title);
+  pdf.setAuthor(text.brand);
   pdf.setLanguage(language);
   pdf.setCreationDate(new Date("2026-01-01T00:00:00Z"));
   pdf.setModificationDate(new Date("2026-01-01T00:00:00Z"));
   const serif = await pdf.embedFont(StandardFonts.TimesRoman);
   const serifBold = await pdf.embedFont(StandardFonts.TimesRomanBold);
-  const figures = tokenomicsFigures(language);
   const width = A4.width - 2 * MARGIN;
 
   let page = pdf.addPage([A4.width, A4.height]);
@@ -81,16 +89,14 @@ export async function renderWhitepaperPdf(language: WhitepaperPdfLanguage): Prom
   // Title page.
   y = A4.height * 0.62;
   page.drawRectangle({ x: MARGIN, y: y + 40, width: 48, height: 2, color: GOLD });
-  write(localize(WHITEPAPER.title, language), serifBold, 30, GREEN, 12);
-  write(localize(WHITEPAPER.subtitle, language), serif, 14, INK, 24);
-  write(SITE.brand, serifBold, 12, GOLD, 0);
+  write(text.title, serifBold, 30, GREEN, 12);
+  write(text.subtitle, serif, 14, INK, 24);
+  write(text.brand, serifBold, 12, GOLD, 0);
 
-  for (const section of WHITEPAPER.sections) {
+  for (const section of text.sections) {
     newPage();
-    write(localize(section.heading, language), serifBold, 20, GREEN, 10);
-    for (const paragraph of section.paragraphs) {
-      write(fillPlaceholders(localize(paragraph, language), figures), serif, 11.5, INK, 8);
-    }
+    write(section.heading, serifBold, 20, GREEN, 10);
+    for (const paragraph of section.paragraphs) write(paragraph, serif, 11.5, INK, 8);
   }
   pdf.getPages().forEach((p, index) => {
     if (index === 0) return;

@@ -1,16 +1,15 @@
 import { Router } from "express";
 import type { Deps } from "../../domain/deps.ts";
-import { getMediaVariant } from "../../domain/media/get-media-variant.ts";
+import { getMediaVariant, type MediaSources } from "../../domain/media/get-media-variant.ts";
 import { MEDIA_FORMATS, MEDIA_WIDTHS } from "../../domain/media/media-url.ts";
 import { MediaVariantRequestSchema } from "../../domain/media/media-variant.schema.ts";
-import type { MediaStoreConfig } from "../../domain/media/uploads.ts";
 import { sendError } from "./errors.ts";
 
 /**
- * GET /media/{key}/{width}.{format}: encoded variants, cached forever by key. `store` says
- * where uploaded originals live (MEDIA_DIR).
+ * GET /media/{key}/{width}.{format}: encoded variants, cached forever by key. `sources` says
+ * where uploaded originals live (MEDIA_DIR) and who draws the generated images.
  */
-export function mediaRoutes(deps: Deps, store: MediaStoreConfig = {}): Router {
+export function mediaRoutes(deps: Deps, sources: MediaSources): Router {
   const router = Router();
   router.get("/:key/:file", async (req, res) => {
     const [width = "", format = ""] = req.params.file.split(".", 2);
@@ -24,7 +23,7 @@ export function mediaRoutes(deps: Deps, store: MediaStoreConfig = {}): Router {
         formats: MEDIA_FORMATS.join(", "),
       });
     }
-    const variant = await getMediaVariant(deps, parsed.data, store);
+    const variant = await getMediaVariant(deps, parsed.data, sources);
     res.set({
       "Content-Type": variant.contentType,
       "Cache-Control": "public, max-age=31536000, immutable",

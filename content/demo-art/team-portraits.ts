@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { TEAM } from "../../content/site-content.ts";
-import type { PropertyImage } from "../catalogue/property.ts";
-import { PORTRAIT_SIZE, type PortraitSpec, renderPortraitSvg } from "./portrait-illustration.ts";
+import type { PropertyImage } from "../../domain/catalogue/property.ts";
+import { TEAM } from "../site-content.ts";
+import { PORTRAIT_SIZE, type PortraitSpec, renderPortraitSvg } from "./portrait-artwork.ts";
 
 /** Bump when the portrait generator's output changes (new keys, new immutable URLs). */
 export const PORTRAIT_VERSION = 1;

@@ -1,12 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ARCHITECTURES, TERRAINS } from "../../content/property-content.schema.ts";
-import {
-  ILLUSTRATION_HEIGHT,
-  ILLUSTRATION_WIDTH,
-  renderEstateSvg,
-  type EstateScene,
-} from "./estate-illustration.ts";
+import { ARCHITECTURES, TERRAINS } from "../../domain/catalogue/catalogue-keys.ts";
+import { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "../../domain/media/artwork.ts";
+import { renderEstateSvg, type EstateScene } from "./estate-artwork.ts";
 
 const scene = (over: Partial<EstateScene> = {}): EstateScene => ({
   seed: "castello-di-prova",

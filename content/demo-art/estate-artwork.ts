@@ -5,7 +5,8 @@
  * the seed alone, so all images of one estate show the same place; the index picks the time
  * of day, the viewpoint and the details. No text, fonts, filters or external references.
  */
-import { ARCHITECTURES, TERRAINS } from "../catalogue/catalogue-keys.ts";
+import { ARCHITECTURES, TERRAINS } from "../../domain/catalogue/catalogue-keys.ts";
+import { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "../../domain/media/artwork.ts";
 import { mix, smoothstep as smooth } from "./colour.ts";
 import { makeRng, type Rng } from "./seeded-random.ts";
 
@@ -19,9 +20,8 @@ export interface EstateScene {
   index: number;
 }
 
-export const ILLUSTRATION_WIDTH = 1600;
-export const ILLUSTRATION_HEIGHT = 1200;
-
+// The size the domain records for every illustration (domain/media/artwork.ts); a change to
+// this generator's output bumps ILLUSTRATION_VERSION there.
 const W = ILLUSTRATION_WIDTH;
 const H = ILLUSTRATION_HEIGHT;
 const TAU = Math.PI * 2;

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { PORTRAIT_SIZE, renderPortraitSvg, type PortraitSpec } from "./portrait-illustration.ts";
+import { PORTRAIT_SIZE, renderPortraitSvg, type PortraitSpec } from "./portrait-artwork.ts";
 
 const HAIRS: readonly PortraitSpec["hair"][] = ["short", "long", "bun", "bald", "curly", "wavy"];
 const COLOURS: readonly PortraitSpec["hairColour"][] = [
