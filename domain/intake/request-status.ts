@@ -2,7 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import { guestRequests, guestRequestStatusHistory } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { RequestKind, RequestStatus } from "../requests/options.ts";
-import { hashStatusToken } from "./submit-request.ts";
+import { hashStatusToken } from "./reference.ts";
 
 export interface GuestRequestView {
   kind: RequestKind;

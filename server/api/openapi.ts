@@ -59,6 +59,7 @@ import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
 import { API_PROPERTY_FIELDS } from "./catalogue.ts";
 import { UPLOAD_FIELD } from "./owner-uploads.ts";
+import { JSON_BODY_LIMIT, MAX_JSON_DEPTH } from "./body.ts";
 import { REQUEST_ENDPOINTS } from "./requests.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 
@@ -154,10 +155,21 @@ const adminOperation = <T extends Operation>(operation: T, { changesState = fals
   },
 });
 
-/** The answers of `jsonBody()`, which reads every JSON request body (its 400 is malformed JSON). */
+/**
+ * The answers of `jsonBody()` (server/api/body.ts), which reads every JSON request body. Its
+ * 400s (malformed JSON; nested deeper than MAX_JSON_DEPTH; a NUL character or an unpaired
+ * surrogate in a key or string) join each operation's own 400.
+ */
 const JSON_BODY_ERRORS = {
-  "413": error("Body larger than 32 KB"),
-  "415": error("Body is not application/json"),
+  "413": error(`Body larger than ${JSON_BODY_LIMIT.replace("kb", " KB")}`),
+  "415": error("Body is not application/json (urlencoded forms included)"),
+};
+
+/** A call that reads no body still refuses a large one (`ignoredBody()`). */
+const IGNORED_BODY_ERRORS = {
+  "413": error(
+    `A body (which this call does not read) larger than ${JSON_BODY_LIMIT.replace("kb", " KB")}`,
+  ),
 };
 
 /**
@@ -266,6 +278,7 @@ function staffPaths() {
             content: json("Ok"),
           },
           "403": error(CROSS_ORIGIN),
+          ...IGNORED_BODY_ERRORS,
         },
       },
     },
@@ -344,6 +357,7 @@ function staffPaths() {
             },
             "404": error("No such mail"),
             "409": mailNotFailed,
+            ...IGNORED_BODY_ERRORS,
           },
         },
         { changesState: true },
@@ -361,6 +375,7 @@ function staffPaths() {
             "204": { description: "Discarded" },
             "404": error("No such mail"),
             "409": mailNotFailed,
+            ...IGNORED_BODY_ERRORS,
           },
         },
         { changesState: true },
@@ -851,9 +866,12 @@ function ownerPaths() {
           },
           responses: {
             "200": { description: "Deleted", content: json("DeletedImage") },
-            "400": error("Malformed JSON"),
+            "400": error(
+              "A JSON body that is malformed, nested too deeply or holds text that cannot be stored",
+            ),
             "409": error("A demo illustration, not an upload: it cannot be deleted"),
             "413": JSON_BODY_ERRORS["413"],
+            "415": error("A JSON body in an encoding or charset the server cannot read"),
           },
         },
         { changesState: true, notFound: "; or a key that is not one of the estate's images" },
@@ -879,6 +897,7 @@ function ownerPaths() {
             content: json("Ok"),
           },
           "403": error(CROSS_ORIGIN),
+          ...IGNORED_BODY_ERRORS,
         },
       },
     },
@@ -996,6 +1015,7 @@ function staffEstatePaths() {
             "422": error(
               "Not revertable (a kind of change that cannot be undone, or one that gave a required field its first value), or already reverted",
             ),
+            ...IGNORED_BODY_ERRORS,
           },
         },
         { changesState: true },
@@ -1567,7 +1587,9 @@ export function buildOpenApiDocument(publicUrl: string) {
       description:
         "The Castellum site's API. Public: the castle catalogue, the bot-check challenge, the three guest forms, staff sign-in and first-admin setup, and the owner flow's first two steps (ask for a code, prove it). " +
         "Claiming an estate needs the proof cookie of those steps; the calls on an estate need its owner's session or a staff admin's. " +
-        "Everything else (the inbox of requests, the overview, undelivered mail, the staff's view of estates) needs a staff session of an admin at the company domain; nothing that lists or reads requests is public.",
+        "Everything else (the inbox of requests, the overview, undelivered mail, the staff's view of estates) needs a staff session of an admin at the company domain; nothing that lists or reads requests is public. " +
+        `Request bodies: JSON (\`application/json\`; anything else, urlencoded forms included, is 415) of at most ${JSON_BODY_LIMIT.replace("kb", " KB")} (else 413), nested at most ${MAX_JSON_DEPTH} levels, without NUL characters or unpaired surrogates (else 400 \`{message}\`); a call that reads no body refuses one over the same size with 413; owner uploads take multipart files of their own limits. ` +
+        "Every refusal is JSON with a `message` in the caller's language.",
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: publicUrl }],

@@ -12,7 +12,8 @@ import {
 } from "../../domain/media/uploads.ts";
 import { addEstateUploads, deleteEstateUpload } from "../../domain/owners/estate-uploads.ts";
 import type { EstateActor, OwnerImage } from "../../domain/owners/owner-property.ts";
-import { jsonBody, sameOriginOnly } from "../middleware/request-guards.ts";
+import { sameOriginOnly } from "../middleware/request-guards.ts";
+import { isStorableText, optionalJsonBody } from "./body.ts";
 import { sendError } from "./errors.ts";
 import { estateAccess } from "./owners.ts";
 
@@ -57,7 +58,6 @@ export function ownerUploadRoutes(deps: Deps, options: OwnerUploadOptions): Rout
   const router = Router();
   const sameOrigin = sameOriginOnly(options.publicUrl);
   const access = estateAccess(deps, options.adminEmailDomain);
-  const [, parseJson] = jsonBody();
   const parse = multer({
     storage: multer.diskStorage({
       destination: options.tempDir ?? tmpdir(),
@@ -128,17 +128,14 @@ export function ownerUploadRoutes(deps: Deps, options: OwnerUploadOptions): Rout
     "/property-owners/images/:key",
     sameOrigin,
     // An optional JSON body may name the estate (`propertyId`), as `?propertyId=` does.
-    (req: Request, res: Response, next: NextFunction) =>
-      req.is("application/json") ? parseJson!(req, res, next) : next(),
+    optionalJsonBody(),
     access,
     async (req: Request, res: Response) => {
       const { actor, propertyId } = settledEstate(res);
-      const result = await deleteEstateUpload(
-        deps,
-        actor,
-        { propertyId, key: String(req.params.key) },
-        options.media,
-      );
+      const key = String(req.params.key);
+      // A key no column can hold (`%00`) names no image: the database is not asked.
+      if (!isStorableText(key)) return sendError(res, 404, "errors.notFound");
+      const result = await deleteEstateUpload(deps, actor, { propertyId, key }, options.media);
       if (result.outcome === "not_deletable")
         return sendError(res, 409, "owner.errors.imageNotDeletable");
       res.json({ deleted: result.key });

@@ -15,7 +15,7 @@ import {
 import { staffAccessOf } from "../../domain/staff/staff-user.ts";
 import { isLanguage, type Language } from "../../i18n/config.ts";
 import { readCookie } from "../middleware/language.ts";
-import { jsonBody, sameOriginOnly } from "../middleware/request-guards.ts";
+import { sameOriginOnly } from "../middleware/request-guards.ts";
 import {
   clearSessionCookie,
   readSessionToken,
@@ -23,6 +23,7 @@ import {
   setSessionCookie,
 } from "../middleware/session.ts";
 import type { OwnerServices } from "../services.ts";
+import { ignoredBody, jsonBody } from "./body.ts";
 import { sendError } from "./errors.ts";
 
 declare global {
@@ -249,17 +250,22 @@ export function ownerRoutes(
     },
   );
 
-  router.post("/property-owners/logout", sameOrigin, async (req: Request, res: Response) => {
-    res.set("Cache-Control", "no-store");
-    const session = res.locals.session;
-    const token = readSessionToken(req, cookie);
-    // Only an owner's session ends here; staff sign out of the staff area.
-    if (token && session?.role === "owner") {
-      await revokeSession(deps, token);
-      clearSessionCookie(res, cookie);
-    }
-    res.json({ ok: true });
-  });
+  router.post(
+    "/property-owners/logout",
+    sameOrigin,
+    ignoredBody(),
+    async (req: Request, res: Response) => {
+      res.set("Cache-Control", "no-store");
+      const session = res.locals.session;
+      const token = readSessionToken(req, cookie);
+      // Only an owner's session ends here; staff sign out of the staff area.
+      if (token && session?.role === "owner") {
+        await revokeSession(deps, token);
+        clearSessionCookie(res, cookie);
+      }
+      res.json({ ok: true });
+    },
+  );
 
   return router;
 }

@@ -3,8 +3,9 @@ import { createAltchaChallenge } from "../../domain/bot-check/bot-check.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { submitGuestRequest } from "../../domain/intake/submit-request.ts";
 import type { RequestKind } from "../../domain/requests/options.ts";
-import { jsonBody, rateLimit, sameOriginOnly } from "../middleware/request-guards.ts";
+import { rateLimit, sameOriginOnly } from "../middleware/request-guards.ts";
 import type { Services } from "../services.ts";
+import { jsonBody } from "./body.ts";
 import { sendError } from "./errors.ts";
 
 /** The three form endpoints of spec point 7, and the bot-check challenge. */

@@ -14,9 +14,10 @@ import {
   parseEstateId,
 } from "../../domain/staff/estates.schema.ts";
 import { translate } from "../../i18n/translate.ts";
-import { jsonBody, sameOriginOnly } from "../middleware/request-guards.ts";
+import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi } from "../middleware/session.ts";
 import type { StaffServices } from "../services.ts";
+import { ignoredBody, jsonBody } from "./body.ts";
 import { sendError } from "./errors.ts";
 
 /** The input as the shared schema reads it, or a 400 naming each field (ValidationError). */
@@ -93,6 +94,7 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
     "/admin/estates/:id/revisions/:revisionId/revert",
     sameOrigin,
     requireAdmin,
+    ignoredBody(),
     async (req: Request, res: Response) => {
       const propertyId = pathId(req.params.id);
       const revisionId = pathId(req.params.revisionId);

@@ -33,7 +33,7 @@ import { StaffSetupSchema } from "../../domain/staff/setup.schema.ts";
 import { createSession } from "../../domain/auth/sessions.ts";
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
-import { jsonBody, sameOriginOnly } from "../middleware/request-guards.ts";
+import { sameOriginOnly } from "../middleware/request-guards.ts";
 import {
   clearSessionCookie,
   readSessionToken,
@@ -42,6 +42,7 @@ import {
   setSessionCookie,
 } from "../middleware/session.ts";
 import type { StaffServices } from "../services.ts";
+import { ignoredBody, jsonBody } from "./body.ts";
 import { sendError } from "./errors.ts";
 
 /** The input as the shared schema reads it, or a 400 naming each field (ValidationError). */
@@ -104,7 +105,7 @@ export function staffRoutes(
     res.json({ user: result.user });
   });
 
-  router.post("/admin/logout", sameOrigin, async (req: Request, res: Response) => {
+  router.post("/admin/logout", sameOrigin, ignoredBody(), async (req: Request, res: Response) => {
     const token = readSessionToken(req, cookie);
     if (token) await revokeSession(deps, token);
     clearSessionCookie(res, cookie);
@@ -169,6 +170,7 @@ export function staffRoutes(
     "/admin/mail/:id/retry",
     sameOrigin,
     requireAdmin,
+    ignoredBody(),
     async (req: Request, res: Response) => {
       const result = await retryMail(deps, String(req.params.id));
       if (result.outcome === "not_found") return sendError(res, 404, "errors.notFound");
@@ -181,6 +183,7 @@ export function staffRoutes(
     "/admin/mail/:id",
     sameOrigin,
     requireAdmin,
+    ignoredBody(),
     async (req: Request, res: Response) => {
       const result = await discardMail(deps, String(req.params.id), {
         by: signedInStaff(res).email,

@@ -15,10 +15,17 @@ declare global {
   }
 }
 
+/** A cookie's value, or undefined when it is absent or not valid percent-encoding. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of header?.split(";") ?? []) {
     const [key, ...value] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(value.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      // A client's malformed cookie (`%E0%A4%A`) is no cookie, not a server error.
+      return undefined;
+    }
   }
   return undefined;
 }

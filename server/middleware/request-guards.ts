@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response } from "express";
+import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 import {
   consumeRateLimit,
@@ -6,9 +6,6 @@ import {
   type RateLimitStore,
 } from "../../domain/rate-limit/rate-limiter.ts";
 import { sendError } from "../api/errors.ts";
-
-/** The largest form body accepted; the longest valid form is far below it. */
-export const JSON_BODY_LIMIT = "32kb";
 
 /**
  * Refuses state-changing requests that a browser sends from another site: an `Origin` that is
@@ -28,33 +25,10 @@ export function sameOriginOnly(publicUrl: string) {
   };
 }
 
-/** JSON bodies only, at most JSON_BODY_LIMIT; errors answer JSON in the caller's language. */
-export function jsonBody() {
-  const parse = express.json({ limit: JSON_BODY_LIMIT, strict: true });
-  return [
-    (req: Request, res: Response, next: NextFunction) => {
-      if (!req.is("application/json")) return sendError(res, 415, "errors.unsupportedMediaType");
-      next();
-    },
-    (req: Request, res: Response, next: NextFunction) => {
-      parse(req, res, (error?: unknown) => {
-        if (!error) return next();
-        const type = (error as { type?: string }).type;
-        if (type === "entity.too.large")
-          return sendError(res, 413, "errors.payloadTooLarge", { limit: JSON_BODY_LIMIT });
-        if (type === "entity.parse.failed") return sendError(res, 400, "errors.malformedJson");
-        if (type === "encoding.unsupported" || type === "charset.unsupported")
-          return sendError(res, 415, "errors.unsupportedMediaType");
-        next(error);
-      });
-    },
-  ];
-}
-
 /**
  * Counts the client's requests against `rule` (per IP). Over the limit: 429 with Retry-After.
- * If the counter store is unreachable the request passes: limits protect, they must not take
- * the forms down with them.
+ * The store already falls back from Redis to the database (domain/rate-limit/fallback-store.ts);
+ * if even that cannot count, the request is refused with 503: a limit never fails open.
  */
 export function rateLimit(store: RateLimitStore, rule: RateLimitRule, log: Logger) {
   return async (req: Request, res: Response, next: NextFunction) => {
@@ -62,8 +36,9 @@ export function rateLimit(store: RateLimitStore, rule: RateLimitRule, log: Logge
     try {
       decision = await consumeRateLimit(store, rule, req.ip ?? "unknown");
     } catch (error) {
-      log.warn({ err: error, rule: rule.name }, "rate-limit store unavailable; request allowed");
-      return next();
+      log.warn({ err: error, rule: rule.name }, "rate-limit store unavailable; request refused");
+      res.setHeader("Retry-After", "5");
+      return sendError(res, 503, "errors.serviceUnavailable");
     }
     res.setHeader("RateLimit-Limit", String(decision.limit));
     res.setHeader("RateLimit-Remaining", String(decision.remaining));

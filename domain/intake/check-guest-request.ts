@@ -1,0 +1,76 @@
+import type { z } from "zod";
+import { getProperty } from "../catalogue/read-properties.ts";
+import type { Deps } from "../deps.ts";
+import { BotCheckError, NotFoundError, ValidationError } from "../errors.ts";
+import { bookingRequestSchema } from "../requests/booking-request.schema.ts";
+import { fieldIssues } from "../requests/fields.ts";
+import { membershipSchema } from "../requests/membership.schema.ts";
+import type { RequestKind } from "../requests/options.ts";
+import { propertyBookingSchema } from "../requests/property-booking.schema.ts";
+import type { Language } from "../../i18n/config.ts";
+
+/** A guest form that passed its schema, with the bot-check token it came with. */
+export interface CheckedGuestRequest {
+  token: string;
+  /** The form's fields as the schema gives them (the token left out; a booking's estate named). */
+  details: Record<string, unknown> & { firstName: string; lastName: string; email: string };
+  /** The estate of a property booking; null for the other kinds. */
+  propertyId: number | null;
+}
+
+/**
+ * Reads an untrusted body as the form of `kind`: the bot-check token (in the body, else the
+ * header's) must be there (BotCheckError), the fields must pass the shared schema and a
+ * booking's estate must exist (ValidationError). The token is not verified here.
+ */
+export async function checkGuestRequest(
+  deps: Deps,
+  input: {
+    kind: RequestKind;
+    body: unknown;
+    language: Language;
+    headerBotToken?: string;
+    bookingHorizonMonths: number;
+  },
+): Promise<CheckedGuestRequest> {
+  const raw = (input.body && typeof input.body === "object" ? input.body : {}) as Record<
+    string,
+    unknown
+  >;
+  const token =
+    typeof raw.turnstileToken === "string" && raw.turnstileToken
+      ? raw.turnstileToken
+      : (input.headerBotToken ?? "");
+  if (!token) throw new BotCheckError();
+
+  const schema = schemaFor(input.kind, input.bookingHorizonMonths);
+  const parsed = schema.safeParse({ ...raw, turnstileToken: token });
+  if (!parsed.success) throw new ValidationError(fieldIssues(parsed.error));
+  const { turnstileToken: _spent, ...details } = parsed.data as CheckedGuestRequest["details"] & {
+    turnstileToken: string;
+  };
+
+  let propertyId: number | null = null;
+  if (input.kind === "property_booking") {
+    const property = await getProperty(deps, {
+      idOrSlug: String(details.propertyId),
+      language: input.language,
+    }).catch((error: unknown) => {
+      // An unknown estate is the guest's mistake; anything else (the database) is ours.
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
+    if (!property)
+      throw new ValidationError([{ path: "propertyId", message: "validation.propertyUnknown" }]);
+    propertyId = property.id;
+    details.propertyName = property.name;
+    details.propertySlug = property.slug;
+  }
+  return { token, details, propertyId };
+}
+
+function schemaFor(kind: RequestKind, bookingHorizonMonths: number): z.ZodType {
+  if (kind === "booking_request") return bookingRequestSchema;
+  if (kind === "membership") return membershipSchema;
+  return propertyBookingSchema(bookingHorizonMonths);
+}

@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Express } from "express";
+import fc from "fast-check";
+import { afterAll, beforeAll, expect } from "vitest";
+import type { Deps } from "../../domain/deps.ts";
+import { createExpressApp } from "../../server/app.ts";
+import { buildOpenApiDocument } from "../../server/api/openapi.ts";
+import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
+import { testServicesEnv } from "../setup/intake.ts";
+import { FUZZ_RUNS, hostileHeaders, hostileQuery, prototypesAreClean } from "./hostile.ts";
+import { type InjectedAnswer, inject } from "./inject.ts";
+
+const PUBLIC_URL = "http://localhost";
+const DOCUMENT = buildOpenApiDocument(PUBLIC_URL);
+
+export interface FuzzApp {
+  app: Express;
+  services: Services;
+}
+
+/**
+ * The whole Express app (API, sessions, bot check, rate limits, mail outbox) on the suite's
+ * database, driven in-process. Limits are high so the fuzz reaches validation, not a 429. The
+ * bot check is Turnstile with a stand-in siteverify that passes tokens made by `passingToken`,
+ * so any number of generated forms can be stored without solving a proof of work each.
+ */
+export function fuzzApp(deps: () => Deps, env: Partial<ServicesEnv> = {}): () => FuzzApp {
+  let current: FuzzApp | undefined;
+  let siteverify: Server | undefined;
+  beforeAll(async () => {
+    siteverify = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const { response } = JSON.parse(body) as { response?: string };
+        res.setHeader("Content-Type", "application/json");
+        res.end(JSON.stringify({ success: response?.startsWith(PASSING_TOKEN_PREFIX) === true }));
+      });
+    });
+    await new Promise<void>((resolve) => siteverify!.listen(0, "127.0.0.1", resolve));
+    const port = (siteverify.address() as AddressInfo).port;
+    const services = await createServices(
+      deps(),
+      testServicesEnv({
+        TURNSTILE_SITE_KEY: "fuzz-site-key",
+        TURNSTILE_SECRET_KEY: "fuzz-secret",
+        TURNSTILE_VERIFY_URL: `http://127.0.0.1:${port}/siteverify`,
+        RATE_LIMIT_FORMS_MAX: 1_000_000_000,
+        RATE_LIMIT_CHALLENGE_MAX: 1_000_000_000,
+        OWNER_CODES_PER_IP: 1_000_000,
+        // Queued mail stays queued: the fuzz checks what is stored, not what is sent.
+        MAIL_POLL_MS: 3_600_000,
+        ...env,
+      }),
+    );
+    const app = createExpressApp({
+      deps: deps(),
+      env: { NODE_ENV: "test", PUBLIC_URL },
+      services,
+    });
+    current = { app, services };
+  });
+  afterAll(async () => {
+    await current?.services.close();
+    await new Promise<void>((resolve) =>
+      siteverify ? siteverify.close(() => resolve()) : resolve(),
+    );
+  });
+  return () => {
+    if (!current) throw new Error("fuzz app not started");
+    return current;
+  };
+}
+
+const PASSING_TOKEN_PREFIX = "fuzz-pass-";
+
+/** A bot-check token the stand-in siteverify passes, new each time (tokens are single-use). */
+export function passingToken(): string {
+  return `${PASSING_TOKEN_PREFIX}${randomUUID()}`;
+}
+
+export interface FuzzCase {
+  /** The path with its parameters filled in, without the query. */
+  path: string;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface FuzzEndpoint {
+  method: "POST" | "PATCH" | "DELETE";
+  /** The path as the OpenAPI document names it, e.g. `/api/admin/estates/{id}/owner-email`. */
+  documented: string;
+  /** Path (parameters filled), body and headers of one generated request. */
+  cases: fc.Arbitrary<FuzzCase>;
+  /** Headers every request carries (a session cookie) unless the generated ones replace them. */
+  baseHeaders?: () => Record<string, string>;
+  /** The socket's address; loopback trusts X-Forwarded-For, anything else ignores it. */
+  remoteAddress?: string;
+  /** Async work on a generated case before it is sent (a freshly solved bot-check token). */
+  prepare?: (fuzzCase: FuzzCase) => Promise<FuzzCase>;
+}
+
+export interface FuzzReport {
+  runs: number;
+  statuses: Record<number, number>;
+  ms: number;
+}
+
+/**
+ * Sends FUZZ_RUNS generated requests (body, headers and query string, all hostile) to one
+ * endpoint and checks every answer: never a 5xx; every refusal a 4xx that the OpenAPI
+ * document lists for the operation, as JSON `{message, errors?: [{path, message}]}`; and
+ * Object.prototype untouched. A failure prints the smallest request that fails.
+ */
+export async function fuzzEndpoint(app: Express, endpoint: FuzzEndpoint): Promise<FuzzReport> {
+  const operation = (DOCUMENT.paths as Record<string, Record<string, { responses: object }>>)[
+    endpoint.documented
+  ]?.[endpoint.method.toLowerCase()];
+  if (!operation) throw new Error(`${endpoint.method} ${endpoint.documented} is not documented`);
+  const documented = new Set(Object.keys(operation.responses));
+  const statuses: Record<number, number> = {};
+  const started = performance.now();
+
+  const request = fc.record({
+    fuzzCase: endpoint.cases,
+    // Half the requests carry clean headers, so hostile bodies reach validation and storage.
+    headers: fc.oneof(fc.constant({}), hostileHeaders),
+    query: hostileQuery,
+  });
+  const details = await fc.check(
+    fc.asyncProperty(request, async ({ fuzzCase: generated, headers, query }) => {
+      const fuzzCase = endpoint.prepare ? await endpoint.prepare(generated) : generated;
+      const answer = await inject(app, {
+        method: endpoint.method,
+        url: fuzzCase.path + query,
+        headers: {
+          "content-type": "application/json",
+          ...endpoint.baseHeaders?.(),
+          ...headers,
+          ...fuzzCase.headers,
+        },
+        body: fuzzCase.body,
+        remoteAddress: endpoint.remoteAddress,
+      });
+      statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+      expectDocumentedAnswer(answer, documented);
+      expect(prototypesAreClean(), "Object.prototype polluted").toBe(true);
+    }),
+    { numRuns: FUZZ_RUNS, endOnFailure: true },
+  );
+  if (details.failed) {
+    // The counterexample, with long texts cut, so the report stays readable.
+    const shown = JSON.stringify(details.counterexample, (_key, value: unknown) =>
+      typeof value === "string" && value.length > 300
+        ? `${value.slice(0, 300)}… (${value.length} characters)`
+        : value,
+    );
+    throw new Error(
+      `${endpoint.method} ${endpoint.documented} failed after ${details.numRuns} requests (seed ${details.seed}):\n` +
+        `${String((details.errorInstance as Error | undefined)?.message ?? details.errorInstance)}\n${shown}`,
+    );
+  }
+  return { runs: FUZZ_RUNS, statuses, ms: Math.round(performance.now() - started) };
+}
+
+function expectDocumentedAnswer(answer: InjectedAnswer, documented: Set<string>) {
+  const where = `${answer.status} ${answer.text.slice(0, 300)}`;
+  expect(answer.status, where).toBeLessThan(500);
+  expect(documented.has(String(answer.status)), `undocumented ${where}`).toBe(true);
+  if (answer.status < 400) return;
+  expect(String(answer.headers["content-type"]), where).toMatch(/^application\/json/);
+  const body = answer.json as { message?: unknown; errors?: unknown };
+  expect(typeof body?.message, where).toBe("string");
+  expect((body.message as string).length, where).toBeGreaterThan(0);
+  if (body.errors !== undefined) {
+    expect(Array.isArray(body.errors), where).toBe(true);
+    for (const issue of body.errors as { path?: unknown; message?: unknown }[]) {
+      expect(typeof issue.path, where).toBe("string");
+      expect(typeof issue.message, where).toBe("string");
+    }
+  }
+}
+
+/** Prints the wall time and the answers of one endpoint's run (the report names both). */
+export function logReport(name: string, report: FuzzReport) {
+  console.info(
+    `fuzz ${name}: ${report.runs} requests in ${(report.ms / 1000).toFixed(1)} s; answers ${JSON.stringify(report.statuses)}`,
+  );
+}

@@ -1,0 +1,233 @@
+import fc from "fast-check";
+import { beforeAll, expect, it } from "vitest";
+import { guestRequestNotes, guestRequests, properties } from "../../db/schema/index.ts";
+import { createSession } from "../../domain/auth/sessions.ts";
+import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
+import { type RequestKind, statusesOf } from "../../domain/requests/options.ts";
+import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
+import { NoteSchema } from "../../domain/staff/inbox.schema.ts";
+import { describeEachBackend } from "../setup/database.ts";
+import { validBookingRequest, validMembership, validPropertyBooking } from "../setup/intake.ts";
+import { createTestStaff, STAFF_PASSWORD } from "../setup/staff.ts";
+import {
+  type FuzzCase,
+  type FuzzEndpoint,
+  fuzzApp,
+  fuzzEndpoint,
+  logReport,
+  passingToken,
+} from "./harness.ts";
+import {
+  encodePathSegment,
+  hostileString,
+  hostileStringsIn,
+  jsonTree,
+  mutatedBody,
+  rawText,
+  serialize,
+  FUZZ_TIMEOUT_MS,
+} from "./hostile.ts";
+import { inject } from "./inject.ts";
+
+const KINDS = Object.keys(STAFF_COLLECTIONS) as RequestKind[];
+
+function bodies(base: Record<string, unknown>): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: hostileStringsIn(base) },
+    { weight: 3, arbitrary: mutatedBody(base) },
+    { weight: 1, arbitrary: jsonTree.map(serialize) },
+    { weight: 1, arbitrary: rawText },
+  );
+}
+
+describeEachBackend("fuzzing the staff endpoints", (database) => {
+  const server = fuzzApp(() => database().deps, {
+    ADMIN_EMAIL_DOMAIN: "castellum.test",
+    // Sign-in hashes every well-formed try: a few per address, then 429s, keep the run short.
+    LOGIN_MAX_PER_IP: 5,
+    LOGIN_MAX_PER_ACCOUNT: 3,
+  });
+  let adminCookie = "";
+  const requestIds = {} as Record<RequestKind, string>;
+
+  beforeAll(async () => {
+    const deps = database().deps;
+    const admin = await createTestStaff(deps, "admin@castellum.test", { isAdmin: true });
+    const { token } = await createSession(deps, { role: "staff", staffUserId: admin.id }, {});
+    adminCookie = `castellum_session=${token}`;
+    const forms = {
+      booking_request: ["/api/booking-requests", validBookingRequest()],
+      property_booking: ["/api/bookings", validPropertyBooking()],
+      membership: ["/api/membership/apply", validMembership()],
+    } as const;
+    for (const kind of KINDS) {
+      const [path, body] = forms[kind];
+      const answer = await inject(server().app, {
+        method: "POST",
+        url: path,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ ...body, turnstileToken: passingToken() }),
+      });
+      expect(answer.status).toBe(201);
+      requestIds[kind] = (answer.json as { id: string }).id;
+    }
+  });
+
+  /** An id in a path: a real one, another UUID, or hostile text. */
+  const pathId = (real: () => string) =>
+    fc.oneof(
+      fc.constant(null).map(() => real()),
+      fc.uuid(),
+      hostileString.map((text) => encodePathSegment(text.slice(0, 200))),
+    );
+
+  const asAdmin = () => ({ cookie: adminCookie });
+
+  const endpoints: (FuzzEndpoint & { name: string })[] = [
+    {
+      name: "POST /api/admin/login",
+      method: "POST",
+      documented: "/api/admin/login",
+      // Not loopback: X-Forwarded-For is not trusted, so every try counts against one address.
+      remoteAddress: "203.0.113.9",
+      cases: bodies({ email: "admin@castellum.test", password: STAFF_PASSWORD }).map((body) => ({
+        path: "/api/admin/login",
+        body,
+      })),
+    },
+    {
+      name: "POST /api/admin/logout",
+      method: "POST",
+      documented: "/api/admin/logout",
+      cases: fc.oneof(rawText, jsonTree.map(serialize)).map((body) => ({
+        path: "/api/admin/logout",
+        body,
+      })),
+    },
+    {
+      name: "POST /api/admin/setup",
+      method: "POST",
+      documented: "/api/admin/setup",
+      cases: bodies({
+        token: "AAAAAAAAAAAAAAAAAAAAAA",
+        email: "second@castellum.test",
+        displayName: "Second Admin",
+        password: "another-long-passphrase-7",
+        language: "fr",
+      }).map((body) => ({ path: "/api/admin/setup", body })),
+    },
+    {
+      name: "PATCH /api/{collection}/{id}",
+      method: "PATCH",
+      documented: "",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          fc.constantFrom(...KINDS),
+          bodies({ status: "Rejected", reason: "Dates taken", shareReason: true, version: 1 }),
+        )
+        .chain(([kind, body]) =>
+          pathId(() => requestIds[kind]).map((id): FuzzCase => ({
+            path: `/api${STAFF_COLLECTIONS[kind]}/${id}`,
+            body,
+          })),
+        ),
+    },
+    {
+      name: "POST /api/{collection}/{id}/notes",
+      method: "POST",
+      documented: "",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(fc.constantFrom(...KINDS), bodies({ body: "Called the guest back." }))
+        .chain(([kind, body]) =>
+          pathId(() => requestIds[kind]).map((id): FuzzCase => ({
+            path: `/api${STAFF_COLLECTIONS[kind]}/${id}/notes`,
+            body,
+          })),
+        ),
+    },
+    {
+      name: "POST /api/admin/mail/{id}/retry",
+      method: "POST",
+      documented: "/api/admin/mail/{id}/retry",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => crypto.randomUUID()),
+          fc.option(rawText),
+        )
+        .map(([id, body]) => ({ path: `/api/admin/mail/${id}/retry`, body: body ?? undefined })),
+    },
+    {
+      name: "DELETE /api/admin/mail/{id}",
+      method: "DELETE",
+      documented: "/api/admin/mail/{id}",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => crypto.randomUUID()),
+          fc.option(rawText),
+        )
+        .map(([id, body]) => ({ path: `/api/admin/mail/${id}`, body: body ?? undefined })),
+    },
+    {
+      name: "PATCH /api/admin/estates/{id}/owner-email",
+      method: "PATCH",
+      documented: "/api/admin/estates/{id}/owner-email",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => "15"),
+          bodies({ email: "new-office@gordon-castle.example" }),
+        )
+        .map(([id, body]) => ({ path: `/api/admin/estates/${id}/owner-email`, body })),
+    },
+    {
+      name: "POST /api/admin/estates/{id}/revisions/{revisionId}/revert",
+      method: "POST",
+      documented: "/api/admin/estates/{id}/revisions/{revisionId}/revert",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => "15"),
+          pathId(() => "1"),
+          fc.option(rawText),
+        )
+        .map(([id, revision, body]) => ({
+          path: `/api/admin/estates/${id}/revisions/${revision}/revert`,
+          body: body ?? undefined,
+        })),
+    },
+  ];
+
+  for (const endpoint of endpoints) {
+    it(
+      `${endpoint.name}: no 5xx, documented refusals`,
+      async () => {
+        // The collection calls are one operation per kind in the document; check against each.
+        const documented =
+          endpoint.documented ||
+          (endpoint.name.includes("notes")
+            ? "/api/booking-requests/{id}/notes"
+            : "/api/booking-requests/{id}");
+        logReport(endpoint.name, await fuzzEndpoint(server().app, { ...endpoint, documented }));
+      },
+      FUZZ_TIMEOUT_MS,
+    );
+  }
+
+  it("leaves only valid statuses, notes and owner emails behind", async () => {
+    const db = database().deps.db;
+    const requests = await db
+      .select({ kind: guestRequests.kind, status: guestRequests.status })
+      .from(guestRequests);
+    for (const request of requests)
+      expect(statusesOf(request.kind as RequestKind)).toContain(request.status);
+    const notes = await db.select({ body: guestRequestNotes.body }).from(guestRequestNotes);
+    expect(notes.length, "some generated notes are valid and stored").toBeGreaterThan(0);
+    for (const note of notes) expect(NoteSchema.safeParse(note).success, note.body).toBe(true);
+    const estates = await db.select({ email: properties.ownerEmail }).from(properties);
+    for (const estate of estates) expect(isEmailAddress(estate.email), estate.email).toBe(true);
+  });
+});
