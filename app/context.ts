@@ -28,6 +28,12 @@ export interface RequestInfo {
 }
 export const requestInfoContext = createContext<RequestInfo>();
 
+/**
+ * This request's Content-Security-Policy nonce (server/middleware/security-headers.ts): the
+ * page's inline scripts carry it. Null where no policy names one (tests without the server).
+ */
+export const cspNonceContext = createContext<string | null>(null);
+
 /** The signed-in person of this request (staff or owner), or null; settled by the server. */
 export const sessionContext = createContext<SignedIn | null>(null);
 

@@ -7,6 +7,11 @@
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
+import { config as configureZod } from "zod/v4/core";
+
+// The shared schemas parse without compiling code: the Content-Security-Policy allows no eval,
+// and zod's probe for it (a caught `new Function`) would still be reported as a violation.
+configureZod({ jitless: true });
 
 function hydrate() {
   startTransition(() => {

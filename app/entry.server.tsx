@@ -3,16 +3,19 @@
  * whatever their size. React otherwise moves a finished boundary of more than ~12.8 KB of HTML
  * to the end of the document and swaps it in with a script: the guest forms (rendered in a
  * boundary so they can hydrate later, see app/components/forms/form-island.tsx) would then
- * appear a frame late, and not at all without JavaScript.
+ * appear a frame late, and not at all without JavaScript. And a second: every inline script
+ * (React Router's hand-over, its streamed data, React's own) carries this request's
+ * Content-Security-Policy nonce (server/middleware/security-headers.ts).
  */
 import { PassThrough } from "node:stream";
 
-import type { EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
+import { cspNonceContext } from "./context.ts";
 
 export const streamTimeout = 5_000;
 
@@ -21,6 +24,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
+  loadContext: RouterContextProvider,
 ) {
   // https://httpwg.org/specs/rfc9110.html#HEAD
   if (request.method.toUpperCase() === "HEAD") {
@@ -29,6 +33,10 @@ export default function handleRequest(
       headers: responseHeaders,
     });
   }
+
+  // ServerRouter hands the nonce to <Scripts>, <ScrollRestoration>, <Links> and its streamed
+  // data; React puts it on the scripts it writes itself.
+  const nonce = loadContext.get(cspNonceContext) ?? undefined;
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -47,8 +55,9 @@ export default function handleRequest(
     );
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} />,
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
       {
+        nonce,
         progressiveChunkSize: Number.POSITIVE_INFINITY,
         [readyOption]() {
           shellRendered = true;

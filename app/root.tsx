@@ -97,6 +97,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="flex min-h-screen flex-col">
         {children}
+        {/* Both inline scripts carry the request's CSP nonce, the default <ServerRouter nonce>
+            gives every nonce-aware component (app/entry.server.tsx). */}
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -114,6 +116,7 @@ function Providers({ children }: { children: React.ReactNode }) {
 
 function Page({ children }: { children: React.ReactNode }) {
   const location = useLocation();
+  const data = useRouteLoaderData<typeof loader>("root");
   // Runs once the first render has hydrated: later renders are client-side navigations.
   useEffect(markHydrated, []);
   if (isStaffPath(location.pathname))
@@ -131,7 +134,7 @@ function Page({ children }: { children: React.ReactNode }) {
       <main id="main" className="flex-1" tabIndex={-1}>
         {children}
       </main>
-      <SiteFooter />
+      <SiteFooter year={data?.year} />
       <DeferredToaster />
     </Providers>
   );

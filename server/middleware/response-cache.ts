@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { isbot } from "isbot";
+import { inlineScriptHashes } from "./security-headers.ts";
 
 declare global {
   namespace Express {
@@ -63,6 +64,8 @@ const PER_REQUEST_HEADERS = new Set([
   "connection",
   "keep-alive",
   "x-cache",
+  // Each answer's own policy: a page's names this request's nonce or the stored page's hashes.
+  "content-security-policy",
 ]);
 
 type Encoding = "br" | "gzip" | "identity";
@@ -72,6 +75,12 @@ export interface CachedResponse {
   /** The strong validator of the identity body; compressed bodies carry it with a suffix. */
   etag: string;
   bodies: { identity: Buffer; gzip: Buffer | null; br: Buffer | null };
+  /**
+   * A page's inline scripts as CSP hash sources, taken from the stored bytes: the page was
+   * rendered with one request's nonce, which no other answer may reuse, so its copies are
+   * allowed by these hashes instead (the stored bodies stay as they are, compressed once).
+   */
+  scriptHashes: string[] | null;
   /** Bytes counted against the bound. */
   size: number;
   expiresAt: number;
@@ -247,11 +256,14 @@ export class ResponseCache {
     // A tiny body grows when compressed: then that encoding is answered as identity.
     const gz = gzipped.length < identity.length ? gzipped : null;
     const br = brotlied.length < identity.length ? brotlied : null;
-    const headerBytes = JSON.stringify(headers).length;
+    const isPage = /^text\/html\b/i.test(String(headers["content-type"] ?? ""));
+    const scriptHashes = isPage ? inlineScriptHashes(identity.toString("utf8")) : null;
+    const headerBytes = JSON.stringify(headers).length + JSON.stringify(scriptHashes).length;
     return {
       headers,
       etag: etagOf(identity),
       bodies: { identity, gzip: gz, br },
+      scriptHashes,
       size: identity.length + (gz?.length ?? 0) + (br?.length ?? 0) + headerBytes + 256,
       expiresAt: Date.now() + this.ttlMs,
     };
@@ -395,6 +407,8 @@ function pageCacheControl(res: Response): string {
 
 function sendCached(req: Request, res: Response, entry: CachedResponse, kind: PublicRead) {
   res.locals.answeredFromCache = true;
+  // The security headers' policy names these hashes instead of this request's nonce.
+  if (entry.scriptHashes) res.locals.cspScriptHashes = entry.scriptHashes;
   for (const [name, value] of Object.entries(entry.headers)) res.setHeader(name, value);
   if (kind === "page" && entry.headers["cache-control"] === undefined)
     res.setHeader("Cache-Control", pageCacheControl(res));
