@@ -21,6 +21,16 @@ export interface DatabaseHandle {
   /** Applies the committed migrations (idempotent). */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections now (for /metrics). */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  max: number;
 }
 
 /** Right when this file runs from source; the bundled server passes the folder explicitly. */
@@ -52,6 +62,9 @@ export async function openDatabase(
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
+      // While the server cannot be reached, a request waits at most this long for a
+      // connection and then fails (a 503 to the visitor) instead of hanging.
+      connectionTimeoutMillis: 5000,
     });
     // An idle connection that the server ends (restart, failover, a terminated backend) is an
     // 'error' event on the pool: without a listener it would crash the process. The pool drops
@@ -65,6 +78,12 @@ export async function openDatabase(
       backend: "postgres",
       migrate: () => migrateNodePg(db, { migrationsFolder }),
       close: () => pool.end(),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max ?? 10,
+      }),
     };
   }
   let client: PGlite;

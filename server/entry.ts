@@ -2,12 +2,14 @@
  * The server entry that Vite builds (and loads in development). It is the only module that
  * imports the React Router build, so everything else stays testable without it.
  */
+import { join } from "node:path";
 import type { ServerBuild } from "react-router";
 import { createExpressApp } from "./app.ts";
 import { createDeps } from "./deps.ts";
 import type { Env } from "./env.ts";
 import { createServices } from "./services.ts";
 import { issueSetupToken } from "../domain/staff/setup.ts";
+import { createOps } from "./ops/ops.ts";
 
 export async function createApp(env: Env, rootDir: string) {
   const { deps, database } = await createDeps(env, rootDir);
@@ -18,15 +20,24 @@ export async function createApp(env: Env, rootDir: string) {
     deps.log.warn(
       `No admin at @${env.ADMIN_EMAIL_DOMAIN} yet. Create the first admin within 24 hours, once, at ${env.PUBLIC_URL}/admin/setup?token=${setupToken}`,
     );
+  const ops = createOps({
+    deps,
+    database,
+    migrationsFolder: join(rootDir, "db/migrations"),
+    metricsToken: env.METRICS_TOKEN,
+    responseCache: services.responseCache,
+  });
   const app = createExpressApp({
     deps,
     env,
     services,
+    ops,
     build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
   });
   return {
     app,
     log: deps.log,
+    ops,
     close: async () => {
       await services.close();
       await database.close();

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { DATABASE_ENV_SHAPE } from "../db/open-from-env.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])
@@ -15,15 +16,13 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Public origin used in canonical links and hreflang alternates. */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Where PGlite keeps its files (and, later, mail and uploads). */
-  DATA_DIR: z.string().min(1).default("./data"),
+  /** DATA_DIR (PGlite's files) and DATABASE_URL (PostgreSQL instead), shared with the CLIs. */
+  ...DATABASE_ENV_SHAPE,
   /**
    * Owners' uploaded originals go to files in this directory (named by SHA-256) when set, else
    * into the database (media_originals). Images uploaded to a directory need it from then on.
    */
   MEDIA_DIR: z.string().min(1).optional(),
-  /** PostgreSQL connection string; when set, it replaces the embedded PGlite. */
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** Seed the demo catalogue into an empty database at start. */
   SEED_DEMO_CATALOGUE: booleanFlag.default(true),
   /** An external whitepaper PDF; by default the site serves the one it makes from its content. */
@@ -94,6 +93,20 @@ export const EnvSchema = z.object({
   /** Owner verification codes per email and per client IP in an hour (no mail bombing). */
   OWNER_CODES_PER_EMAIL: z.coerce.number().int().min(1).max(50).default(5),
   OWNER_CODES_PER_IP: z.coerce.number().int().min(1).default(20),
+
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client IP (rate limits, logs): Express's
+   * `trust proxy` value, e.g. `loopback`, a subnet such as `172.16.0.0/12`, or a hop count.
+   */
+  TRUST_PROXY: z
+    .string()
+    .min(1)
+    .transform((value) => (/^\d+$/.test(value) ? Number(value) : value))
+    .default("loopback"),
+  /** /metrics answers only `Authorization: Bearer <this>`; unset, /metrics is not served. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** On SIGTERM, in-flight requests get this long to finish before their connections are cut. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
 
   /** How far ahead a property booking may run, in months from today. */
   BOOKING_HORIZON_MONTHS: z.coerce.number().int().min(1).max(60).default(18),

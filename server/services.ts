@@ -4,7 +4,8 @@ import { getOrCreateSecret } from "../domain/app-secrets.ts";
 import { purgeExpiredBotTokens } from "../domain/bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../domain/bot-check/config.ts";
 import type { Deps } from "../domain/deps.ts";
-import { type IntakeConfig, purgeExpiredIdempotencyKeys } from "../domain/intake/submit-request.ts";
+import { purgeExpiredIdempotencyKeys } from "../domain/intake/idempotency.ts";
+import type { IntakeConfig } from "../domain/intake/submit-request.ts";
 import { type MailWorker, startMailWorker } from "../domain/mail/outbox.ts";
 import { createMailTransport } from "../domain/mail/transport.ts";
 import {
@@ -14,6 +15,7 @@ import {
   type RateLimitStore,
 } from "../domain/rate-limit/rate-limiter.ts";
 import { purgeExpiredSessions } from "../domain/auth/sessions.ts";
+import { createFallbackRateLimitStore } from "../domain/rate-limit/fallback-store.ts";
 import {
   createDatabaseRateLimitStore,
   purgeExpiredRateLimitCounters,
@@ -122,11 +124,25 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   });
 
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
-  const store = redis ? createRedisRateLimitStore(redis) : createMemoryRateLimitStore();
+  // ioredis reports every failed reconnect as an 'error' event; the fallback store below
+  // logs the outage once, so these are only worth a debug line.
+  redis?.on("error", (error: unknown) => deps.log.debug({ err: error }, "redis connection error"));
+  const databaseStore = createDatabaseRateLimitStore(deps.db);
+  // With Redis, every limit counts there and falls back to the database while Redis is
+  // unreachable or slow: no limit fails open, and the site keeps serving (docs/deployment.md).
+  const sharedStore = redis
+    ? createFallbackRateLimitStore(createRedisRateLimitStore(redis), databaseStore, {
+        onOutage: (error) =>
+          deps.log.warn(
+            { err: error },
+            "Redis unreachable: rate limits count in the database until it answers again",
+          ),
+        onRecovered: () => deps.log.info("Redis answers again: rate limits count in Redis"),
+      })
+    : null;
+  const store = sharedStore ?? createMemoryRateLimitStore();
   // Login must never fail open, so its counters are shared: Redis, or else the database.
-  const loginStore = redis
-    ? createRedisRateLimitStore(redis)
-    : createDatabaseRateLimitStore(deps.db);
+  const loginStore = sharedStore ?? databaseStore;
   const windowMs = env.RATE_LIMIT_WINDOW_SECONDS * 1000;
 
   // Spent bot tokens and old Idempotency-Keys are forgotten once they can no longer matter.

@@ -92,7 +92,9 @@ export function createRedisRateLimitStore(redis: Redis): RateLimitStore {
       return { count, resetMs: ttl > 0 ? ttl : windowMs };
     },
     async close() {
-      await redis.quit();
+      // QUIT would wait in the offline queue while Redis is unreachable: just drop the socket.
+      if (redis.status === "ready") await redis.quit();
+      else redis.disconnect();
     },
   };
 }
