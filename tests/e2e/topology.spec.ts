@@ -1,0 +1,198 @@
+/**
+ * Two instances of the production server on one PostgreSQL database and one Redis, behind
+ * nginx (tests/topology/topology.ts): what one instance does, the other knows. A staff session
+ * made on instance 1 works on instance 2 and through the load balancer; a bot-check token spent
+ * on one instance is refused on the other; the sign-in limit counts the tries made on both.
+ *
+ * It needs PostgreSQL (PGlite admits one process): TEST_DATABASE_URL's server, else
+ * postgres://postgres@127.0.0.1:5432 (topology.ts); a fresh database is made and dropped. It
+ * does not skip without one: several instances are part of what `npm test` proves.
+ */
+import { execFileSync } from "node:child_process";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { solveBotCheck, validBookingRequest } from "../setup/intake.ts";
+import { ROOT } from "./server.ts";
+import { type Topology, startTopology } from "../topology/topology.ts";
+import { useBrowser } from "./browser.ts";
+
+const ADMIN = { email: "topology.admin@castellum.example", password: "battlement-river-dawn-58" };
+const LIMITED = { email: "limited.admin@castellum.example", password: "drawbridge-silent-oak-31" };
+/** The sign-in tries per account in the window, for every instance (LOGIN_MAX_PER_ACCOUNT). */
+const LOGIN_MAX = 6;
+
+/** Creates an admin with the staff CLI, as an operator would while the instances run. */
+function createAdmin(topology: Topology, account: { email: string; password: string }) {
+  execFileSync(
+    process.execPath,
+    ["server/staff-cli.ts", "create", account.email, "--admin", "--name", "Topology Admin"],
+    {
+      cwd: ROOT,
+      input: `${account.password}\n`,
+      env: { ...process.env, DATABASE_URL: topology.databaseUrl, NODE_ENV: "production" },
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+}
+
+/** A guest's booking request as the public form sends it; answers the status and the body. */
+async function submitBooking(
+  url: string,
+  token: string,
+  overrides: Record<string, unknown> = {},
+): Promise<{ status: number; body: { id?: string; reference?: string; message?: string } }> {
+  const response = await fetch(`${url}/api/booking-requests`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Idempotency-Key": crypto.randomUUID() },
+    body: JSON.stringify({ ...validBookingRequest(overrides), turnstileToken: token }),
+  });
+  return { status: response.status, body: (await response.json()) as never };
+}
+
+async function tryLogin(url: string, email: string, password: string): Promise<number> {
+  const response = await fetch(`${url}/api/admin/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}
+
+async function signInThroughPage(page: Page, email: string, password: string) {
+  await page.goto("/admin/login");
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/booking-requests");
+}
+
+describe("several instances behind a load balancer", () => {
+  const browser = useBrowser();
+  let topology: Topology;
+  let one: Topology["instances"][number];
+  let two: Topology["instances"][number];
+
+  beforeAll(async () => {
+    topology = await startTopology({
+      instances: 2,
+      env: { LOGIN_MAX_PER_ACCOUNT: String(LOGIN_MAX), LOGIN_MAX_PER_IP: "1000" },
+    });
+    [one, two] = topology.instances as [typeof one, typeof two];
+    createAdmin(topology, ADMIN);
+    createAdmin(topology, LIMITED);
+  });
+  afterAll(async () => {
+    await topology?.stop();
+  });
+
+  it("lets staff sign in on instance 1 and change a request's status on instance 2, which the load balancer then shows", async () => {
+    // A guest's request, sent through the load balancer.
+    const guest = await submitBooking(topology.url, await solveBotCheck(topology.url), {
+      email: "helena.topology@example.com",
+      lastName: "Twoinstances",
+    });
+    expect(guest.status).toBe(201);
+    const reference = guest.body.reference!;
+
+    // Sign in on instance 1 itself.
+    const page = await browser.newPage({ baseURL: one.url });
+    await signInThroughPage(page, ADMIN.email, ADMIN.password);
+    await page.getByRole("heading", { name: "Booking Requests Management" }).waitFor();
+    const [cookie] = (await page.context().cookies()).filter((c) =>
+      c.name.endsWith("castellum_session"),
+    );
+    expect(cookie, "a session cookie from instance 1").toBeDefined();
+
+    // Instance 2 knows the session: its inbox shows the request, and its status changes there.
+    // (Cookies belong to the host, not the port: the browser sends the same one to either.)
+    await page.goto(`${two.url}/admin/booking-requests?status=New`);
+    await page.getByRole("heading", { name: "Booking Requests Management" }).waitFor();
+    const row = page.getByTestId("inbox-table").locator(`[data-reference="${reference}"]`);
+    await row.waitFor();
+    await row.getByTestId("status-select").selectOption("Contacted");
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Change status" }).click();
+    await expect
+      .poll(() => page.getByTestId("toast").first().textContent())
+      .toContain("Status Updated");
+    const history = await topology.query<{ to_status: string; changed_by: string }>(
+      "select h.to_status, h.changed_by from guest_request_status_history h where h.request_id = $1 order by h.id",
+      [guest.body.id],
+    );
+    expect(history.map((h) => h.to_status)).toEqual(["New", "Contacted"]);
+    expect(history[1]!.changed_by).toBe(ADMIN.email);
+
+    // Through the load balancer, with the same cookie: the page and the API see the change,
+    // whichever instance answers (several calls, so both of the round robin take part).
+    const session = `${cookie!.name}=${cookie!.value}`;
+    for (let i = 0; i < 4; i += 1) {
+      const response = await fetch(`${topology.url}/api/booking-requests/${guest.body.id}`, {
+        headers: { Cookie: session },
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { status: string }).status).toBe("Contacted");
+    }
+    await page.goto(`${topology.url}/admin/booking-requests?status=Contacted`);
+    await expect.poll(() => row.textContent()).toContain("Contacted");
+
+    // The same session acts on instance 2 directly, over the API, and instance 1 sees it.
+    const detail = (await (
+      await fetch(`${two.url}/api/booking-requests/${guest.body.id}`, {
+        headers: { Cookie: session },
+      })
+    ).json()) as { version: number };
+    const patched = await fetch(`${two.url}/api/booking-requests/${guest.body.id}`, {
+      method: "PATCH",
+      headers: { Cookie: session, "Content-Type": "application/json" },
+      body: JSON.stringify({ status: "In progress", version: detail.version }),
+    });
+    expect(patched.status, await patched.clone().text()).toBe(200);
+    const seenOnOne = await fetch(`${one.url}/api/booking-requests/${guest.body.id}`, {
+      headers: { Cookie: session },
+    });
+    expect(((await seenOnOne.json()) as { status: string }).status).toBe("In progress");
+  });
+
+  it("refuses on one instance a bot-check token spent on the other, and accepts one solved for the other", async () => {
+    // Solved from instance 1's challenge, spent on instance 1: instance 2 refuses it.
+    const token = await solveBotCheck(one.url);
+    expect((await submitBooking(one.url, token, { email: "first@example.com" })).status).toBe(201);
+    const replay = await submitBooking(two.url, token, { email: "second@example.com" });
+    expect(replay.status).toBe(403);
+    expect(replay.body.message).toBeTruthy();
+    // The instances sign challenges with one secret: instance 2's challenge works on instance 1,
+    // once.
+    const crossed = await solveBotCheck(two.url);
+    expect((await submitBooking(one.url, crossed, { email: "third@example.com" })).status).toBe(
+      201,
+    );
+    expect((await submitBooking(two.url, crossed, { email: "fourth@example.com" })).status).toBe(
+      403,
+    );
+    const stored = await topology.query<{ email: string }>(
+      "select email from guest_requests where email = any($1) order by email",
+      [["first@example.com", "second@example.com", "third@example.com", "fourth@example.com"]],
+    );
+    expect(stored.map((row) => row.email)).toEqual(["first@example.com", "third@example.com"]);
+  });
+
+  it("counts sign-in tries on both instances against one limit", async () => {
+    // Wrong passwords, alternately on each instance: each is refused as wrong, until the
+    // total (not each instance's share) reaches the limit.
+    const answers: number[] = [];
+    for (let i = 0; i < LOGIN_MAX; i += 1) {
+      const instance = i % 2 === 0 ? one : two;
+      answers.push(await tryLogin(instance.url, LIMITED.email, "not-the-password-at-all"));
+    }
+    expect(answers).toEqual(Array.from({ length: LOGIN_MAX }, () => 401));
+    // Each instance saw only half the tries; both now refuse, even the right password, and
+    // the load balancer too.
+    expect(await tryLogin(one.url, LIMITED.email, "not-the-password-at-all")).toBe(429);
+    expect(await tryLogin(two.url, LIMITED.email, LIMITED.password)).toBe(429);
+    expect(await tryLogin(topology.url, LIMITED.email, LIMITED.password)).toBe(429);
+    // Another account is not affected.
+    expect(await tryLogin(two.url, ADMIN.email, ADMIN.password)).toBe(200);
+  });
+});
