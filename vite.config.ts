@@ -20,7 +20,7 @@ const FORM_ISLAND = /[\\/]app[\\/]components[\\/]forms[\\/](form-island|when-eng
  * react-hook-form, the fields, the form hook and the options.
  */
 const FORMS =
-  /[\\/](app[\\/]components[\\/]forms[\\/](fields|use-guest-form|bot-check|error-summary|submit-button|lazy-resolver)|app[\\/]hooks[\\/]use-local-today|domain[\\/]requests[\\/](options|dates))\.tsx?$|[\\/]node_modules[\\/]react-hook-form[\\/]/;
+  /[\\/](app[\\/]components[\\/]forms[\\/](fields|use-guest-form|guest-form|bot-check|error-summary|lazy-resolver)|app[\\/]hooks[\\/]use-local-today|domain[\\/]requests[\\/](options|dates))\.tsx?$|[\\/]node_modules[\\/]react-hook-form[\\/]/;
 
 export default defineConfig({
   // React Router 8 on Vite 8: the custom server entry is the ssr environment's input.

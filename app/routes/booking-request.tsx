@@ -8,6 +8,9 @@ import { contentPageMeta } from "../page-meta-loader.ts";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
 import { formIsland } from "../components/forms/form-island.tsx";
 
+/** A form sent without JavaScript: the page again, with what the form needs. */
+export { action } from "../components/forms/form-island.tsx";
+
 /** The form's code loads when the guest engages with it or the page is idle (not with the page). */
 const BookingRequestForm = formIsland(
   () =>
@@ -33,13 +36,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-/**
- * A client-side navigation waits for the form's code as well, so the page arrives whole (if
- * the code fails to load, the page still comes and says so where the form would be).
- */
+/** A client-side navigation waits for the form's code too (see `withCode`). */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [data] = await Promise.all([serverLoader(), BookingRequestForm.ready().catch(() => {})]);
-  return data;
+  return BookingRequestForm.withCode(serverLoader());
 }
 
 export const meta: Route.MetaFunction = (args) =>

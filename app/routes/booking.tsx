@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse } from "react-router";
-import { BedDouble, MapPin } from "lucide-react";
+import { EstateHeader } from "../components/estate-header.tsx";
 import { getProperty } from "../../domain/catalogue/read-properties.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { lastBookableDate, utcToday } from "../../domain/requests/dates.ts";
@@ -12,6 +12,9 @@ import { pageMeta } from "../meta.ts";
 import { BackLink, EstateRouteError } from "../components/back-link.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
 import { formIsland } from "../components/forms/form-island.tsx";
+
+/** A form sent without JavaScript: the page again, with what the form needs. */
+export { action } from "../components/forms/form-island.tsx";
 
 /** The form's code loads when the guest engages with it or the page is idle (not with the page). */
 const PropertyBookingForm = formIsland(
@@ -64,13 +67,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   }
 }
 
-/**
- * A client-side navigation waits for the form's code as well, so the page arrives whole (if
- * the code fails to load, the page still comes and says so where the form would be).
- */
+/** A client-side navigation waits for the form's code too (see `withCode`). */
 export async function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
-  const [data] = await Promise.all([serverLoader(), PropertyBookingForm.ready().catch(() => {})]);
-  return data;
+  return PropertyBookingForm.withCode(serverLoader());
 }
 
 export const meta: Route.MetaFunction = (args) => {
@@ -94,21 +93,11 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
     <div id="top" className="mx-auto max-w-5xl scroll-mt-24 px-4 py-10 sm:px-6 lg:py-14">
       <BackLink to={`/property/${property.slug}`} label={t("forms.propertyBooking.back")} />
       <header className="mt-8 grid items-center gap-8 md:grid-cols-[1fr_320px]">
-        <div className="flex flex-col gap-4">
-          <h1 className="text-heritage text-5xl font-semibold sm:text-6xl">
-            {t("forms.propertyBooking.title", { name: property.name })}
-          </h1>
-          <div className="text-muted flex flex-wrap items-center gap-x-6 gap-y-2">
-            <p className="flex items-center gap-2">
-              <MapPin aria-hidden className="text-gold size-4" />
-              {property.location}
-            </p>
-            <p className="flex items-center gap-2">
-              <BedDouble aria-hidden className="text-gold size-4" />
-              {t("forms.propertyBooking.bedrooms", { count: property.bedrooms })}
-            </p>
-          </div>
-        </div>
+        <EstateHeader
+          title={t("forms.propertyBooking.title", { name: property.name })}
+          location={property.location}
+          bedrooms={property.bedrooms}
+        />
         {property.image && (
           <ResponsiveImage
             image={property.image}

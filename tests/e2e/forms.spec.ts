@@ -2,6 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
+import frCommon from "../../i18n/locales/fr/common.json" with { type: "json" };
+import itCommon from "../../i18n/locales/it/common.json" with { type: "json" };
+import zhCommon from "../../i18n/locales/zh/common.json" with { type: "json" };
 import { decodeMail } from "../setup/mail-text.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
@@ -28,6 +31,32 @@ function isoDate(daysAhead: number): string {
   return `${date.getFullYear()}-${month}-${day}`;
 }
 
+/**
+ * Holds every browser request matching `pattern` until the returned function is called: the
+ * form's code (so the page stays as the server sent it), the bot-check challenge (so the
+ * widget cannot verify), or a form's POST (so the form stays in its sending state).
+ */
+async function hold(page: Page, pattern: RegExp): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** The paths of the POST requests the page sends from now on (API calls and native posts). */
+function postsFrom(page: Page): string[] {
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(new URL(request.url()).pathname);
+  });
+  return posts;
+}
+
+const CHALLENGE = /\/api\/bot-check\/challenge/;
+
 /** Focuses a field so the ALTCHA widget solves its challenge, and waits until it has. */
 async function solveBotCheck(page: Page) {
   // The widget loads after hydration; it starts solving at the next focus inside the form.
@@ -45,7 +74,6 @@ async function solveBotCheck(page: Page) {
       },
     )
     .toBe("verified");
-  await expect.poll(() => page.locator('button[type="submit"]').isEnabled()).toBe(true);
 }
 
 async function toastText(page: Page): Promise<string> {
@@ -56,8 +84,11 @@ async function toastText(page: Page): Promise<string> {
 describe("the general booking request", () => {
   const browser = useBrowser();
 
-  it("shows the errors summary, then sends, toasts and returns home (en)", async () => {
+  it("answers a Submit pressed before the form has loaded, then sends and returns home (en)", async () => {
     const page = await browser.newPage();
+    const posts = postsFrom(page);
+    // The form's code is held back: the page stays as the server rendered it.
+    const releaseFormCode = await hold(page, /\/assets\/booking-request-form-[\w-]+\.js$/);
     await page.goto("/booking-request");
     for (const section of [
       "Personal Information",
@@ -66,23 +97,35 @@ describe("the general booking request", () => {
       "Additional Information",
     ])
       expect(await page.getByRole("heading", { name: section }).count()).toBe(1);
-    // The button waits for the bot check.
-    expect(await page.locator('button[type="submit"]').isDisabled()).toBe(true);
-    await solveBotCheck(page);
 
+    // The button does not wait for the bot check: pressing it on the empty form always answers.
+    await page.fill("#field-lastName", "L");
     await page.locator('button[type="submit"]').click();
+    // Nothing was sent, the guest is still on the form and keeps what they typed...
+    expect(posts).toEqual([]);
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/booking-request");
+    expect(await page.inputValue("#field-lastName")).toBe("L");
+    // ...and once the code is there, the Submit is answered.
+    releaseFormCode();
     const summary = page.getByTestId("error-summary");
     await expect.poll(() => summary.isVisible()).toBe(true);
     const summaryText = (await summary.textContent()) ?? "";
     expect(summaryText).toContain("Please correct the following errors");
     expect(summaryText).toContain("First name: First name must be at least 2 characters");
+    expect(summaryText).toContain("Last name: Last name must be at least 2 characters");
     expect(summaryText).toContain("Booking type: Please select at least one booking type");
     expect(summaryText).toContain("Please select at least one preferred region");
-    // Focus goes to the first invalid field.
+    expect(summaryText).toContain("Verification: Please verify you are not a robot");
+    // The fields come first: their toast, and the focus on the first invalid field.
+    await expect.poll(() => toastText(page)).toContain("Form Validation Error");
+    expect(await toastText(page)).toContain("First name: First name must be at least 2 characters");
+    expect(await toastText(page)).not.toContain("Verification Required");
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.id))
       .toBe("field-firstName");
     expect(await page.locator("#field-firstName").getAttribute("aria-invalid")).toBe("true");
+    expect(posts).toEqual([]);
+    await solveBotCheck(page);
 
     // Past days are disabled in the picker.
     expect(await page.locator("#field-checkInDate").getAttribute("min")).toBe(isoDate(0));
@@ -145,7 +188,7 @@ describe("the general booking request", () => {
     expect(await wrong.locator("h1").textContent()).toBe("404 Page Not Found");
   });
 
-  it("speaks French: messages, countries sorted in French, success", async () => {
+  it("speaks French: countries sorted in French, the errors of the empty form", async () => {
     const page = await browser.newPage({ locale: "fr-FR" });
     await page.goto("/booking-request?lang=fr");
     expect(await page.getByRole("heading", { name: "Informations personnelles" }).count()).toBe(1);
@@ -154,24 +197,31 @@ describe("the general booking request", () => {
     const names = countries.slice(1);
     expect(names).toEqual([...names].sort(new Intl.Collator("fr").compare));
     expect(names).toContain("Royaume-Uni");
-    await solveBotCheck(page);
+    // Submit on the empty form, with no bot check done.
     await page.locator('button[type="submit"]').click();
+    const summary = page.getByTestId("error-summary");
+    await expect.poll(() => summary.isVisible()).toBe(true);
+    const summaryText = (await summary.textContent()) ?? "";
+    expect(summaryText).toContain(frCommon.forms.errorSummaryTitle);
+    expect(summaryText).toContain(frCommon.validation.firstNameMin);
+    expect(summaryText).toContain(frCommon.validation.turnstileRequired);
+    await expect.poll(() => toastText(page)).toContain(frCommon.forms.toast.validationTitle);
+    expect(await toastText(page)).toContain(frCommon.validation.firstNameMin);
     await expect
-      .poll(() => page.getByTestId("error-summary").textContent())
-      .toContain("Veuillez corriger les erreurs suivantes");
-    await expect.poll(() => toastText(page)).toContain("Erreur de validation");
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe("field-firstName");
   });
 });
 
 describe("the membership application", () => {
   const browser = useBrowser();
 
-  async function fillMembership(page: Page) {
+  async function fillMembership(page: Page, email = "grace@example.com") {
     await page.selectOption("#field-title", "dr");
     await page.fill("#field-firstName", "Grace");
     await page.fill("#field-lastName", "Hopper");
     await page.selectOption("#field-gender", "female");
-    await page.fill("#field-email", "grace@example.com");
+    await page.fill("#field-email", email);
     await page.check("#field-interests");
     await page.check("#field-interests-travel");
     await page.fill(
@@ -219,16 +269,67 @@ describe("the membership application", () => {
     await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
   });
 
-  it("sends an application in Italian", async () => {
+  it("asks for the bot check before sending, then sends (en)", async () => {
+    const page = await browser.newPage();
+    const posts = postsFrom(page);
+    // The widget cannot verify while its challenge is held back.
+    const releaseChallenge = await hold(page, CHALLENGE);
+    await page.goto("/membership");
+    await fillMembership(page, "no-token@example.com");
+    await page.locator('button[type="submit"]').click();
+    // Spec point 5: 'Verification Required', and nothing leaves the browser.
+    await expect.poll(() => toastText(page)).toContain("Verification Required");
+    expect(await toastText(page)).toContain(
+      "Please complete the verification challenge to prove you're not a robot.",
+    );
+    expect(await page.getByTestId("error-summary").textContent()).toContain(
+      "Verification: Please verify you are not a robot",
+    );
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.id))
+      .toBe("field-turnstileToken");
+    expect(posts).toEqual([]);
+
+    releaseChallenge();
+    await solveBotCheck(page);
+    await expect.poll(() => page.getByTestId("error-summary").count()).toBe(0);
+    // While it is sent, the button says so and cannot be pressed again.
+    const releaseSend = await hold(page, /\/api\/membership\/apply$/);
+    const button = page.locator('button[type="submit"]');
+    await button.click();
+    await expect.poll(() => button.textContent()).toBe("Submitting...");
+    expect(await button.isDisabled()).toBe(true);
+    releaseSend();
+    await expect
+      .poll(() => page.getByTestId("membership-confirmation").textContent())
+      .toContain("Application Submitted");
+    expect(posts).toEqual(["/api/membership/apply"]);
+    await expect
+      .poll(() => mailsContaining("To: no-token@example.com").length, { timeout: 10_000 })
+      .toBe(1);
+  });
+
+  it("sends an application in Italian and confirms it in Italian", async () => {
     const page = await browser.newPage({ locale: "it-IT" });
     await page.goto("/membership?lang=it");
     await solveBotCheck(page);
-    await fillMembership(page);
+    await fillMembership(page, "grazia.it@example.com");
     await page.locator('button[type="submit"]').click();
-    await expect.poll(() => page.getByTestId("membership-confirmation").isVisible()).toBe(true);
+    const confirmation = page.getByTestId("membership-confirmation");
     await expect
-      .poll(() => mailsContaining("Dr Grace Hopper").length, { timeout: 10_000 })
-      .toBeGreaterThanOrEqual(1);
+      .poll(() => confirmation.textContent())
+      .toContain(itCommon.forms.membership.successTitle);
+    expect(await confirmation.textContent()).toContain(itCommon.forms.membership.successText);
+    // The guest's confirmation mail, to this guest only, in Italian.
+    await expect
+      .poll(() => mailsContaining("To: grazia.it@example.com").length, { timeout: 10_000 })
+      .toBe(1);
+    const subject = itCommon.mail.confirmation.subject
+      .replace("{{kind}}", itCommon.mail.kinds.membership)
+      .replace(" ({{reference}})", "");
+    expect(decodeMail(mailsContaining("To: grazia.it@example.com")[0]!)).toContain(
+      `Subject: ${subject} (MA-`,
+    );
   });
 });
 
@@ -274,16 +375,40 @@ describe("the property booking page", () => {
       .toBeGreaterThanOrEqual(2);
   });
 
-  it("shows its messages in Chinese and the not-found view for an unknown estate", async () => {
+  it("speaks Chinese: field errors, then the bot check, then sends", async () => {
     const page = await browser.newPage({ locale: "zh-CN" });
+    const posts = postsFrom(page);
+    const releaseChallenge = await hold(page, CHALLENGE);
     await page.goto("/booking/gordon-castle?lang=zh");
-    await solveBotCheck(page);
     await page.locator('button[type="submit"]').click();
     const summary = page.getByTestId("error-summary");
     await expect.poll(() => summary.isVisible()).toBe(true);
-    const zh = await import("../../i18n/locales/zh/common.json", { with: { type: "json" } });
-    expect(await summary.textContent()).toContain(zh.default.validation.firstNameRequired);
+    expect(await summary.textContent()).toContain(zhCommon.validation.firstNameRequired);
+    await expect.poll(() => toastText(page)).toContain(zhCommon.forms.toast.validationTitle);
 
+    await page.fill("#field-firstName", "伊桑巴德");
+    await page.fill("#field-lastName", "布鲁内尔");
+    await page.fill("#field-email", "ikb-zh@example.com");
+    await page.fill("#field-phone", "+86 10 0000 0000");
+    await page.fill("#field-startDate", isoDate(90));
+    await page.fill("#field-endDate", isoDate(92));
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => toastText(page)).toContain(zhCommon.forms.toast.verificationTitle);
+    expect(await toastText(page)).toContain(zhCommon.forms.toast.verificationText);
+    expect(posts).toEqual([]);
+
+    releaseChallenge();
+    await solveBotCheck(page);
+    await page.locator('button[type="submit"]').click();
+    await expect.poll(() => toastText(page)).toContain(zhCommon.forms.propertyBooking.successTitle);
+    await page.waitForURL((url) => url.pathname === "/property/gordon-castle");
+    expect(posts).toEqual(["/api/bookings"]);
+    await expect
+      .poll(() => mailsContaining("To: ikb-zh@example.com").length, { timeout: 10_000 })
+      .toBe(1);
+  });
+
+  it("shows the not-found view for an unknown estate", async () => {
     const missing = await browser.newPage();
     const response = await missing.goto("/booking/no-such-estate");
     expect(response?.status()).toBe(404);

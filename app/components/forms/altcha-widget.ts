@@ -15,6 +15,7 @@ interface AltchaOptions {
 }
 
 interface AltchaElement extends HTMLElement {
+  getState?(): string;
   reset?(): void;
   verify?(): Promise<unknown>;
 }
@@ -24,7 +25,7 @@ type AltchaGlobal = { i18n: { set(language: string, strings: Record<string, stri
 export function mountAltcha(
   host: HTMLElement,
   options: AltchaOptions,
-): { reset(): void; remove(): void } {
+): { reset(): void; verify(): void; remove(): void } {
   // Our own translations, so the widget speaks the page's language with the site's words.
   (globalThis as unknown as { $altcha: AltchaGlobal }).$altcha.i18n.set(
     options.language,
@@ -53,6 +54,11 @@ export function mountAltcha(
   if (options.verifyNow) requestAnimationFrame(() => void widget.verify?.()?.catch(() => {}));
   return {
     reset: () => widget.reset?.(),
+    // Only a widget at rest: one already solving (or solved) carries on.
+    verify: () => {
+      const state = widget.getState?.();
+      if (state === "unverified" || state === "error") void widget.verify?.()?.catch(() => {});
+    },
     remove: () => {
       widget.removeEventListener("statechange", onStateChange);
       widget.remove();

@@ -6,6 +6,8 @@ import { type EngagedBy, whenEngaged } from "./when-engaged.ts";
 export interface BotCheckHandle {
   /** Clears the token and shows a fresh widget (after the server refused the token). */
   reset(): void;
+  /** Starts the check if it is waiting for the guest (they pressed Submit without a token). */
+  start(): void;
 }
 
 interface BotCheckProps {
@@ -18,9 +20,9 @@ interface BotCheckProps {
  * The bot check of every form (spec point 4): ALTCHA, self-hosted proof of work solved in Web
  * Workers off the main thread, or Cloudflare Turnstile when configured. The widget's code
  * (ALTCHA's is about 35 KB gzipped) loads at the guest's first interaction with the form or when
- * the page is idle, never with the page; the submit button waits for its token. Expired: the
- * token is cleared and the widget reset. Error or a script that fails to load: the token is
- * cleared and the error shown.
+ * the page is idle, never with the page; a submit without its token is refused in the browser
+ * with 'Verification Required'. Expired: the token is cleared and the widget reset. Error or a
+ * script that fails to load: the token is cleared and the error shown.
  */
 export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCheck(
   { config, onToken },
@@ -29,12 +31,17 @@ export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCh
   const { t, i18n } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
   const resetRef = useRef<() => void>(() => {});
+  const startRef = useRef<() => void>(() => {});
   const [failed, setFailed] = useState(false);
   const onTokenRef = useRef(onToken);
   onTokenRef.current = onToken;
   const language = i18n.language;
 
-  useImperativeHandle(ref, () => ({ reset: () => resetRef.current() }), []);
+  useImperativeHandle(
+    ref,
+    () => ({ reset: () => resetRef.current(), start: () => startRef.current() }),
+    [],
+  );
 
   useEffect(() => {
     const element = host.current;
@@ -47,7 +54,16 @@ export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCh
       setFailed(true);
     };
 
+    let isMounting = false;
+    // The guest is already in the form (or pressed Submit): solve at once, not at the next focus.
+    let shouldVerify = false;
+    let verify = () => {
+      shouldVerify = true;
+    };
     const mount = (by: EngagedBy) => {
+      if (isMounting) return;
+      isMounting = true;
+      if (by === "interaction") shouldVerify = true;
       if (config.provider === "altcha") {
         import("./altcha-widget.ts")
           .then(({ mountAltcha }) => {
@@ -57,10 +73,10 @@ export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCh
               language,
               t,
               onToken: setToken,
-              // The guest is already in the form: start solving rather than wait for the next focus.
-              verifyNow: by === "interaction",
+              verifyNow: shouldVerify,
             });
             cleanup = widget.remove;
+            verify = widget.verify;
             resetRef.current = () => {
               setToken(null);
               widget.reset();
@@ -84,6 +100,11 @@ export const BotCheck = forwardRef<BotCheckHandle, BotCheckProps>(function BotCh
       }
     };
     const stopWaiting = whenEngaged(element.closest("form") ?? document, mount);
+    // Turnstile solves by itself once mounted; ALTCHA may wait for a focus in the form.
+    startRef.current = () => {
+      verify();
+      mount("interaction");
+    };
     return () => {
       cancelled = true;
       stopWaiting();

@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { cn } from "../ui/cn.ts";
 import { fieldId } from "./fields.tsx";
 
 export interface SummaryError {
@@ -9,14 +10,23 @@ export interface SummaryError {
 }
 
 /** The orange 'Please correct the following errors' box (spec point 2), linking to each field. */
-export function ErrorSummary({ errors }: { errors: SummaryError[] }) {
+export function ErrorSummary({
+  errors,
+  className,
+}: {
+  errors: SummaryError[];
+  className?: string;
+}) {
   const { t } = useTranslation();
   if (errors.length === 0) return null;
   return (
     <div
       role="alert"
       data-testid="error-summary"
-      className="rounded-sm border border-l-4 border-orange-300 border-l-orange-500 bg-orange-50 p-5 text-orange-950"
+      className={cn(
+        "rounded-sm border border-l-4 border-orange-300 border-l-orange-500 bg-orange-50 p-5 text-orange-950",
+        className,
+      )}
     >
       <h2 className="text-base font-semibold">{t("forms.errorSummaryTitle")}</h2>
       <ul className="mt-3 list-disc space-y-1 pl-5 text-sm">

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { CheckCircle2 } from "lucide-react";
@@ -12,7 +11,6 @@ import {
   TITLES,
 } from "../../../domain/requests/options.ts";
 import { toast } from "../../hooks/use-toast.ts";
-import { ErrorSummary } from "./error-summary.tsx";
 import {
   CheckboxGroupField,
   SelectField,
@@ -20,7 +18,7 @@ import {
   TextField,
   useOptionList,
 } from "./fields.tsx";
-import { BotCheckAndSubmit } from "./submit-button.tsx";
+import { GuestForm } from "./guest-form.tsx";
 import { useGuestForm } from "./use-guest-form.ts";
 
 const FORM_ID = "membership-form";
@@ -45,14 +43,12 @@ export interface MembershipFormProps {
 }
 
 /** The membership application (spec point 3), then its confirmation in place of the form. */
-export function MembershipForm({ botCheck: botCheckConfig }: MembershipFormProps) {
+export function MembershipForm({ botCheck }: MembershipFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [submitted, setSubmitted] = useState(false);
   const options = useOptionList();
-  const { form, onSubmit, submitting, summary, token, setToken, botCheck, labels } = useGuestForm<
-    Required<MembershipInput>
-  >({
+  const guest = useGuestForm<Required<MembershipInput>>({
     formId: FORM_ID,
     loadSchema: () =>
       import("../../../domain/requests/membership.schema.ts").then(
@@ -81,9 +77,10 @@ export function MembershipForm({ botCheck: botCheckConfig }: MembershipFormProps
         title: t("forms.membership.successTitle"),
         description: t("forms.membership.successText"),
       });
-      setTimeout(() => navigate("/"), SUCCESS_REDIRECT_MS);
+      setTimeout(() => void navigate("/"), SUCCESS_REDIRECT_MS);
     },
   });
+  const { labels } = guest;
 
   return submitted ? (
     <div
@@ -100,68 +97,53 @@ export function MembershipForm({ botCheck: botCheckConfig }: MembershipFormProps
       </div>
     </div>
   ) : (
-    <FormProvider {...form}>
-      <form
-        id={FORM_ID}
-        noValidate
-        onSubmit={onSubmit}
-        className="border-gold/30 bg-paper shadow-card mt-10 grid max-w-3xl gap-6 rounded-sm border p-6 sm:grid-cols-2 sm:p-10"
-      >
-        {summary.length > 0 && (
-          <div className="sm:col-span-2">
-            <ErrorSummary errors={summary} />
-          </div>
-        )}
-        <SelectField
-          name="title"
-          label={labels.title!}
+    <GuestForm
+      guest={guest}
+      botCheck={botCheck}
+      className="border-gold/30 bg-paper shadow-card mt-10 grid max-w-3xl gap-6 rounded-sm border p-6 sm:grid-cols-2 sm:p-10"
+      wideClassName="sm:col-span-2"
+    >
+      <SelectField
+        name="title"
+        label={labels.title!}
+        required
+        placeholder=""
+        options={options("forms.options.title", TITLES)}
+        className="sm:col-span-2 sm:max-w-xs"
+      />
+      <TextField name="firstName" label={labels.firstName!} required autoComplete="given-name" />
+      <TextField name="lastName" label={labels.lastName!} required autoComplete="family-name" />
+      <SelectField
+        name="gender"
+        label={labels.gender!}
+        required
+        placeholder=""
+        options={options("forms.options.gender", GENDERS)}
+      />
+      <TextField name="email" label={labels.email!} required type="email" autoComplete="email" />
+      <TextField
+        name="otherClubMemberships"
+        label={labels.otherClubMemberships!}
+        className="sm:col-span-2"
+      />
+      <TextField name="linkedinProfile" label={labels.linkedinProfile!} type="url" />
+      <TextField name="instagramHandle" label={labels.instagramHandle!} />
+      <TextField name="xHandle" label={labels.xHandle!} />
+      <div className="sm:col-span-2">
+        <CheckboxGroupField
+          name="interests"
+          label={labels.interests!}
           required
-          placeholder=""
-          options={options("forms.options.title", TITLES)}
-          className="sm:col-span-2 sm:max-w-xs"
+          columns={2}
+          options={options("forms.options.interests", INTERESTS)}
         />
-        <TextField name="firstName" label={labels.firstName!} required autoComplete="given-name" />
-        <TextField name="lastName" label={labels.lastName!} required autoComplete="family-name" />
-        <SelectField
-          name="gender"
-          label={labels.gender!}
-          required
-          placeholder=""
-          options={options("forms.options.gender", GENDERS)}
-        />
-        <TextField name="email" label={labels.email!} required type="email" autoComplete="email" />
-        <TextField
-          name="otherClubMemberships"
-          label={labels.otherClubMemberships!}
-          className="sm:col-span-2"
-        />
-        <TextField name="linkedinProfile" label={labels.linkedinProfile!} type="url" />
-        <TextField name="instagramHandle" label={labels.instagramHandle!} />
-        <TextField name="xHandle" label={labels.xHandle!} />
-        <div className="sm:col-span-2">
-          <CheckboxGroupField
-            name="interests"
-            label={labels.interests!}
-            required
-            columns={2}
-            options={options("forms.options.interests", INTERESTS)}
-          />
-        </div>
-        <TextAreaField
-          name="reasonToJoin"
-          label={labels.reasonToJoin!}
-          required
-          className="sm:col-span-2"
-        />
-        <BotCheckAndSubmit
-          config={botCheckConfig}
-          botCheck={botCheck}
-          setToken={setToken}
-          submitting={submitting}
-          token={token}
-          className="sm:col-span-2"
-        />
-      </form>
-    </FormProvider>
+      </div>
+      <TextAreaField
+        name="reasonToJoin"
+        label={labels.reasonToJoin!}
+        required
+        className="sm:col-span-2"
+      />
+    </GuestForm>
   );
 }

@@ -30,9 +30,13 @@ interface GuestFormOptions<Values extends FieldValues> {
   onSuccess(answer: StoredRequest, values: Values): void;
 }
 
+/** The bot-check token's field in every guest form's schema. */
+const TOKEN_FIELD = "turnstileToken";
+
 /**
  * One guest form: react-hook-form with the shared zod schema, the bot-check token, the
  * Idempotency-Key, the POST, and every answer of spec point 8 (summary, toasts, focus).
+ * `GuestForm` (guest-form.tsx) renders what it returns.
  */
 export function useGuestForm<Values extends FieldValues>(options: GuestFormOptions<Values>) {
   const { t, i18n } = useTranslation();
@@ -63,7 +67,7 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
   const setToken = useCallback(
     (value: string | null) => {
       setTokenState(value);
-      form.setValue("turnstileToken" as never, (value ?? "") as never, {
+      form.setValue(TOKEN_FIELD as never, (value ?? "") as never, {
         shouldValidate: form.formState.isSubmitted,
       });
     },
@@ -90,20 +94,37 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
     });
   };
 
+  /**
+   * A submit the schema refused. The summary lists every error, the bot check's included, and
+   * the first invalid field takes the focus. One toast (spec: one at a time): the fields come
+   * first, with 'Form Validation Error'; when the bot check is all that is missing,
+   * 'Verification Required' (spec point 8), and the focus goes to the widget.
+   */
   const onInvalid = (errors: FieldErrors) => {
     setShowSummary(true);
     const ordered = orderedErrors(errors);
     const [first] = ordered;
-    toast({
-      variant: "destructive",
-      title: t("forms.toast.validationTitle"),
-      description: first
-        ? t("forms.fieldError", {
-            label: labels[first[0]] ?? first[0],
-            message: t(first[1]),
-          })
-        : t("forms.toast.validationFallback"),
-    });
+    const isOnlyBotCheck = ordered.length > 0 && ordered.every(([name]) => name === TOKEN_FIELD);
+    // No token yet: get the check going, so it is done by the time the fields are.
+    if (ordered.some(([name]) => name === TOKEN_FIELD)) botCheck.current?.start();
+    if (isOnlyBotCheck) {
+      toast({
+        variant: "destructive",
+        title: t("forms.toast.verificationTitle"),
+        description: t("forms.toast.verificationText"),
+      });
+    } else {
+      toast({
+        variant: "destructive",
+        title: t("forms.toast.validationTitle"),
+        description: first
+          ? t("forms.fieldError", {
+              label: labels[first[0]] ?? first[0],
+              message: t(first[1]),
+            })
+          : t("forms.toast.validationFallback"),
+      });
+    }
     focusFirstError(ordered.map(([name]) => name));
   };
 
@@ -177,25 +198,33 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
     }
   };
 
+  /**
+   * The submit button stays enabled without a token: the schema requires the token like any
+   * field, so a submit without it answers through `onInvalid` and nothing is sent.
+   */
   const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (submitting) return;
-    if (!token) {
-      toast({
-        variant: "destructive",
-        title: t("forms.toast.verificationTitle"),
-        description: t("forms.toast.verificationText"),
-      });
-      return;
-    }
     void form.handleSubmit(send, onInvalid)(event);
   };
 
   /** Back to the form's own defaults (not to what was typed before it hydrated). */
   const reset = () => form.reset(options.defaultValues);
 
-  return { form, onSubmit, reset, submitting, summary, token, setToken, botCheck, labels };
+  return {
+    formId: options.formId,
+    form,
+    onSubmit,
+    reset,
+    submitting,
+    summary,
+    setToken,
+    botCheck,
+    labels,
+  };
 }
+
+export type GuestFormState<Values extends FieldValues> = ReturnType<typeof useGuestForm<Values>>;
 
 /**
  * The values the form `formId` shows in the page, read from its fields by name and typed like

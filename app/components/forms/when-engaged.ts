@@ -6,10 +6,15 @@ const INTERACTIONS = ["focusin", "pointerdown", "keydown", "touchstart", "input"
 /**
  * Runs `run` once, at the guest's first interaction with `target` (focus, pointer, key, touch)
  * or when the page has loaded and the main thread is idle, whichever comes first. Form pages use
- * it for code the first paint does not need (the bot-check widget, the validation schema), so
- * it loads neither with the page nor later than the guest needs it. Returns a cancel function.
+ * it for code the first paint does not need (the form island, the bot-check widget, the
+ * validation schema), so it loads neither with the page nor later than the guest needs it.
+ * Returns a cancel function.
+ *
+ * It listens on the window, ahead of React: React's own listener on the document stops these
+ * events when they land in a part of the page that has not hydrated yet (a form island), so a
+ * listener on `target` itself would never hear them there.
  */
-export function whenEngaged(target: EventTarget, run: (by: EngagedBy) => void): () => void {
+export function whenEngaged(target: Node, run: (by: EngagedBy) => void): () => void {
   let done = false;
   let idleHandle: number | undefined;
   const fire = (by: EngagedBy) => {
@@ -18,7 +23,9 @@ export function whenEngaged(target: EventTarget, run: (by: EngagedBy) => void): 
     done = true;
     run(by);
   };
-  const onInteraction = () => fire("interaction");
+  const onInteraction = (event: Event) => {
+    if (event.target instanceof Node && target.contains(event.target)) fire("interaction");
+  };
   const onIdle = () => fire("idle");
   const scheduleIdle = () => {
     window.removeEventListener("load", scheduleIdle);
@@ -29,7 +36,7 @@ export function whenEngaged(target: EventTarget, run: (by: EngagedBy) => void): 
   };
   function cancel() {
     done = true;
-    for (const type of INTERACTIONS) target.removeEventListener(type, onInteraction, true);
+    for (const type of INTERACTIONS) window.removeEventListener(type, onInteraction, true);
     window.removeEventListener("load", scheduleIdle);
     if (idleHandle === undefined) return;
     if (typeof window.cancelIdleCallback === "function") window.cancelIdleCallback(idleHandle);
@@ -37,7 +44,7 @@ export function whenEngaged(target: EventTarget, run: (by: EngagedBy) => void): 
   }
 
   for (const type of INTERACTIONS)
-    target.addEventListener(type, onInteraction, { capture: true, passive: true });
+    window.addEventListener(type, onInteraction, { capture: true, passive: true });
   if (document.readyState === "complete") scheduleIdle();
   else window.addEventListener("load", scheduleIdle);
   return cancel;
