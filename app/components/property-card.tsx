@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { BedDouble, MapPin } from "lucide-react";
-import type { Property } from "../../domain/catalogue/property.ts";
+import type { PropertyCardData } from "../../domain/catalogue/read-properties.ts";
 import { MembersBadge } from "./members-badge.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { cn } from "./ui/cn.ts";
@@ -20,12 +20,6 @@ export const CATALOGUE_CARD_SIZES =
  * A catalogue card. Hovering (or focusing) it cycles through the estate's images; leaving
  * returns to the first. Only the first image loads until the card is first hovered.
  */
-/** What a card shows; the catalogue page ships no more than this. */
-export type PropertyCardData = Pick<
-  Property,
-  "id" | "slug" | "name" | "location" | "bedrooms" | "summary" | "membersOnly" | "images"
->;
-
 export function PropertyCard({
   property,
   isAboveFold,

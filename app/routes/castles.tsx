@@ -7,7 +7,7 @@ import {
   filterInputFromSearchParams,
   hasFilters,
 } from "../../domain/catalogue/catalogue-filter.schema.ts";
-import { searchProperties } from "../../domain/catalogue/read-properties.ts";
+import { searchProperties, toPropertyCard } from "../../domain/catalogue/read-properties.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/castles";
 import { depsContext, requestInfoContext } from "../context.ts";
@@ -32,19 +32,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     filter,
     pageSize: CATALOGUE_PAGE_SIZE,
   });
-  // Ship only what a card shows: the page's data travels twice (HTML and hydration).
-  const properties = page.properties.map(
-    ({ id, slug, name, location, bedrooms, summary, membersOnly, images }) => ({
-      id,
-      slug,
-      name,
-      location,
-      bedrooms,
-      summary,
-      membersOnly,
-      images,
-    }),
-  );
+  const properties = page.properties.map((property) => toPropertyCard(property));
   return {
     properties,
     filter,

@@ -19,7 +19,11 @@ import {
 } from "lucide-react";
 import { HOME, localize } from "../../content/site-content.ts";
 import { SITE } from "../../content/site.ts";
-import { getFeaturedImage, listPropertiesBySlug } from "../../domain/catalogue/read-properties.ts";
+import {
+  getFeaturedImage,
+  listPropertiesBySlug,
+  toPropertyCard,
+} from "../../domain/catalogue/read-properties.ts";
 import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/home";
@@ -54,18 +58,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     listPropertiesBySlug(deps, { slugs: FEATURED_SLUGS, language }),
     getFeaturedImage(deps),
   ]);
-  const featured = featuredProperties.map(
-    ({ id, slug, name, location, bedrooms, summary, membersOnly, images }) => ({
-      id,
-      slug,
-      name,
-      location,
-      bedrooms,
-      summary,
-      membersOnly,
-      images: images.slice(0, 4),
-    }),
-  );
+  // A featured card cycles through four images at most: the rest stay behind.
+  const featured = featuredProperties.map((property) => toPropertyCard(property, 4));
   const text = (value: Parameters<typeof localize>[0]) => localize(value, language);
   const card = (c: (typeof HOME.tokenUtility.cards)[number]) => ({
     key: c.key,

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse } from "react-router";
-import { BedDouble, CalendarCheck, MapPin } from "lucide-react";
+import { CalendarCheck } from "lucide-react";
 import { getProperty } from "../../domain/catalogue/read-properties.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { SITE } from "../../content/site.ts";
@@ -11,6 +11,7 @@ import type { Route } from "./+types/property";
 import { depsContext, requestInfoContext } from "../context.ts";
 import { localizedUrl, pageMeta } from "../meta.ts";
 import { BackLink, EstateRouteError } from "../components/back-link.tsx";
+import { EstateHeader } from "../components/estate-header.tsx";
 import { MembersBadge } from "../components/members-badge.tsx";
 import { PropertyGallery } from "../components/property-gallery.tsx";
 import { ShareControl } from "../components/share-control.tsx";
@@ -74,20 +75,12 @@ export default function PropertyPage({
     <article className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
       <PropertyBackLink />
       <header className="mt-8 flex flex-col gap-4">
-        <div className="flex flex-wrap items-center gap-4">
-          <h1 className="text-heritage text-5xl font-semibold sm:text-6xl">{property.name}</h1>
-          {property.membersOnly && <MembersBadge />}
-        </div>
-        <div className="text-muted flex flex-wrap items-center gap-x-6 gap-y-2">
-          <p className="flex items-center gap-2">
-            <MapPin aria-hidden className="text-gold size-4" />
-            {property.location}
-          </p>
-          <p className="flex items-center gap-2">
-            <BedDouble aria-hidden className="text-gold size-4" />
-            {t("castles.bedrooms", { count: property.bedrooms })}
-          </p>
-        </div>
+        <EstateHeader
+          title={property.name}
+          location={property.location}
+          bedrooms={property.bedrooms}
+          badge={property.membersOnly && <MembersBadge />}
+        />
         <div className="flex flex-wrap items-center justify-between gap-4">
           <ShareControl title={shareTitle} description={property.summary} />
           <ButtonLink to={`/booking/${property.slug}#top`} size="lg">

@@ -427,6 +427,30 @@ function emptyPage(): CataloguePage {
   };
 }
 
+/** What a catalogue card shows of an estate: a page of cards ships no more than this. */
+export type PropertyCardData = Pick<
+  Property,
+  "id" | "slug" | "name" | "location" | "bedrooms" | "summary" | "membersOnly" | "images"
+>;
+
+/**
+ * An estate as its card shows it, with its first `maxImages` images (all by default). A page's
+ * data travels twice (in the HTML and for hydration), so the fields no card shows stay behind.
+ */
+export function toPropertyCard(property: Property, maxImages?: number): PropertyCardData {
+  const { id, slug, name, location, bedrooms, summary, membersOnly, images } = property;
+  return {
+    id,
+    slug,
+    name,
+    location,
+    bedrooms,
+    summary,
+    membersOnly,
+    images: maxImages === undefined ? images : images.slice(0, maxImages),
+  };
+}
+
 /** Every property of the network, in catalogue order, in one language (the spec's full list). */
 export function listProperties(
   deps: Deps,

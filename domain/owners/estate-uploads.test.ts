@@ -14,6 +14,7 @@ import {
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
+import type { Artwork } from "../media/artwork.ts";
 import { getMediaVariant } from "../media/get-media-variant.ts";
 import type { MediaStoreConfig } from "../media/uploads.ts";
 import { UploadRejectedError } from "../media/uploads.ts";
@@ -69,6 +70,9 @@ async function uploadRevisions(deps: Deps, propertyId: number) {
     )
     .orderBy(asc(propertyRevisions.id));
 }
+
+/** Uploads need no drawing; the media pipeline asks for it all the same. */
+const artwork: Artwork = { drawIllustration: () => "", drawByKey: () => undefined };
 
 describeEachBackend("estate uploads", (database) => {
   const store: MediaStoreConfig = {};
@@ -215,7 +219,11 @@ describeEachBackend("estate uploads", (database) => {
       [800, "jpg", "image/jpeg"],
       [480, "avif", "image/avif"],
     ] as const) {
-      const variant = await getMediaVariant(deps, { key: image!.key, width, format }, store);
+      const variant = await getMediaVariant(
+        deps,
+        { key: image!.key, width, format },
+        { store, artwork },
+      );
       expect(variant.contentType).toBe(type);
       const metadata = await sharp(variant.bytes).metadata();
       expect([metadata.width, metadata.height]).toEqual([width, (width * 3) / 4]);
@@ -242,7 +250,11 @@ describeEachBackend("estate uploads", (database) => {
       store,
     );
     expect(elsewhere!.key).not.toBe(image!.key);
-    await getMediaVariant(deps, { key: image!.key, width: 320, format: "webp" }, store);
+    await getMediaVariant(
+      deps,
+      { key: image!.key, width: 320, format: "webp" },
+      { store, artwork },
+    );
 
     // Show the upload second in the public gallery.
     const shown = (await imagesOf(deps, estate.id)).filter((row) => row.selectedRank !== null);
@@ -374,12 +386,12 @@ describeEachBackend("estate uploads", (database) => {
     const variant = await getMediaVariant(
       deps,
       { key: image!.key, width: 640, format: "webp" },
-      files,
+      { store: files, artwork },
     );
     expect((await sharp(variant.bytes).metadata()).width).toBe(640);
     // Without the directory the original cannot be found: a configuration error, not a 404.
     await expect(
-      getMediaVariant(deps, { key: image!.key, width: 480, format: "webp" }, {}),
+      getMediaVariant(deps, { key: image!.key, width: 480, format: "webp" }, { artwork }),
     ).rejects.toThrow(/MEDIA_DIR/);
 
     await deleteEstateUpload(deps, owner, { propertyId: estate.id, key: image!.key }, files);

@@ -13,6 +13,7 @@ import {
   propertyImages,
   propertyRevisions,
 } from "../../db/schema/index.ts";
+import { DEMO_ARTWORK } from "../../content/demo-art/demo-artwork.ts";
 import { createSession, DEFAULT_SESSION_POLICY } from "../../domain/auth/sessions.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { translate } from "../../i18n/translate.ts";
@@ -57,7 +58,7 @@ function serveUploads(deps: () => Deps, tempDir: string) {
     );
     app.use("/api", apiNotFound);
     app.use("/api", apiErrorHandler(deps().log));
-    app.use("/media", mediaRoutes(deps(), {}));
+    app.use("/media", mediaRoutes(deps(), { artwork: DEMO_ARTWORK }));
     app.use("/media", apiErrorHandler(deps().log));
     ({ baseUrl, close } = await listenOnFreePort(app));
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { join } from "node:path";
+import { loadPropertyContent } from "../../content/load-properties.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
+
+const GORDON = loadPropertyContent(join(import.meta.dirname, "../../content/properties")).find(
+  (estate) => estate.content.en.name === "Gordon Castle",
+)!;
 
 describe("a property page", () => {
   const browser = useBrowser();
@@ -11,7 +17,8 @@ describe("a property page", () => {
     await page.waitForURL(/\/property\/\d+$/);
     await expect.poll(() => page.locator("h1").textContent()).toBe("Gordon Castle");
     expect(await page.getByTestId("members-badge").count()).toBe(1);
-    expect(await page.getByText(/^\d+ Bedrooms?$/).count()).toBeGreaterThanOrEqual(1);
+    expect(await page.getByText(`${GORDON.bedrooms} Bedrooms`, { exact: true }).count()).toBe(1);
+    expect(await page.getByText(GORDON.content.en.location, { exact: true }).count()).toBe(1);
     for (const heading of ["Amenities", "Activities", "Historical Significance"]) {
       expect(await page.getByRole("heading", { name: heading }).count()).toBe(1);
     }
@@ -59,9 +66,9 @@ describe("a property page", () => {
     const response = await page.goto("/property/no-such-castle");
     expect(response?.status()).toBe(404);
     expect(await page.locator("h1").textContent()).toBe("Property not found");
-    expect(
-      await page.getByRole("link", { name: "Back to All Properties" }).count(),
-    ).toBeGreaterThanOrEqual(1);
+    const back = page.getByRole("link", { name: "Back to All Properties" });
+    expect(await back.count()).toBe(1);
+    expect(await back.getAttribute("href")).toBe("/castles");
   });
 
   it.each([
