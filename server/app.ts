@@ -2,6 +2,7 @@ import { createRequestHandler } from "@react-router/express";
 import express, { type Express } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import {
+  cspNonceContext,
   depsContext,
   type OwnerPages,
   ownerPagesContext,
@@ -31,6 +32,7 @@ import type { Env } from "./env.ts";
 import { catalogueRoutes } from "./api/catalogue.ts";
 import { apiErrorHandler, apiNotFound } from "./api/errors.ts";
 import { mediaRoutes } from "./api/media.ts";
+import { DEMO_ARTWORK } from "../content/demo-art/demo-artwork.ts";
 import { openApiRoutes } from "./api/openapi.ts";
 import { requestRoutes } from "./api/requests.ts";
 import { seoRoutes } from "./api/seo.ts";
@@ -41,6 +43,7 @@ import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import type { Services } from "./services.ts";
 import { clientBotCheckConfig } from "../domain/bot-check/config.ts";
+import type { Ops } from "./ops/ops.ts";
 
 /** Old addresses of the castle network; all answer 301 to the canonical /castles. */
 export const CASTLES_REDIRECTS = ["/bookings", "/properties", "/castle-network"];
@@ -48,24 +51,40 @@ export const CASTLES_REDIRECTS = ["/bookings", "/properties", "/castle-network"]
 export interface AppOptions {
   deps: Deps;
   env: Pick<Env, "NODE_ENV" | "PUBLIC_URL"> &
-    Partial<Pick<Env, "WHITEPAPER_URL" | "SESSION_IDLE_HOURS" | "SESSION_MAX_DAYS" | "MEDIA_DIR">>;
+    Partial<
+      Pick<
+        Env,
+        "WHITEPAPER_URL" | "SESSION_IDLE_HOURS" | "SESSION_MAX_DAYS" | "MEDIA_DIR" | "TRUST_PROXY"
+      >
+    >;
   /** Request intake (forms, bot check, mail, rate limits); without it the form endpoints are absent. */
   services?: Services;
   /** The React Router server build; without it only the API and media routes exist (tests). */
   build?: () => Promise<ServerBuild>;
+  /** /healthz, /readyz, /metrics, request metrics and the database-outage answers (server/ops). */
+  ops?: Ops;
 }
 
 /** The Express application: headers, language, API, media, redirects, then the pages. */
-export function createExpressApp({ deps, env, build, services }: AppOptions): Express {
+export function createExpressApp({ deps, env, build, services, ops }: AppOptions): Express {
   const app = express();
   const isProduction = env.NODE_ENV === "production";
   const isHttps = env.PUBLIC_URL.startsWith("https://");
   app.disable("x-powered-by");
   app.set("etag", "strong");
-  app.set("trust proxy", "loopback");
+  app.set("trust proxy", env.TRUST_PROXY ?? "loopback");
+  // First: probes and metrics pass no cache, session or request log, and every request is timed.
+  if (ops) app.use(ops.router);
 
   app.use(requestLog(deps.log));
-  app.use(securityHeaders({ hsts: isProduction && isHttps }));
+  // Pages get a nonce-based policy (a stored page's copies, hashes), everything else a strict one.
+  app.use(
+    securityHeaders({
+      hsts: isProduction && isHttps,
+      turnstile: services?.intake.botCheck.provider === "turnstile",
+      development: env.NODE_ENV === "development",
+    }),
+  );
   app.use(languageMiddleware({ secureCookie: isProduction && isHttps }));
   const sessionCookie = sessionCookieOf(isProduction, {
     idleMs: (env.SESSION_IDLE_HOURS ?? 12) * 60 * 60_000,
@@ -117,9 +136,12 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
     );
   }
   app.use("/api", apiNotFound);
+  if (ops) app.use("/api", ops.outage.apiErrorHandler());
   app.use("/api", apiErrorHandler(deps.log));
-  app.use("/media", mediaRoutes(deps, mediaStore));
+  // The generated images (estate illustrations, team portraits) are the demo content's.
+  app.use("/media", mediaRoutes(deps, { store: mediaStore, artwork: DEMO_ARTWORK }));
   app.use("/media", apiNotFound);
+  if (ops) app.use("/media", ops.outage.apiErrorHandler());
   app.use("/media", apiErrorHandler(deps.log));
 
   app.use(seoRoutes(deps, env.PUBLIC_URL));
@@ -131,6 +153,7 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
   });
 
   if (build) {
+    if (ops) app.use(ops.outage.pageGate());
     app.use(
       createRequestHandler({
         build,
@@ -138,6 +161,7 @@ export function createExpressApp({ deps, env, build, services }: AppOptions): Ex
         getLoadContext(_req, res) {
           const context = new RouterContextProvider();
           context.set(depsContext, deps);
+          context.set(cspNonceContext, res.locals.cspNonce ?? null);
           context.set(requestInfoContext, {
             language: res.locals.language,
             publicUrl: env.PUBLIC_URL,
