@@ -46,6 +46,10 @@ const APP_RULES = {
       message: "Pages call domain functions; only domain/ touches the database.",
     },
     { group: ["express", "**/server/**"], message: "app/ does not depend on the Express adapter." },
+    {
+      group: ["**/domain/deps.ts"],
+      message: "Loaders get the domain functions they need (app/context.ts), never the database.",
+    },
   ],
 };
 const SERVER_RULES = {

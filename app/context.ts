@@ -1,6 +1,8 @@
 import { createContext } from "react-router";
 import type { BotCheckClientConfig } from "../domain/bot-check/config.ts";
-import type { Deps } from "../domain/deps.ts";
+import type { CataloguePage, SearchInput } from "../domain/catalogue/read-properties.ts";
+import type { Property, PropertyImage } from "../domain/catalogue/property.ts";
+import type { GuestRequestView } from "../domain/intake/request-status.ts";
 import type { Language } from "../i18n/config.ts";
 import type { SignedIn } from "../domain/auth/sessions.ts";
 import type { UndeliveredMailList } from "../domain/mail/outbox-health.ts";
@@ -11,8 +13,23 @@ import type { EstateActor, OwnerPropertyDetails } from "../domain/owners/owner-p
 import type { StaffEstateRow } from "../domain/owners/revisions.ts";
 import type { StaffEstateRecord } from "../domain/staff/estates.ts";
 
-/** Domain dependencies for loaders: they call domain functions directly, no HTTP hop. */
-export const depsContext = createContext<Deps>();
+/**
+ * What the public pages' loaders may do: the domain functions they need, bound to the database
+ * by the server (no HTTP hop). Loaders never see the database itself.
+ */
+export interface PublicPages {
+  /** The image that stands for the site in share previews and on the home page. */
+  getFeaturedImage: () => Promise<PropertyImage | null>;
+  /** The estates with these slugs, in this language (the home page's featured ones). */
+  listPropertiesBySlug: (input: { slugs: string[]; language: Language }) => Promise<Property[]>;
+  /** One page of the catalogue for a filter. */
+  searchProperties: (input: SearchInput) => Promise<CataloguePage>;
+  /** One estate by id or slug. @throws NotFoundError */
+  getProperty: (input: { idOrSlug: string; language: Language }) => Promise<Property>;
+  /** A guest's request by the token of their status link, or null. */
+  findRequestByStatusToken: (token: string) => Promise<GuestRequestView | null>;
+}
+export const publicPagesContext = createContext<PublicPages>();
 
 /** Facts about the request the server has already settled. */
 export interface RequestInfo {

@@ -23,9 +23,8 @@ import type { Route } from "./+types/root";
 import "./app.css";
 // The same file app.css's @font-face names (Vite emits one asset per file): preloaded below.
 import displayFontLatin from "@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url";
-import { getFeaturedImage } from "../domain/catalogue/read-properties.ts";
 import { translate } from "../i18n/translate.ts";
-import { depsContext, requestInfoContext } from "./context.ts";
+import { publicPagesContext, requestInfoContext } from "./context.ts";
 import { shareImageOf } from "./share-image.ts";
 import { BookingPageSkeleton } from "./components/booking-skeleton.tsx";
 import { NavigationProgress } from "./components/navigation-progress.tsx";
@@ -42,7 +41,7 @@ export function isStaffPath(pathname: string): boolean {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { language, publicUrl } = context.get(requestInfoContext);
-  const featured = await getFeaturedImage(context.get(depsContext));
+  const featured = await context.get(publicPagesContext).getFeaturedImage();
   return {
     shareImage: featured ? shareImageOf(featured, translate(language, "meta.shareImageAlt")) : null,
     language,

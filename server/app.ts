@@ -3,7 +3,8 @@ import express, { type Express } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import {
   cspNonceContext,
-  depsContext,
+  publicPagesContext,
+  type PublicPages,
   type OwnerPages,
   ownerPagesContext,
   requestInfoContext,
@@ -11,7 +12,14 @@ import {
   type StaffPages,
   staffPagesContext,
 } from "../app/context.ts";
-import { listPropertyChoices } from "../domain/catalogue/read-properties.ts";
+import {
+  getFeaturedImage,
+  getProperty,
+  listPropertiesBySlug,
+  listPropertyChoices,
+  searchProperties,
+} from "../domain/catalogue/read-properties.ts";
+import { findRequestByStatusToken } from "../domain/intake/request-status.ts";
 import { listUndeliveredMail } from "../domain/mail/outbox-health.ts";
 import { setStaffLanguage } from "../domain/staff/accounts.ts";
 import { countInboxByStatus, getInboxOverview, listInbox } from "../domain/staff/inbox.ts";
@@ -153,6 +161,7 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
   });
 
   if (build) {
+    const publicPages = publicPagesOf(deps);
     if (ops) app.use(ops.outage.pageGate());
     app.use(
       createRequestHandler({
@@ -160,7 +169,7 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
         mode: env.NODE_ENV === "production" ? "production" : "development",
         getLoadContext(_req, res) {
           const context = new RouterContextProvider();
-          context.set(depsContext, deps);
+          context.set(publicPagesContext, publicPages);
           context.set(cspNonceContext, res.locals.cspNonce ?? null);
           context.set(requestInfoContext, {
             language: res.locals.language,
@@ -180,6 +189,17 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
     );
   }
   return app;
+}
+
+/** The domain functions the public pages' loaders may call, bound to this app's database. */
+function publicPagesOf(deps: Deps): PublicPages {
+  return {
+    getFeaturedImage: () => getFeaturedImage(deps),
+    listPropertiesBySlug: (input) => listPropertiesBySlug(deps, input),
+    searchProperties: (input) => searchProperties(deps, input),
+    getProperty: (input) => getProperty(deps, input),
+    findRequestByStatusToken: (token) => findRequestByStatusToken(deps, token),
+  };
 }
 
 /** The domain functions the staff pages' loaders may call, bound to this app's database. */

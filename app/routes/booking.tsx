@@ -1,13 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse } from "react-router";
 import { EstateHeader } from "../components/estate-header.tsx";
-import { getProperty } from "../../domain/catalogue/read-properties.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { lastBookableDate, utcToday } from "../../domain/requests/dates.ts";
 import { formatDate } from "../../domain/requests/summary.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/booking";
-import { depsContext, requestInfoContext } from "../context.ts";
+import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
 import { BackLink, EstateRouteError } from "../components/back-link.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
@@ -29,7 +28,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   await PropertyBookingForm.ready();
   const { language, botCheck, bookingHorizonMonths } = context.get(requestInfoContext);
   try {
-    const property = await getProperty(context.get(depsContext), {
+    const property = await context.get(publicPagesContext).getProperty({
       idOrSlug: params.idOrSlug,
       language,
     });

@@ -7,10 +7,10 @@ import {
   filterInputFromSearchParams,
   hasFilters,
 } from "../../domain/catalogue/catalogue-filter.schema.ts";
-import { searchProperties, toPropertyCard } from "../../domain/catalogue/read-properties.ts";
+import { toPropertyCard } from "../../domain/catalogue/read-properties.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/castles";
-import { depsContext, requestInfoContext } from "../context.ts";
+import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
 import { CatalogueFilters } from "../components/catalogue-filters.tsx";
 import { PropertyCard } from "../components/property-card.tsx";
@@ -27,7 +27,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // A hand-edited URL with a bad value still shows the catalogue, with a notice.
   const filter = parsed.success ? parsed.data : {};
   // One page of 24 whatever the URL's `limit` (that is for API clients).
-  const page = await searchProperties(context.get(depsContext), {
+  const page = await context.get(publicPagesContext).searchProperties({
     language,
     filter,
     pageSize: CATALOGUE_PAGE_SIZE,

@@ -19,15 +19,11 @@ import {
 } from "lucide-react";
 import { HOME, localize } from "../../content/site-content.ts";
 import { SITE } from "../../content/site.ts";
-import {
-  getFeaturedImage,
-  listPropertiesBySlug,
-  toPropertyCard,
-} from "../../domain/catalogue/read-properties.ts";
+import { toPropertyCard } from "../../domain/catalogue/read-properties.ts";
 import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/home";
-import { depsContext, requestInfoContext } from "../context.ts";
+import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
 import { PropertyCard } from "../components/property-card.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
@@ -53,10 +49,10 @@ const CARD_ICONS: Record<string, LucideIcon> = {
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
-  const deps = context.get(depsContext);
+  const pages = context.get(publicPagesContext);
   const [featuredProperties, heroImage] = await Promise.all([
-    listPropertiesBySlug(deps, { slugs: FEATURED_SLUGS, language }),
-    getFeaturedImage(deps),
+    pages.listPropertiesBySlug({ slugs: FEATURED_SLUGS, language }),
+    pages.getFeaturedImage(),
   ]);
   // A featured card cycles through four images at most: the rest stay behind.
   const featured = featuredProperties.map((property) => toPropertyCard(property, 4));

@@ -1,14 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse } from "react-router";
 import { CalendarCheck } from "lucide-react";
-import { getProperty } from "../../domain/catalogue/read-properties.ts";
 import { NotFoundError } from "../../domain/errors.ts";
 import { SITE } from "../../content/site.ts";
 import { LANGUAGE_TAGS, type Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { mediaUrl } from "../../domain/media/media-url.ts";
 import type { Route } from "./+types/property";
-import { depsContext, requestInfoContext } from "../context.ts";
+import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { localizedUrl, pageMeta } from "../meta.ts";
 import { BackLink, EstateRouteError } from "../components/back-link.tsx";
 import { EstateHeader } from "../components/estate-header.tsx";
@@ -21,7 +20,7 @@ import { shareImageOf } from "../share-image.ts";
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
   try {
-    const property = await getProperty(context.get(depsContext), {
+    const property = await context.get(publicPagesContext).getProperty({
       idOrSlug: params.idOrSlug,
       language,
     });

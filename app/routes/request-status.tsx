@@ -1,12 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { CircleDot } from "lucide-react";
-import { findRequestByStatusToken } from "../../domain/intake/request-status.ts";
 import { summarizeRequest } from "../../domain/requests/summary.ts";
 import { LANGUAGE_TAGS } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/request-status";
-import { depsContext, requestInfoContext } from "../context.ts";
+import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
 import { STATUS_TONES, TONE_CLASSES } from "../components/status-tones.ts";
 import { cn } from "../components/ui/cn.ts";
@@ -18,7 +17,7 @@ import { cn } from "../components/ui/cn.ts";
  */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
-  const request = await findRequestByStatusToken(context.get(depsContext), params.token);
+  const request = await context.get(publicPagesContext).findRequestByStatusToken(params.token);
   if (!request) throw data(null, { status: 404 });
   const t = (key: string, values: Record<string, unknown> = {}) => translate(language, key, values);
   return {

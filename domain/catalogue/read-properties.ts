@@ -312,7 +312,11 @@ function pageStatement(input: {
     order by ${order}`;
 }
 
-type SearchInput = { language: Language; filter: CatalogueFilter; pageSize?: number } & ReadOptions;
+export type SearchInput = {
+  language: Language;
+  filter: CatalogueFilter;
+  pageSize?: number;
+} & ReadOptions;
 
 /** The page statement of a search, for a given way of matching its text (none without `q`). */
 function searchStatements(input: SearchInput) {
