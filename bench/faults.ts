@@ -139,6 +139,8 @@ async function runLoad(
   const retryEnd = loadEnd + RETRY_GRACE_SECONDS * 1000;
   let nextSlot = started;
   let counter = 0;
+  /** Failed attempts by status (0: no answer), printed after the load: what the fault cost. */
+  const failures = new Map<number, number>();
 
   async function send(n: number) {
     const key = randomUUID();
@@ -163,6 +165,7 @@ async function runLoad(
       }
       const ok = status >= 200 && status < 300;
       result.attempts.push({ at: performance.now(), ok });
+      if (!ok) failures.set(status, (failures.get(status) ?? 0) + 1);
       if (ok) {
         result.acknowledged.set(n, (JSON.parse(text) as { id: string }).id);
         return;
@@ -196,6 +199,10 @@ async function runLoad(
       result.faultError = `injecting the fault failed: ${String(error)}`;
     }),
   ]);
+  if (failures.size)
+    console.log(
+      `    failed attempts by status (0: no answer): ${[...failures].map(([status, count]) => `${status} x${count}`).join(", ")}`,
+    );
   return result;
 }
 

@@ -70,6 +70,13 @@ export async function openDatabase(
     // 'error' event on the pool: without a listener it would crash the process. The pool drops
     // that connection and opens a new one when next needed.
     pool.on("error", (error) => options.onIdleError?.(error));
+    // A connection ended while checked out (between the statements of a transaction, say) is an
+    // 'error' event on the client, which the pool does not listen to then: it would crash the
+    // process. The statement that uses the connection next fails and reports it; this listener
+    // only keeps the event from being unhandled.
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     // Fail at start, with the driver's own message, rather than at the first page view.
     await pool.query("select 1");
     const db = drizzleNodePg({ client: pool, schema });

@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BACKENDS, openTestDatabase } from "../tests/setup/database.ts";
+import { withTransaction } from "./client.ts";
+
+/**
+ * A PostgreSQL connection can end at any moment (a failover, a restart, pg_terminate_backend),
+ * including while the app holds it between the statements of a transaction. That must fail the
+ * work in hand, not the process (an unhandled 'error' event would end it), and the next
+ * request must get a fresh connection.
+ */
+describe.skipIf(!BACKENDS.includes("postgres"))(
+  "a PostgreSQL connection ended by the server",
+  () => {
+    let database: Awaited<ReturnType<typeof openTestDatabase>>;
+    let admin: pg.Client;
+    beforeAll(async () => {
+      database = await openTestDatabase("postgres");
+      admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+    });
+    afterAll(async () => {
+      await admin.end();
+      await database.dispose();
+    });
+
+    it("fails the transaction that held it, and the next query runs on a new connection", async () => {
+      const { db } = database.deps;
+      const unhandled: unknown[] = [];
+      const onUncaught = (error: unknown) => unhandled.push(error);
+      process.on("uncaughtException", onUncaught);
+      try {
+        const work = withTransaction(db, async (tx) => {
+          const [row] = (await tx.execute(sql`select pg_backend_pid() as pid`)).rows as {
+            pid: number;
+          }[];
+          await admin.query("select pg_terminate_backend($1)", [row!.pid]);
+          // The server's notice arrives while the connection sits idle in the transaction.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await tx.execute(sql`select 1`);
+        });
+        await expect(work).rejects.toThrow();
+        const after = await db.execute(sql`select 2 as two`);
+        expect(after.rows).toEqual([{ two: 2 }]);
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off("uncaughtException", onUncaught);
+      }
+    });
+  },
+);
