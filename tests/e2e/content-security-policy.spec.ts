@@ -40,10 +40,12 @@ describe("the Content-Security-Policy in Chromium", () => {
   const browser = useBrowser();
 
   it("lets a public page hydrate, rendered and then from the response cache", async () => {
-    const page = await browser.newPage();
-    const violations = await watchViolations(page);
     const policies: string[] = [];
     for (let visit = 0; visit < 2; visit += 1) {
+      // A new browser each time (its own HTTP cache): the second visit must reach the server,
+      // not revalidate the first one's copy (a 304 carries no policy of its own).
+      const page = await browser.newPage();
+      const violations = await watchViolations(page);
       const response = await page.goto("/castles");
       expect(response?.status()).toBe(200);
       policies.push((await response?.headerValue("content-security-policy")) ?? "");
