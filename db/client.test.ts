@@ -32,16 +32,17 @@ describe.skipIf(!BACKENDS.includes("postgres"))(
       process.on("uncaughtException", onUncaught);
       try {
         const work = withTransaction(db, async (tx) => {
-          const [row] = (await tx.execute(sql`select pg_backend_pid() as pid`)).rows as {
-            pid: number;
-          }[];
+          const result = (await tx.execute(sql`select pg_backend_pid() as pid`)) as {
+            rows: { pid: number }[];
+          };
+          const [row] = result.rows;
           await admin.query("select pg_terminate_backend($1)", [row!.pid]);
           // The server's notice arrives while the connection sits idle in the transaction.
           await new Promise((resolve) => setTimeout(resolve, 300));
           await tx.execute(sql`select 1`);
         });
         await expect(work).rejects.toThrow();
-        const after = await db.execute(sql`select 2 as two`);
+        const after = (await db.execute(sql`select 2 as two`)) as { rows: unknown[] };
         expect(after.rows).toEqual([{ two: 2 }]);
         expect(unhandled).toEqual([]);
       } finally {

@@ -26,6 +26,7 @@ export async function createApp(env: Env, rootDir: string) {
     migrationsFolder: join(rootDir, "db/migrations"),
     metricsToken: env.METRICS_TOKEN,
     responseCache: services.responseCache,
+    mailWorker: services.mailWorker,
   });
   const app = createExpressApp({
     deps,

@@ -39,6 +39,17 @@ export const EnvSchema = z.object({
   MAIL_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
   /** How often the mail worker looks for due mail, in ms. */
   MAIL_POLL_MS: z.coerce.number().int().min(50).default(5000),
+  /** SMTP sessions each instance keeps open to the relay and sends over side by side. */
+  SMTP_CONNECTIONS: z.coerce.number().int().min(1).max(20).default(4),
+  /**
+   * Hours mail may wait for a relay that cannot be reached before it is set aside for staff.
+   * (An unreachable relay spends no attempts: MAIL_MAX_ATTEMPTS counts the relay's answers.)
+   */
+  MAIL_MAX_AGE_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 30)
+    .default(72),
 
   /** ALTCHA: signs challenges; by default a secret made once and kept in the database. */
   ALTCHA_HMAC_SECRET: z.string().min(16).optional(),

@@ -36,6 +36,8 @@ export type ServicesEnv = Pick<
   | "STAFF_EMAIL"
   | "MAIL_RETRY_BASE_MS"
   | "MAIL_POLL_MS"
+  | "SMTP_CONNECTIONS"
+  | "MAIL_MAX_AGE_HOURS"
   | "ALTCHA_HMAC_SECRET"
   | "ALTCHA_COST"
   | "ALTCHA_EXPIRES_SECONDS"
@@ -113,6 +115,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     smtpUrl: env.SMTP_URL,
     directory: join(env.DATA_DIR, "mail"),
     messageIdDomain: new URL(env.PUBLIC_URL).hostname,
+    smtpConnections: env.SMTP_CONNECTIONS,
   });
   const mailWorker = startMailWorker(deps, transport, {
     pollMs: env.MAIL_POLL_MS,
@@ -120,7 +123,9 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       baseMs: env.MAIL_RETRY_BASE_MS,
       maxMs: 60 * 60_000,
       maxAttempts: env.MAIL_MAX_ATTEMPTS,
+      maxAgeMs: env.MAIL_MAX_AGE_HOURS * 3_600_000,
     },
+    concurrency: env.SMTP_CONNECTIONS,
   });
 
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;

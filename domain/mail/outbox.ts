@@ -4,7 +4,7 @@ import type { Database } from "../../db/client.ts";
 import { mailOutbox } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { RenderedMail } from "./templates.ts";
-import type { MailTransport } from "./transport.ts";
+import { type MailTransport, MailSendError } from "./transport.ts";
 
 export interface QueuedMail extends RenderedMail {
   template: string;
@@ -37,20 +37,32 @@ export interface RetryPolicy {
    * Attempts before the outbox gives up on a mail (default 10, about three hours with the
    * default waits). The mail is then kept as `failed`, with its last error, until staff retry
    * or discard it (outbox-health.ts), so one that cannot go is seen rather than silently retried.
+   * Only an attempt the relay answered counts: while the relay cannot be reached at all, mail
+   * waits without spending its attempts (see `maxAgeMs`).
    */
   maxAttempts?: number;
+  /**
+   * How long mail may wait for a relay that cannot be reached before it is set aside as
+   * `failed` for staff (default 3 days, as mail servers keep their queues).
+   */
+  maxAgeMs?: number;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 10;
+export const DEFAULT_MAX_AGE_MS = 3 * 24 * 60 * 60_000;
 
 export const DEFAULT_RETRY: RetryPolicy = {
   baseMs: 30_000,
   maxMs: 60 * 60_000,
   maxAttempts: DEFAULT_MAX_ATTEMPTS,
+  maxAgeMs: DEFAULT_MAX_AGE_MS,
 };
 
 /** How long a claimed mail stays reserved for one sender before another may try it. */
 const CLAIM_MS = 2 * 60_000;
+/** Mails claimed at once, and sent side by side per run (the transport's pool size). */
+const DEFAULT_BATCH = 50;
+const DEFAULT_CONCURRENCY = 4;
 
 export function retryDelay(attempts: number, policy: RetryPolicy): number {
   return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
@@ -58,19 +70,31 @@ export function retryDelay(attempts: number, policy: RetryPolicy): number {
 
 export interface DeliveryReport {
   sent: number;
+  /** Mails the relay refused or that failed on their own: each spent an attempt. */
   failed: number;
+  /**
+   * Set (to the error) when the relay could not be reached: the run stopped, and every mail
+   * it had claimed but not sent went back to the outbox without spending an attempt.
+   */
+  relayUnreachable?: string;
+  /** Mails set aside as failed because the relay stayed unreachable past `maxAgeMs`. */
+  expired?: number;
 }
 
+type ClaimedMail = typeof mailOutbox.$inferSelect;
+
 /**
- * Sends the mail that is due, at most `batch` at a time. Rows are claimed with SKIP LOCKED and a
- * lease, so several app instances can run this side by side without sending a mail twice. A
- * failed send is retried with exponential backoff; after `retry.maxAttempts` attempts the mail
- * is marked `failed` and no longer claimed.
+ * Sends the mail that is due, at most `batch` at a time and `concurrency` side by side. Rows
+ * are claimed with SKIP LOCKED and a lease, so several app instances can run this together
+ * without sending a mail twice. A mail the relay refuses for good is set aside at once; any
+ * other failure of one mail is retried with exponential backoff, and after
+ * `retry.maxAttempts` attempts the mail is marked `failed` and no longer claimed. When the
+ * relay cannot be reached the run stops and puts its unsent mail back as it was.
  */
 export async function deliverDueMail(
   deps: Deps,
   transport: MailTransport,
-  options: { batch?: number; retry?: RetryPolicy } = {},
+  options: { batch?: number; concurrency?: number; retry?: RetryPolicy } = {},
 ): Promise<DeliveryReport> {
   const retry = options.retry ?? DEFAULT_RETRY;
   const maxAttempts = retry.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
@@ -85,7 +109,7 @@ export async function deliverDueMail(
       ),
     )
     .orderBy(mailOutbox.nextAttemptAt)
-    .limit(options.batch ?? 20)
+    .limit(options.batch ?? DEFAULT_BATCH)
     .for("update", { skipLocked: true });
   const claimed = await deps.db
     .update(mailOutbox)
@@ -97,7 +121,12 @@ export async function deliverDueMail(
     .returning();
 
   const report: DeliveryReport = { sent: 0, failed: 0 };
-  for (const mail of claimed) {
+  const queue = [...claimed];
+  const putBack: string[] = [];
+  const bookkeepingErrors: unknown[] = [];
+
+  const sendOne = async (mail: ClaimedMail) => {
+    let failure: MailSendError | undefined;
     try {
       await transport.send({
         id: mail.id,
@@ -106,58 +135,161 @@ export async function deliverDueMail(
         text: mail.text,
         html: mail.html,
       });
+    } catch (error) {
+      failure =
+        error instanceof MailSendError
+          ? error
+          : new MailSendError("transient", error instanceof Error ? error.message : String(error));
+    }
+    if (!failure) {
+      // Should this fail, the mail stays claimed and goes again when its lease ends:
+      // delivery is at least once, never silently dropped.
       await deps.db
         .update(mailOutbox)
         .set({ status: "sent", sentAt: sql`now()`, lockedUntil: null, lastError: null })
         .where(eq(mailOutbox.id, mail.id));
       report.sent += 1;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      // `attempts` already counts this attempt (raised when the row was claimed).
-      if (mail.attempts >= maxAttempts) {
-        await deps.db
-          .update(mailOutbox)
-          .set({ status: "failed", lockedUntil: null, lastError: message.slice(0, 1000) })
-          .where(eq(mailOutbox.id, mail.id));
-        deps.log.error(
-          { mailId: mail.id, attempts: mail.attempts, err: message },
-          "mail delivery failed; gave up after the last attempt, kept as failed for staff",
-        );
-        report.failed += 1;
-        continue;
-      }
+      return;
+    }
+    if (failure.kind === "unreachable") {
+      report.relayUnreachable ??= failure.message;
+      putBack.push(mail.id);
+      return;
+    }
+    const lastError = failure.message.slice(0, 1000);
+    // `attempts` already counts this attempt (raised when the row was claimed).
+    if (failure.kind === "rejected" || mail.attempts >= maxAttempts) {
+      await deps.db
+        .update(mailOutbox)
+        .set({ status: "failed", lockedUntil: null, lastError })
+        .where(eq(mailOutbox.id, mail.id));
+      deps.log.error(
+        { mailId: mail.id, attempts: mail.attempts, err: failure.message },
+        failure.kind === "rejected"
+          ? "mail refused by the relay for good; kept as failed for staff"
+          : "mail delivery failed; gave up after the last attempt, kept as failed for staff",
+      );
+    } else {
       const delay = retryDelay(mail.attempts, retry);
       await deps.db
         .update(mailOutbox)
         .set({
           lockedUntil: null,
-          lastError: message.slice(0, 1000),
+          lastError,
           nextAttemptAt: sql`now() + ${`${delay} milliseconds`}::interval`,
         })
         .where(eq(mailOutbox.id, mail.id));
       deps.log.warn(
-        { mailId: mail.id, attempts: mail.attempts, retryInMs: delay, err: message },
+        { mailId: mail.id, attempts: mail.attempts, retryInMs: delay, err: failure.message },
         "mail delivery failed; will retry",
       );
-      report.failed += 1;
     }
+    report.failed += 1;
+  };
+
+  const lane = async () => {
+    for (let mail = queue.shift(); mail; mail = queue.shift()) {
+      // Once the relay is known to be away, the rest of the batch is not tried.
+      if (report.relayUnreachable !== undefined) {
+        putBack.push(mail.id);
+        continue;
+      }
+      try {
+        await sendOne(mail);
+      } catch (error) {
+        bookkeepingErrors.push(error);
+      }
+    }
+  };
+  const lanes = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, claimed.length));
+  await Promise.all(Array.from({ length: lanes }, lane));
+
+  if (putBack.length > 0) {
+    // Back as it was before the claim: due, unclaimed, and the attempt not spent.
+    await deps.db
+      .update(mailOutbox)
+      .set({
+        lockedUntil: null,
+        attempts: sql`greatest(${mailOutbox.attempts} - 1, 0)`,
+        lastError: (report.relayUnreachable ?? "").slice(0, 1000),
+      })
+      .where(inArray(mailOutbox.id, putBack));
   }
+  if (report.relayUnreachable !== undefined) {
+    report.expired = await expireWaitingMail(deps, retry, report.relayUnreachable);
+  }
+  if (bookkeepingErrors.length > 0) throw bookkeepingErrors[0];
   return report;
+}
+
+/**
+ * Sets aside as `failed` the pending mail that has waited longer than `retry.maxAgeMs` for a
+ * relay that cannot be reached, so staff see it instead of it waiting for ever.
+ */
+async function expireWaitingMail(deps: Deps, retry: RetryPolicy, error: string): Promise<number> {
+  const maxAgeMs = retry.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+  const expired = await deps.db
+    .update(mailOutbox)
+    .set({
+      status: "failed",
+      lockedUntil: null,
+      lastError:
+        `Not delivered within ${Math.round(maxAgeMs / 3_600_000)} h: the mail relay could not be reached (${error})`.slice(
+          0,
+          1000,
+        ),
+    })
+    .where(
+      and(
+        eq(mailOutbox.status, "pending"),
+        lte(mailOutbox.createdAt, sql`now() - ${`${maxAgeMs} milliseconds`}::interval`),
+        or(isNull(mailOutbox.lockedUntil), lte(mailOutbox.lockedUntil, sql`now()`)),
+      ),
+    )
+    .returning({ id: mailOutbox.id });
+  if (expired.length > 0)
+    deps.log.error(
+      { count: expired.length, maxAgeMs, err: error },
+      "mail relay unreachable for too long; mail kept as failed for staff",
+    );
+  return expired.length;
 }
 
 export interface MailWorker {
   /** Look for due mail now (after a request commits) instead of at the next tick. */
   kick(): void;
+  /** Since when (epoch ms) the relay cannot be reached; null while it answers. */
+  relayUnreachableSince(): number | null;
   /** Waits for a delivery in progress, then stops. */
   stop(): Promise<void>;
 }
 
-/** Polls the outbox every `pollMs` and whenever kicked; one delivery run at a time. */
+export interface MailWorkerOptions {
+  pollMs?: number;
+  retry?: RetryPolicy;
+  batch?: number;
+  concurrency?: number;
+  /** While the relay is away, the first retry waits this long, doubling (default 1 s). */
+  relayProbeMinMs?: number;
+  /** ...up to this (default 30 s): how late mail can start again after the relay returns. */
+  relayProbeMaxMs?: number;
+}
+
+/**
+ * Polls the outbox every `pollMs` and whenever kicked; one delivery run at a time. When the
+ * relay cannot be reached, the worker stops sending and tries one mail now and then (from
+ * `relayProbeMinMs`, doubling up to `relayProbeMaxMs`) until the relay answers; then the whole
+ * backlog goes out at once, none of it having spent an attempt on the outage.
+ */
 export function startMailWorker(
   deps: Deps,
   transport: MailTransport,
-  options: { pollMs?: number; retry?: RetryPolicy } = {},
+  options: MailWorkerOptions = {},
 ): MailWorker {
+  const batch = options.batch ?? DEFAULT_BATCH;
+  const probeMinMs = options.relayProbeMinMs ?? 1000;
+  const probeMaxMs = options.relayProbeMaxMs ?? 30_000;
+  let relayDown: { since: number; nextProbeAt: number; waitMs: number } | null = null;
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -167,13 +299,42 @@ export function startMailWorker(
       again = true;
       return;
     }
+    // While the relay is away, only a probe goes, and only when it is due. (Checked here, not
+    // only in the loop: a run that ended without awaiting would finish before it is recorded.)
+    if (relayDown && Date.now() < relayDown.nextProbeAt) return;
     running = (async () => {
       try {
         do {
           again = false;
-          const report = await deliverDueMail(deps, transport, { retry: options.retry });
+          if (relayDown && Date.now() < relayDown.nextProbeAt) break;
+          const report = await deliverDueMail(deps, transport, {
+            retry: options.retry,
+            batch: relayDown ? 1 : batch,
+            concurrency: options.concurrency,
+          });
+          if (report.relayUnreachable !== undefined) {
+            if (!relayDown) {
+              relayDown = { since: Date.now(), nextProbeAt: 0, waitMs: probeMinMs };
+              deps.log.warn(
+                { transport: transport.description, err: report.relayUnreachable },
+                "mail relay unreachable: mail waits in the outbox until it answers",
+              );
+            } else {
+              relayDown.waitMs = Math.min(relayDown.waitMs * 2, probeMaxMs);
+            }
+            relayDown.nextProbeAt = Date.now() + relayDown.waitMs;
+            break;
+          }
+          if (relayDown && report.sent + report.failed > 0) {
+            deps.log.info(
+              { transport: transport.description, unreachableMs: Date.now() - relayDown.since },
+              "mail relay answers again: sending the waiting mail",
+            );
+            relayDown = null;
+            again = true;
+          }
           // A full batch means more may be waiting.
-          if (report.sent + report.failed >= 20) again = true;
+          if (report.sent + report.failed >= batch) again = true;
         } while (again && !stopped);
       } catch (error) {
         deps.log.error({ err: error }, "mail outbox run failed");
@@ -187,6 +348,7 @@ export function startMailWorker(
   run();
   return {
     kick: run,
+    relayUnreachableSince: () => relayDown?.since ?? null,
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -11,11 +11,67 @@ export interface OutgoingMail {
   html: string;
 }
 
-/** Sends one mail or throws; the outbox decides what a failure means. */
+/**
+ * Why a send failed, as the outbox needs to know it:
+ * - `unreachable`: the relay could not be reached or talked to (refused connection, timeout,
+ *   a dropped session, TLS or login failure, 421 "service not available"). Nothing is wrong
+ *   with the mail: every mail would fail the same way until the relay is back.
+ * - `rejected`: the relay answered this mail with a permanent refusal (5xx but 503), such as
+ *   an unknown recipient. Sending it again would get the same answer.
+ * - `transient`: anything else (a 4xx for this mail, an unexpected reply): worth a retry.
+ */
+export type MailFailureKind = "unreachable" | "rejected" | "transient";
+
+export class MailSendError extends Error {
+  override readonly name = "MailSendError";
+  readonly kind: MailFailureKind;
+  constructor(kind: MailFailureKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.kind = kind;
+  }
+}
+
+/** Sends one mail or throws (a MailSendError when it can tell why); the outbox decides what a failure means. */
 export interface MailTransport {
   readonly description: string;
   send(mail: OutgoingMail): Promise<void>;
   close(): void;
+}
+
+/**
+ * Error codes nodemailer gives when the session itself failed, not the mail: no mail can go
+ * until the relay (or its login) works again, whatever reply code came with the error.
+ */
+const RELAY_FAILURE_CODES = new Set([
+  "ECONNECTION",
+  "ETIMEDOUT",
+  "ESOCKET",
+  "EDNS",
+  "ETLS",
+  "EAUTH",
+  "ENOAUTH",
+  "EOAUTH2",
+  "EPROXY",
+  "ECONNREFUSED",
+  "ECONNRESET",
+]);
+
+/** Sorts an SMTP client's error into the three kinds the outbox tells apart. */
+export function classifySmtpError(error: unknown): MailSendError {
+  const details = (error ?? {}) as { code?: unknown; responseCode?: unknown; message?: unknown };
+  const code = typeof details.code === "string" ? details.code : undefined;
+  const responseCode = typeof details.responseCode === "number" ? details.responseCode : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  const kind: MailFailureKind =
+    responseCode === 421 || (code !== undefined && RELAY_FAILURE_CODES.has(code))
+      ? "unreachable"
+      : responseCode !== undefined &&
+          responseCode >= 500 &&
+          responseCode < 600 &&
+          responseCode !== 503
+        ? "rejected"
+        : "transient";
+  return new MailSendError(kind, message, { cause: error });
 }
 
 export interface MailTransportOptions {
@@ -26,6 +82,11 @@ export interface MailTransportOptions {
   directory: string;
   /** Domain of Message-IDs (the public host). */
   messageIdDomain: string;
+  /**
+   * SMTP sessions kept open to the relay and used side by side (default 4). Each mail over a
+   * fresh session costs a TCP and SMTP handshake; a pool sends a backlog many times faster.
+   */
+  smtpConnections?: number;
 }
 
 export function createMailTransport(options: MailTransportOptions): MailTransport {
@@ -39,11 +100,23 @@ export function createMailTransport(options: MailTransportOptions): MailTranspor
   });
 
   if (options.smtpUrl) {
-    const transporter = nodemailer.createTransport(options.smtpUrl);
+    const transporter = nodemailer.createTransport({
+      url: options.smtpUrl,
+      pool: true,
+      maxConnections: options.smtpConnections ?? 4,
+      // A stalled relay must not hold a sender for nodemailer's default of minutes.
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+    });
     return {
       description: `smtp ${new URL(options.smtpUrl).host}`,
       async send(mail) {
-        await transporter.sendMail(envelope(mail));
+        try {
+          await transporter.sendMail(envelope(mail));
+        } catch (error) {
+          throw classifySmtpError(error);
+        }
       },
       close: () => transporter.close(),
     };

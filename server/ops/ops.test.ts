@@ -52,6 +52,7 @@ describeEachBackend("ops endpoints", (database, backend) => {
       migrationsFolder: MIGRATIONS_FOLDER,
       metricsToken: METRICS_TOKEN,
       responseCache: services.responseCache,
+      mailWorker: services.mailWorker,
     });
     const app = createExpressApp({
       deps,
@@ -176,6 +177,8 @@ describeEachBackend("ops endpoints", (database, backend) => {
     expect(text).not.toContain("no-such-estate-here");
 
     expect(text).toMatch(/\ncastellum_mail_outbox_pending \d+\n/);
+    // The suite's mail goes to files: the "relay" is always there.
+    expect(text).toContain("\ncastellum_mail_relay_up 1\n");
     expect(text).toMatch(/\ncastellum_mail_outbox_oldest_pending_age_seconds [\d.]+\n/);
     // The second read of the same estate came from the response cache.
     const hits = Number(/\ncastellum_response_cache_hits_total (\d+)\n/.exec(text)?.[1]);

@@ -9,6 +9,7 @@ import express, { type Router } from "express";
 import type { DatabaseHandle } from "../../db/client.ts";
 import { readMigrationStatus } from "../../db/health.ts";
 import type { Deps } from "../../domain/deps.ts";
+import type { MailWorker } from "../../domain/mail/outbox.ts";
 import { readOutboxDepth } from "../../domain/mail/outbox-depth.ts";
 import type { ResponseCache } from "../middleware/response-cache.ts";
 import { DatabaseOutage } from "./database-outage.ts";
@@ -24,6 +25,8 @@ export interface OpsOptions {
   /** /metrics answers only a request with `Authorization: Bearer <token>`; unset: 404. */
   metricsToken?: string;
   responseCache?: ResponseCache;
+  /** The mail worker, for whether this instance can reach the SMTP relay. */
+  mailWorker?: Pick<MailWorker, "relayUnreachableSince">;
 }
 
 export interface Ops {
@@ -83,6 +86,15 @@ export function createOps(options: OpsOptions): Ops {
         value: draining ? 1 : 0,
       },
     ];
+    if (options.mailWorker) {
+      const since = options.mailWorker.relayUnreachableSince();
+      samples.push({
+        name: "castellum_mail_relay_up",
+        help: "0 while this instance cannot reach the SMTP relay (mail waits in the outbox), else 1.",
+        type: "gauge",
+        value: since === null ? 1 : 0,
+      });
+    }
     try {
       const outbox = await readOutboxDepth(deps);
       samples.push(

@@ -16,11 +16,25 @@ export class TestSmtpServer {
   /** Called with each mail as it arrives (the browser journeys write them to files). */
   onMail?: (mail: ReceivedMail) => void;
 
+  /**
+   * Answers RCPT TO with this SMTP reply when it returns one (a relay refusing a recipient,
+   * for good with 5xx or for now with 4xx); undefined accepts the recipient.
+   */
+  refuseRecipient?: (address: string) => { code: number; message: string } | undefined;
+
   async start(port = 0): Promise<void> {
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS"],
       logger: false,
+      // Stopping ends the sessions a pooled client keeps open after half a second (421),
+      // as a relay going down would, instead of waiting 30 s for the client to leave.
+      closeTimeout: 500,
+      onRcptTo: (address, _session, callback) => {
+        const refusal = this.refuseRecipient?.(address.address);
+        if (!refusal) return callback();
+        callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));

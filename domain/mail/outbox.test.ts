@@ -1,0 +1,231 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import { mailOutbox } from "../../db/schema/index.ts";
+import { describeEachBackend } from "../../tests/setup/database.ts";
+import { expectErrorLog } from "../../tests/setup/error-log.ts";
+import { TestSmtpServer } from "../../tests/setup/smtp.ts";
+import type { Deps } from "../deps.ts";
+import {
+  deliverDueMail,
+  enqueueMail,
+  type MailWorker,
+  type RetryPolicy,
+  startMailWorker,
+} from "./outbox.ts";
+import { listUndeliveredMail } from "./outbox-health.ts";
+import { classifySmtpError, createMailTransport, type MailTransport } from "./transport.ts";
+
+const RETRY: RetryPolicy = { baseMs: 60_000, maxMs: 60_000, maxAttempts: 3 };
+
+async function queue(deps: Deps, recipients: string[]) {
+  await enqueueMail(
+    deps.db,
+    recipients.map((recipient) => ({
+      template: "test",
+      recipient,
+      subject: `For ${recipient}`,
+      text: `Hello ${recipient}`,
+      html: `<p>Hello ${recipient}</p>`,
+    })),
+  );
+}
+
+async function outbox(deps: Deps) {
+  const rows = await deps.db.select().from(mailOutbox).orderBy(mailOutbox.recipient);
+  return rows.map(({ recipient, status, attempts, lastError }) => ({
+    recipient,
+    status,
+    attempts,
+    lastError,
+  }));
+}
+
+const addresses = (count: number, tag: string) =>
+  Array.from({ length: count }, (_, n) => `${tag}${String(n).padStart(3, "0")}@example.com`);
+
+describeEachBackend(
+  "the mail outbox and its relay",
+  (database) => {
+    const smtp = new TestSmtpServer();
+    let transport: MailTransport;
+    const deps = () => database().deps;
+
+    beforeAll(async () => {
+      // Take a free port for the relay; each test decides whether it is up.
+      await smtp.start();
+      await smtp.stop();
+    });
+    beforeEach(async () => {
+      await deps().db.delete(mailOutbox);
+      smtp.received.length = 0;
+      smtp.refuseRecipient = undefined;
+      transport = createMailTransport({
+        from: "Castellum <bookings@castellum.example>",
+        smtpUrl: smtp.url,
+        directory: "/nonexistent",
+        messageIdDomain: "castellum.example",
+      });
+    });
+    afterEach(async () => {
+      transport.close();
+      await smtp.stop();
+    });
+    afterAll(() => smtp.stop());
+
+    it("keeps mail waiting without spending attempts while the relay cannot be reached", async () => {
+      await queue(deps(), addresses(5, "down"));
+      const report = await deliverDueMail(deps(), transport, { retry: RETRY });
+      expect(report.sent).toBe(0);
+      expect(report.failed).toBe(0);
+      expect(report.relayUnreachable).toMatch(/ECONNREFUSED/);
+      const rows = await outbox(deps());
+      expect(rows.map((row) => [row.status, row.attempts])).toEqual(
+        Array.from({ length: 5 }, () => ["pending", 0]),
+      );
+      // Still due: the next run tries again at once instead of waiting out a backoff.
+      const [due] = await deps()
+        .db.select({ n: sql`count(*)`.mapWith(Number) })
+        .from(mailOutbox)
+        .where(sql`${mailOutbox.nextAttemptAt} <= now() and ${mailOutbox.lockedUntil} is null`);
+      expect(due!.n).toBe(5);
+
+      await smtp.start(smtp.port);
+      const after = await deliverDueMail(deps(), transport, { retry: RETRY });
+      expect(after).toEqual({ sent: 5, failed: 0 });
+      expect(smtp.received.map((mail) => mail.to[0]).sort()).toEqual(addresses(5, "down"));
+      expect((await outbox(deps())).map((row) => [row.status, row.attempts])).toEqual(
+        Array.from({ length: 5 }, () => ["sent", 1]),
+      );
+    });
+
+    it("sets a refused recipient aside at once and sends the rest of the batch", async () => {
+      await smtp.start(smtp.port);
+      smtp.refuseRecipient = (address) =>
+        address === "nobody@example.com"
+          ? { code: 550, message: "5.1.1 No such user here" }
+          : undefined;
+      expectErrorLog(/refused by the relay for good/);
+      await queue(deps(), ["alice@example.com", "nobody@example.com", "zoe@example.com"]);
+      const report = await deliverDueMail(deps(), transport, { retry: RETRY });
+      expect(report).toEqual({ sent: 2, failed: 1 });
+      expect(await outbox(deps())).toEqual([
+        { recipient: "alice@example.com", status: "sent", attempts: 1, lastError: null },
+        {
+          recipient: "nobody@example.com",
+          status: "failed",
+          attempts: 1,
+          lastError: expect.stringContaining("No such user here"),
+        },
+        { recipient: "zoe@example.com", status: "sent", attempts: 1, lastError: null },
+      ]);
+      const { mails } = await listUndeliveredMail(deps());
+      expect(mails.map((mail) => mail.recipient)).toEqual(["nobody@example.com"]);
+    });
+
+    it("retries a recipient the relay defers (4xx) after a wait, spending an attempt", async () => {
+      await smtp.start(smtp.port);
+      smtp.refuseRecipient = () => ({ code: 451, message: "4.2.0 Try again later" });
+      await queue(deps(), ["later@example.com"]);
+      expect(await deliverDueMail(deps(), transport, { retry: RETRY })).toEqual({
+        sent: 0,
+        failed: 1,
+      });
+      expect(await outbox(deps())).toEqual([
+        {
+          recipient: "later@example.com",
+          status: "pending",
+          attempts: 1,
+          lastError: expect.stringContaining("Try again later"),
+        },
+      ]);
+      // Not due again before the wait is over.
+      expect(await deliverDueMail(deps(), transport, { retry: RETRY })).toEqual({
+        sent: 0,
+        failed: 0,
+      });
+    });
+
+    it("sets mail aside for staff once it has waited past the longest wait for the relay", async () => {
+      expectErrorLog(/unreachable for too long/);
+      await queue(deps(), ["old@example.com", "new@example.com"]);
+      await deps()
+        .db.update(mailOutbox)
+        .set({ createdAt: sql`now() - interval '4 days'` })
+        .where(eq(mailOutbox.recipient, "old@example.com"));
+      const report = await deliverDueMail(deps(), transport, {
+        retry: { ...RETRY, maxAgeMs: 3 * 24 * 3_600_000 },
+      });
+      expect(report.expired).toBe(1);
+      expect(await outbox(deps())).toEqual([
+        {
+          recipient: "new@example.com",
+          status: "pending",
+          attempts: 0,
+          lastError: expect.stringMatching(/ECONNREFUSED/),
+        },
+        {
+          recipient: "old@example.com",
+          status: "failed",
+          attempts: 0,
+          lastError: expect.stringMatching(
+            /^Not delivered within 72 h: the mail relay could not be reached/,
+          ),
+        },
+      ]);
+    });
+
+    it("sends the backlog once the relay is back, each mail once, by two workers side by side", async () => {
+      const second = createMailTransport({
+        from: "Castellum <bookings@castellum.example>",
+        smtpUrl: smtp.url,
+        directory: "/nonexistent",
+        messageIdDomain: "castellum.example",
+      });
+      const options = { pollMs: 50, retry: RETRY, relayProbeMinMs: 50, relayProbeMaxMs: 200 };
+      const workers: MailWorker[] = [
+        startMailWorker(deps(), transport, options),
+        startMailWorker(deps(), second, options),
+      ];
+      try {
+        await queue(deps(), addresses(120, "backlog"));
+        for (const worker of workers) worker.kick();
+        await expect
+          .poll(() => workers.map((worker) => worker.relayUnreachableSince() !== null))
+          .toEqual([true, true]);
+
+        await smtp.start(smtp.port);
+        await expect
+          .poll(async () => (await outbox(deps())).filter((row) => row.status === "sent").length, {
+            timeout: 15_000,
+          })
+          .toBe(120);
+        expect(workers.map((worker) => worker.relayUnreachableSince())).toEqual([null, null]);
+        const messageIds = smtp.received.map(
+          (mail) => /^Message-ID:\s*<([^>]+)>/im.exec(mail.raw)?.[1],
+        );
+        expect(new Set(messageIds).size).toBe(120);
+        expect(smtp.received.map((mail) => mail.to[0]).sort()).toEqual(addresses(120, "backlog"));
+        // The outage cost no mail an attempt: each went on its first.
+        expect(new Set((await outbox(deps())).map((row) => row.attempts))).toEqual(new Set([1]));
+      } finally {
+        // stop() closes each worker's transport; afterEach's second close is harmless.
+        await Promise.all(workers.map((worker) => worker.stop()));
+      }
+    });
+  },
+  { seed: false },
+);
+
+it("tells a relay that is away from a mail the relay refused", () => {
+  const kind = (error: object) => classifySmtpError(Object.assign(new Error("x"), error)).kind;
+  expect(kind({ code: "ECONNECTION" })).toBe("unreachable");
+  expect(kind({ code: "ESOCKET", errno: -111 })).toBe("unreachable");
+  expect(kind({ code: "ETIMEDOUT" })).toBe("unreachable");
+  expect(kind({ code: "EAUTH", responseCode: 535 })).toBe("unreachable");
+  expect(kind({ code: "EAUTH" })).toBe("unreachable");
+  expect(kind({ code: "EPROTOCOL", responseCode: 421 })).toBe("unreachable");
+  expect(kind({ code: "EENVELOPE", responseCode: 550 })).toBe("rejected");
+  expect(kind({ code: "EENVELOPE", responseCode: 503 })).toBe("transient");
+  expect(kind({ code: "EMESSAGE", responseCode: 452 })).toBe("transient");
+  expect(kind({})).toBe("transient");
+});
