@@ -271,7 +271,7 @@ export interface MailWorkerOptions {
   concurrency?: number;
   /** While the relay is away, the first retry waits this long, doubling (default 1 s). */
   relayProbeMinMs?: number;
-  /** ...up to this (default 30 s): how late mail can start again after the relay returns. */
+  /** ...up to this (default 10 s): how late mail can start again after the relay returns. */
   relayProbeMaxMs?: number;
 }
 
@@ -288,7 +288,7 @@ export function startMailWorker(
 ): MailWorker {
   const batch = options.batch ?? DEFAULT_BATCH;
   const probeMinMs = options.relayProbeMinMs ?? 1000;
-  const probeMaxMs = options.relayProbeMaxMs ?? 30_000;
+  const probeMaxMs = options.relayProbeMaxMs ?? 10_000;
   let relayDown: { since: number; nextProbeAt: number; waitMs: number } | null = null;
   let running: Promise<void> | null = null;
   let again = false;

@@ -217,6 +217,16 @@ export function hostileStringsIn(base: Record<string, unknown>): fc.Arbitrary<st
 }
 
 /** A header value as it can arrive on the wire: latin1, no CR, LF or NUL. */
+/** A body for an endpoint whose valid body is `base`: mostly near-valid, sometimes anything. */
+export function hostileBodies(base: Record<string, unknown>): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: hostileStringsIn(base) },
+    { weight: 3, arbitrary: mutatedBody(base) },
+    { weight: 1, arbitrary: jsonTree.map(serialize) },
+    { weight: 1, arbitrary: rawText },
+  );
+}
+
 export const headerText: fc.Arbitrary<string> = hostileString.map((text) =>
   Buffer.from(text.slice(0, 500), "utf8")
     .toString("latin1")

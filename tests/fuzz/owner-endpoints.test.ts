@@ -12,25 +12,15 @@ import {
   encodePathSegment,
   HOSTILE_TEXTS,
   hostileString,
-  hostileStringsIn,
   jsonTree,
-  mutatedBody,
   rawText,
   serialize,
   FUZZ_TIMEOUT_MS,
+  hostileBodies,
 } from "./hostile.ts";
 import { inject } from "./inject.ts";
 
 const ESTATE_ID = 15;
-
-function bodies(base: Record<string, unknown>): fc.Arbitrary<string> {
-  return fc.oneof(
-    { weight: 3, arbitrary: hostileStringsIn(base) },
-    { weight: 3, arbitrary: mutatedBody(base) },
-    { weight: 1, arbitrary: jsonTree.map(serialize) },
-    { weight: 1, arbitrary: rawText },
-  );
-}
 
 /** A multipart body of generated parts: names, filenames, types and bytes all hostile. */
 function multipartBodies(validImage: () => Buffer) {
@@ -135,7 +125,7 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
             fc.constantFrom("12", "1500", "EUR 900", "56.9, -3.1", "key: value"),
           ),
         )
-        .chain(([field, lang, value]) => bodies({ field, value, lang }))
+        .chain(([field, lang, value]) => hostileBodies({ field, value, lang }))
         .map((body) => ({ path: "/api/property-owners/update-property", body })),
     },
     {
@@ -145,7 +135,7 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
       baseHeaders: asOwner,
       cases: fc
         .oneof(
-          someKeys.chain((keys) => bodies({ selectedImages: keys })),
+          someKeys.chain((keys) => hostileBodies({ selectedImages: keys })),
           fc
             .array(fc.oneof(hostileString, fc.constantFrom(...HOSTILE_TEXTS)), { maxLength: 30 })
             .map((keys) => JSON.stringify({ selectedImages: keys })),
@@ -185,7 +175,7 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
             oneKey,
             hostileString.map((text) => encodePathSegment(text.slice(0, 200))),
           ),
-          fc.option(bodies({ propertyId: ESTATE_ID })),
+          fc.option(hostileBodies({ propertyId: ESTATE_ID })),
         )
         .map(([key, body]) => ({
           path: `/api/property-owners/images/${key}`,

@@ -20,25 +20,15 @@ import {
 import {
   encodePathSegment,
   hostileString,
-  hostileStringsIn,
   jsonTree,
-  mutatedBody,
   rawText,
   serialize,
   FUZZ_TIMEOUT_MS,
+  hostileBodies,
 } from "./hostile.ts";
 import { inject } from "./inject.ts";
 
 const KINDS = Object.keys(STAFF_COLLECTIONS) as RequestKind[];
-
-function bodies(base: Record<string, unknown>): fc.Arbitrary<string> {
-  return fc.oneof(
-    { weight: 3, arbitrary: hostileStringsIn(base) },
-    { weight: 3, arbitrary: mutatedBody(base) },
-    { weight: 1, arbitrary: jsonTree.map(serialize) },
-    { weight: 1, arbitrary: rawText },
-  );
-}
 
 describeEachBackend("fuzzing the staff endpoints", (database) => {
   const server = fuzzApp(() => database().deps, {
@@ -90,10 +80,12 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
       documented: "/api/admin/login",
       // Not loopback: X-Forwarded-For is not trusted, so every try counts against one address.
       remoteAddress: "203.0.113.9",
-      cases: bodies({ email: "admin@castellum.test", password: STAFF_PASSWORD }).map((body) => ({
-        path: "/api/admin/login",
-        body,
-      })),
+      cases: hostileBodies({ email: "admin@castellum.test", password: STAFF_PASSWORD }).map(
+        (body) => ({
+          path: "/api/admin/login",
+          body,
+        }),
+      ),
     },
     {
       name: "POST /api/admin/logout",
@@ -108,7 +100,7 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
       name: "POST /api/admin/setup",
       method: "POST",
       documented: "/api/admin/setup",
-      cases: bodies({
+      cases: hostileBodies({
         token: "AAAAAAAAAAAAAAAAAAAAAA",
         email: "second@castellum.test",
         displayName: "Second Admin",
@@ -124,7 +116,12 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
       cases: fc
         .tuple(
           fc.constantFrom(...KINDS),
-          bodies({ status: "Rejected", reason: "Dates taken", shareReason: true, version: 1 }),
+          hostileBodies({
+            status: "Rejected",
+            reason: "Dates taken",
+            shareReason: true,
+            version: 1,
+          }),
         )
         .chain(([kind, body]) =>
           pathId(() => requestIds[kind]).map((id): FuzzCase => ({
@@ -139,7 +136,7 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
       documented: "",
       baseHeaders: asAdmin,
       cases: fc
-        .tuple(fc.constantFrom(...KINDS), bodies({ body: "Called the guest back." }))
+        .tuple(fc.constantFrom(...KINDS), hostileBodies({ body: "Called the guest back." }))
         .chain(([kind, body]) =>
           pathId(() => requestIds[kind]).map((id): FuzzCase => ({
             path: `/api${STAFF_COLLECTIONS[kind]}/${id}/notes`,
@@ -179,7 +176,7 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
       cases: fc
         .tuple(
           pathId(() => "15"),
-          bodies({ email: "new-office@gordon-castle.example" }),
+          hostileBodies({ email: "new-office@gordon-castle.example" }),
         )
         .map(([id, body]) => ({ path: `/api/admin/estates/${id}/owner-email`, body })),
     },
