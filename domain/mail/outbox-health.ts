@@ -21,7 +21,10 @@ export interface UndeliveredMailList {
   mails: UndeliveredMail[];
   /** Every failed mail, including those beyond `limit`. */
   failedCount: number;
-  /** Pending mail that has failed at least once and is waiting for its next attempt. */
+  /**
+   * Pending mail that is late: a try failed (counted or not: the relay was away), or it has
+   * waited over a minute. During a relay outage this is the whole backlog.
+   */
   pendingCount: number;
 }
 
@@ -54,7 +57,7 @@ export async function listUndeliveredMail(
     .where(eq(mailOutbox.status, "failed"))
     .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
     .limit(input.limit ?? DEFAULT_LIST_LIMIT);
-  // Both counts in one scan of the rows that matter (pending here means retrying).
+  // Both counts in one scan of the rows that matter (pending here means late).
   const [counts] = await deps.db
     .select({
       failed: sql`count(*) filter (where ${mailOutbox.status} = 'failed')`.mapWith(Number),
@@ -62,7 +65,7 @@ export async function listUndeliveredMail(
     })
     .from(mailOutbox)
     .where(
-      sql`${mailOutbox.status} = 'failed' or (${mailOutbox.status} = 'pending' and ${mailOutbox.attempts} > 0)`,
+      sql`${mailOutbox.status} = 'failed' or (${mailOutbox.status} = 'pending' and (${mailOutbox.attempts} > 0 or ${mailOutbox.lastError} is not null or ${mailOutbox.createdAt} < now() - interval '1 minute'))`,
     );
   return {
     mails,

@@ -98,6 +98,20 @@ describeEachBackend(
       );
     });
 
+    it("counts, for staff, the mail that is late: tried and waiting, or queued over a minute ago", async () => {
+      await queue(deps(), ["fresh@example.com", "old@example.com", "tried@example.com"]);
+      await deps()
+        .db.update(mailOutbox)
+        .set({ createdAt: sql`now() - interval '2 minutes'` })
+        .where(eq(mailOutbox.recipient, "old@example.com"));
+      await deps()
+        .db.update(mailOutbox)
+        .set({ lastError: "connect ECONNREFUSED 127.0.0.1:25" })
+        .where(eq(mailOutbox.recipient, "tried@example.com"));
+      const list = await listUndeliveredMail(deps());
+      expect([list.pendingCount, list.failedCount]).toEqual([2, 0]);
+    });
+
     it("sets a refused recipient aside at once and sends the rest of the batch", async () => {
       await smtp.start(smtp.port);
       smtp.refuseRecipient = (address) =>

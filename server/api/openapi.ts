@@ -1520,7 +1520,7 @@ function staffSchemas() {
       failedCount: { ...COUNT, description: "Every failed mail, those beyond the list included" },
       pendingCount: {
         ...COUNT,
-        description: "Mail that failed at least once and waits for its next attempt",
+        description: "Pending mail that is late: a try failed, or it has waited over a minute",
       },
     }),
     Ok: objectSchema<{ ok: true }>({ ok: { type: "boolean", const: true } }),
