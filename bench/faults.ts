@@ -562,7 +562,7 @@ async function main() {
       row.gaveUp ? `${row.gaveUp} never acknowledged` : "",
       row.storedUnacknowledged ? `${row.storedUnacknowledged} stored, not acknowledged` : "",
       row.id !== "c" && row.mailsTwice
-        ? `${row.mailsTwice} mail(s) sent twice: handed to SMTP by an instance that stopped before marking them sent, sent again when their lease ran out (same Message-ID)`
+        ? `${row.mailsTwice} mail(s) sent twice: accepted by SMTP, then not recorded as sent (the instance died, or the database stayed away through the retries), sent again when their lease ran out (same Message-ID)`
         : "",
       row.error ? `FAILED: ${row.error}` : "",
     ].filter(Boolean);

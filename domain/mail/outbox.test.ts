@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { mailOutbox } from "../../db/schema/index.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+import { BACKENDS, describeEachBackend, openTestDatabase } from "../../tests/setup/database.ts";
 import { expectErrorLog } from "../../tests/setup/error-log.ts";
 import { TestSmtpServer } from "../../tests/setup/smtp.ts";
 import type { Deps } from "../deps.ts";
@@ -243,3 +244,68 @@ it("tells a relay that is away from a mail the relay refused", () => {
   expect(kind({ code: "EMESSAGE", responseCode: 452 })).toBe("transient");
   expect(kind({})).toBe("transient");
 });
+
+describe.skipIf(!BACKENDS.includes("postgres"))(
+  "a mail the relay took while the database went away [postgres]",
+  () => {
+    const smtp = new TestSmtpServer();
+    let database: Awaited<ReturnType<typeof openTestDatabase>>;
+    let admin: pg.Client;
+    let name = "";
+    beforeAll(async () => {
+      await smtp.start();
+      database = await openTestDatabase("postgres");
+      admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      const result = (await database.deps.db.execute(sql`select current_database() as name`)) as {
+        rows: { name: string }[];
+      };
+      name = result.rows[0]!.name;
+    });
+    afterAll(async () => {
+      await admin.query(`alter database "${name}" allow_connections true`);
+      await admin.end();
+      await database.dispose();
+      await smtp.stop();
+    });
+
+    it("is recorded as sent once the database answers again, not sent a second time", async () => {
+      const relay = createMailTransport({
+        from: "Castellum <bookings@castellum.example>",
+        smtpUrl: smtp.url,
+        directory: "/nonexistent",
+        messageIdDomain: "castellum.example",
+      });
+      // The relay accepts the mail; at that moment every connection to the database ends and
+      // new ones are refused for 0.6 s (a failover, as the app sees one).
+      const transport: MailTransport = {
+        description: relay.description,
+        async send(mail) {
+          await relay.send(mail);
+          await admin.query(`alter database "${name}" allow_connections false`);
+          await admin.query(
+            "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+            [name],
+          );
+          setTimeout(() => {
+            void admin.query(`alter database "${name}" allow_connections true`);
+          }, 600);
+        },
+        close: () => relay.close(),
+      };
+      try {
+        await queue(database.deps, ["once@example.com"]);
+        expect(await deliverDueMail(database.deps, transport, { retry: RETRY })).toEqual({
+          sent: 1,
+          failed: 0,
+        });
+        expect(await outbox(database.deps)).toEqual([
+          { recipient: "once@example.com", status: "sent", attempts: 1, lastError: null },
+        ]);
+        expect(smtp.to("once@example.com")).toHaveLength(1);
+      } finally {
+        transport.close();
+      }
+    });
+  },
+);

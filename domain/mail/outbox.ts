@@ -142,12 +142,7 @@ export async function deliverDueMail(
           : new MailSendError("transient", error instanceof Error ? error.message : String(error));
     }
     if (!failure) {
-      // Should this fail, the mail stays claimed and goes again when its lease ends:
-      // delivery is at least once, never silently dropped.
-      await deps.db
-        .update(mailOutbox)
-        .set({ status: "sent", sentAt: sql`now()`, lockedUntil: null, lastError: null })
-        .where(eq(mailOutbox.id, mail.id));
+      await markSent(deps, mail.id);
       report.sent += 1;
       return;
     }
@@ -220,6 +215,35 @@ export async function deliverDueMail(
   }
   if (bookkeepingErrors.length > 0) throw bookkeepingErrors[0];
   return report;
+}
+
+/** Waits between tries to record a sent mail: about 8 s in all, longer than a failover blip. */
+const MARK_SENT_WAITS_MS = [250, 500, 1000, 2000, 4000];
+
+/**
+ * Records a mail the relay accepted as sent. The relay has it, so a lost database connection
+ * here would send it a second time once the lease ends: the update is tried again on a fresh
+ * connection for a few seconds first. Should every try fail, the mail stays claimed and goes
+ * again when its lease ends: delivery is at least once, never silently dropped.
+ */
+async function markSent(deps: Deps, id: string): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await deps.db
+        .update(mailOutbox)
+        .set({ status: "sent", sentAt: sql`now()`, lockedUntil: null, lastError: null })
+        .where(eq(mailOutbox.id, id));
+      return;
+    } catch (error) {
+      const wait = MARK_SENT_WAITS_MS[attempt];
+      if (wait === undefined) throw error;
+      deps.log.warn(
+        { mailId: id, err: error, retryInMs: wait },
+        "mail sent, but not yet recorded as sent; trying again",
+      );
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 /**
