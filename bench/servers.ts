@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../tests/e2e/server.ts";
@@ -38,8 +38,34 @@ function stopper(child: ChildProcess) {
     });
 }
 
+/** Folders and files the production build is made from. */
+const BUILD_SOURCES = [
+  "app",
+  "server",
+  "domain",
+  "db",
+  "i18n",
+  "content",
+  "react-router.config.ts",
+  "vite.config.ts",
+];
+
+/** The newest modification time among `path` and the files below it (0 if absent). */
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestChange(join(path, name))));
+}
+
+/**
+ * Builds the app when there is no build or any of its sources changed since (the server code
+ * is bundled into build/: a stale build would measure old code), and the blank baseline once.
+ */
 export function ensureBuilds() {
-  if (!existsSync(join(ROOT, "build/server/index.js"))) {
+  const built = join(ROOT, "build/server/index.js");
+  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+  if (Math.max(...BUILD_SOURCES.map((source) => newestChange(join(ROOT, source)))) > builtAt) {
     execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
   }
   if (!existsSync(join(ROOT, "bench/blank/build/server/index.js"))) {
