@@ -90,11 +90,15 @@ describeEachBackend(
       const first = await deliverDueMail(deps, transport, { retry: QUICK_RETRY });
       expect(first).toEqual({ sent: 0, failed: 1 });
       // Still being retried: counted as pending, not yet listed as undelivered.
-      expect(await listUndeliveredMail(deps)).toEqual({
+      const waiting = await listUndeliveredMail(deps);
+      expect(waiting).toEqual({
         mails: [],
         failedCount: 0,
         pendingCount: 1,
+        oldestWaitingSince: expect.any(Date),
+        lastWaitingError: "550 5.1.1 mailbox unavailable",
       });
+      expect(Date.now() - waiting.oldestWaitingSince!.getTime()).toBeLessThan(60_000);
 
       await deliverDueMail(deps, transport, { retry: QUICK_RETRY });
       await deliverDueMail(deps, transport, { retry: QUICK_RETRY });
@@ -109,6 +113,7 @@ describeEachBackend(
       const report = await listUndeliveredMail(deps);
       expect(report.failedCount).toBe(1);
       expect(report.pendingCount).toBe(0);
+      expect([report.oldestWaitingSince, report.lastWaitingError]).toEqual([null, null]);
       expect(report.mails).toEqual([
         expect.objectContaining({
           recipient: "refused@example.com",

@@ -26,6 +26,10 @@ export interface UndeliveredMailList {
    * waited over a minute. During a relay outage this is the whole backlog.
    */
   pendingCount: number;
+  /** When the oldest of those late mails was queued; null when none is late. */
+  oldestWaitingSince: Date | null;
+  /** The error of the most recent failed try among them (the relay's answer, or why it could not be reached). */
+  lastWaitingError: string | null;
 }
 
 const DEFAULT_LIST_LIMIT = 50;
@@ -57,11 +61,18 @@ export async function listUndeliveredMail(
     .where(eq(mailOutbox.status, "failed"))
     .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
     .limit(input.limit ?? DEFAULT_LIST_LIMIT);
-  // Both counts in one scan of the rows that matter (pending here means late).
+  // The counts and the late mail's summary in one scan of the rows that matter (pending here
+  // means late). The latest error: the failed try due soonest was made last.
   const [counts] = await deps.db
     .select({
       failed: sql`count(*) filter (where ${mailOutbox.status} = 'failed')`.mapWith(Number),
       retrying: sql`count(*) filter (where ${mailOutbox.status} = 'pending')`.mapWith(Number),
+      oldest: sql<
+        string | Date | null
+      >`min(${mailOutbox.createdAt}) filter (where ${mailOutbox.status} = 'pending')`,
+      lastError: sql<
+        string | null
+      >`(array_agg(${mailOutbox.lastError} order by ${mailOutbox.nextAttemptAt} desc) filter (where ${mailOutbox.status} = 'pending' and ${mailOutbox.lastError} is not null))[1]`,
     })
     .from(mailOutbox)
     .where(
@@ -71,6 +82,8 @@ export async function listUndeliveredMail(
     mails,
     failedCount: counts?.failed ?? 0,
     pendingCount: counts?.retrying ?? 0,
+    oldestWaitingSince: counts?.oldest ? new Date(counts.oldest) : null,
+    lastWaitingError: counts?.lastError ?? null,
   };
 }
 

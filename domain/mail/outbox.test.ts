@@ -111,6 +111,9 @@ describeEachBackend(
         .where(eq(mailOutbox.recipient, "tried@example.com"));
       const list = await listUndeliveredMail(deps());
       expect([list.pendingCount, list.failedCount]).toEqual([2, 0]);
+      // The oldest late mail is the one queued two minutes ago; the error is the tried one's.
+      expect(Date.now() - list.oldestWaitingSince!.getTime()).toBeGreaterThan(110_000);
+      expect(list.lastWaitingError).toBe("connect ECONNREFUSED 127.0.0.1:25");
     });
 
     it("sets a refused recipient aside at once and sends the rest of the batch", async () => {

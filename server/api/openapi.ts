@@ -1522,6 +1522,13 @@ function staffSchemas() {
         ...COUNT,
         description: "Pending mail that is late: a try failed, or it has waited over a minute",
       },
+      oldestWaitingSince: nullable("string", {
+        format: "date-time",
+        description: "When the oldest late mail was queued; null when none is late",
+      }),
+      lastWaitingError: nullable("string", {
+        description: "The error of the latest failed try among the late mail",
+      }),
     }),
     Ok: objectSchema<{ ok: true }>({ ok: { type: "boolean", const: true } }),
   };

@@ -36,6 +36,8 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     ADMIN_EMAIL_DOMAIN: "castellum.test",
     STAFF_LANGUAGE: "en",
     MAIL_MAX_ATTEMPTS: 10,
+    MAIL_MAX_AGE_HOURS: 72,
+    SMTP_CONNECTIONS: 4,
     LOGIN_MAX_PER_ACCOUNT: 10,
     LOGIN_MAX_PER_IP: 50,
     LOGIN_WINDOW_MINUTES: 15,

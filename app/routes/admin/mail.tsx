@@ -26,6 +26,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     title: staffTitle(context, "staff.mail.title"),
     failedCount: list.failedCount,
     pendingCount: list.pendingCount,
+    oldestWaitingSince: list.oldestWaitingSince?.toISOString() ?? null,
+    lastWaitingError: list.lastWaitingError,
     mails: list.mails.map((mail) => ({
       id: mail.id,
       recipient: mail.recipient,
@@ -66,7 +68,7 @@ export default function UndeliveredMail({ loaderData }: Route.ComponentProps) {
   const [discarding, setDiscarding] = useState<Mail | null>(null);
   const returnFocus = useReturnFocus();
   const integer = new Intl.NumberFormat(i18n.language);
-  const { mails, failedCount, pendingCount } = loaderData;
+  const { mails, failedCount, pendingCount, oldestWaitingSince, lastWaitingError } = loaderData;
   const loading = navigation.state === "loading" || revalidator.state === "loading";
 
   const act = async (mail: Mail, action: "retry" | "discard") => {
@@ -119,6 +121,24 @@ export default function UndeliveredMail({ loaderData }: Route.ComponentProps) {
           </dd>
         </div>
       </dl>
+      {pendingCount > 0 && oldestWaitingSince && (
+        <div
+          data-testid="mail-waiting"
+          className="text-muted -mt-4 grid gap-1 text-sm lg:max-w-2xl"
+        >
+          <p>
+            {t("staff.mail.waitingSince", {
+              time: formatMoment(oldestWaitingSince, i18n.language),
+            })}
+          </p>
+          {lastWaitingError && (
+            <p>
+              {t("staff.mail.waitingError")}{" "}
+              <code className="text-ink font-mono text-xs break-all">{lastWaitingError}</code>
+            </p>
+          )}
+        </div>
+      )}
       <p role="status" className="sr-only">
         {loading ? t("staff.mail.loading") : ""}
       </p>
