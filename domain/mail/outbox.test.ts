@@ -41,6 +41,15 @@ async function outbox(deps: Deps) {
   }));
 }
 
+/** The real SMTP transport, pointed at the test relay. */
+const relayTransport = (smtp: TestSmtpServer) =>
+  createMailTransport({
+    from: "Castellum <bookings@castellum.example>",
+    smtpUrl: smtp.url,
+    directory: "/nonexistent",
+    messageIdDomain: "castellum.example",
+  });
+
 const addresses = (count: number, tag: string) =>
   Array.from({ length: count }, (_, n) => `${tag}${String(n).padStart(3, "0")}@example.com`);
 
@@ -60,12 +69,7 @@ describeEachBackend(
       await deps().db.delete(mailOutbox);
       smtp.received.length = 0;
       smtp.refuseRecipient = undefined;
-      transport = createMailTransport({
-        from: "Castellum <bookings@castellum.example>",
-        smtpUrl: smtp.url,
-        directory: "/nonexistent",
-        messageIdDomain: "castellum.example",
-      });
+      transport = relayTransport(smtp);
     });
     afterEach(async () => {
       transport.close();
@@ -193,12 +197,7 @@ describeEachBackend(
     });
 
     it("sends the backlog once the relay is back, each mail once, by two workers side by side", async () => {
-      const second = createMailTransport({
-        from: "Castellum <bookings@castellum.example>",
-        smtpUrl: smtp.url,
-        directory: "/nonexistent",
-        messageIdDomain: "castellum.example",
-      });
+      const second = relayTransport(smtp);
       const options = { pollMs: 50, retry: RETRY, relayProbeMinMs: 50, relayProbeMaxMs: 200 };
       const workers: MailWorker[] = [
         startMailWorker(deps(), transport, options),
@@ -273,12 +272,7 @@ describe.skipIf(!BACKENDS.includes("postgres"))(
     });
 
     it("is recorded as sent once the database answers again, not sent a second time", async () => {
-      const relay = createMailTransport({
-        from: "Castellum <bookings@castellum.example>",
-        smtpUrl: smtp.url,
-        directory: "/nonexistent",
-        messageIdDomain: "castellum.example",
-      });
+      const relay = relayTransport(smtp);
       // The relay accepts the mail; at that moment every connection to the database ends and
       // new ones are refused for 0.6 s (a failover, as the app sees one).
       const transport: MailTransport = {
