@@ -20,32 +20,19 @@ import type { Database } from "../../db/client.ts";
 import { type ImageSource, mediaOriginals, propertyImages } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { DomainError, NotFoundError } from "../errors.ts";
+import { ACCEPTED_UPLOAD_TYPES, UPLOAD_LIMITS, type UploadType } from "./upload-limits.ts";
+
+export { ACCEPTED_UPLOAD_TYPES, UPLOAD_LIMITS, type UploadType };
 
 // libvips' operation cache would keep recently opened files open (an upload's temporary file
 // stays on disk, unlinked, until evicted) and keep decoded 20 MB inputs in memory for reuse
 // that never comes: every variant is cached in the database instead.
 sharp.cache(false);
 
-/** Limits of spec point "Images": per file, per request and per picture. */
-export const UPLOAD_LIMITS = {
-  /** Bytes per file (20 MB). */
-  maxBytes: 20 * 1024 * 1024,
-  maxFiles: 10,
-  /** width x height as the file declares it (50 megapixels). */
-  maxPixels: 50_000_000,
-} as const;
-
 /** The normalised original fits within this square; variants go up to 1600 px. */
 export const NORMALISED_MAX_EDGE = 2400;
 
 /** What the bytes must be (sniffed, never the name or the declared Content-Type). */
-export const ACCEPTED_UPLOAD_TYPES = [
-  "image/jpeg",
-  "image/png",
-  "image/webp",
-  "image/avif",
-] as const;
-export type UploadType = (typeof ACCEPTED_UPLOAD_TYPES)[number];
 
 export type UploadRejection = "type" | "too_large" | "too_many_pixels" | "too_many" | "none";
 

@@ -27,11 +27,12 @@ import {
   type WebsiteInfoValue,
 } from "./owner-fields.ts";
 import type { EstateActor } from "./owner-property.ts";
+import { MAX_SELECTED_IMAGES } from "./owners.contract.ts";
 
 type Db = Pick<Deps, "db">;
 
 /** Most images an estate's public gallery shows. */
-export const MAX_SELECTED_IMAGES = 30;
+export { MAX_SELECTED_IMAGES };
 
 /** Translated fields that feed the catalogue's search text. */
 const SEARCHED = new Set([

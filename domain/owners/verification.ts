@@ -8,14 +8,11 @@ import type { Deps } from "../deps.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { consumeRateLimits, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { findEstatesByOwnerEmail, normaliseEmail } from "./estates.ts";
+import { OWNER_CODE_POLICY } from "./owner-code.schema.ts";
 import { renderOwnerCode } from "./owner-mail.ts";
 
 /** How a code lives: 10 minutes, 5 tries, one use; the claim step then has 10 minutes. */
-export const OWNER_CODE_POLICY = {
-  ttlMs: 10 * 60_000,
-  maxAttempts: 5,
-  proofTtlMs: 10 * 60_000,
-};
+export { OWNER_CODE_POLICY };
 
 export interface OwnerCodeLimits {
   store: RateLimitStore;

@@ -154,8 +154,8 @@ describe("the OpenAPI document", () => {
     expect(
       estateCalls.filter((operation) => !operation.responses?.["404"]).map((o) => o.where),
     ).toEqual([]);
-    const schemes = document.components.securitySchemes;
-    expect(schemes.ownerSession).toMatchObject({ in: "cookie", name: schemes.staffSession.name });
+    const schemes = document.components!.securitySchemes as Record<string, { name?: string }>;
+    expect(schemes.ownerSession).toMatchObject({ in: "cookie", name: schemes.staffSession!.name });
     expect(schemes.ownerProof).toMatchObject({ in: "cookie", name: "castellum_owner_proof" });
   });
 

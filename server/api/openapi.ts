@@ -1,24 +1,18 @@
 import { Router } from "express";
+import {
+  createDocument,
+  type ZodObjectInput,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+  type ZodOpenApiObject,
+} from "zod-openapi";
+import type { Operation as ApiOperation, ResponseSpec } from "../../domain/api/operation.ts";
+import { API_OPERATIONS } from "./operations.ts";
 import { z } from "zod";
 import { CatalogueFilterSchema } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import type { UndeliveredMail, UndeliveredMailList } from "../../domain/mail/outbox-health.ts";
-import { ACCEPTED_UPLOAD_TYPES, UPLOAD_LIMITS } from "../../domain/media/uploads.ts";
-import { type FieldUpdate, MAX_SELECTED_IMAGES } from "../../domain/owners/edits.ts";
-import {
-  type CoordinatesValue,
-  EDITABLE_FIELDS,
-  type EditableField,
-  type MoneyValue,
-  OWNER_LIMITS,
-  type PriceRangeValue,
-  TRANSLATED_FIELDS,
-  type WebsiteInfoValue,
-} from "../../domain/owners/owner-fields.ts";
-import type {
-  OwnerImage,
-  OwnerPropertyDetails,
-  StaleTranslation,
-} from "../../domain/owners/owner-property.ts";
 import type { EstateRevision, StaffEstateRow } from "../../domain/owners/revisions.ts";
 import { OWNER_CODE_POLICY } from "../../domain/owners/verification.ts";
 import { bookingRequestSchema } from "../../domain/requests/booking-request.schema.ts";
@@ -58,7 +52,6 @@ import {
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
 import { API_PROPERTY_FIELDS } from "./catalogue.ts";
-import { UPLOAD_FIELD } from "./owner-uploads.ts";
 import { JSON_BODY_LIMIT, MAX_JSON_DEPTH } from "./body.ts";
 import { REQUEST_ENDPOINTS } from "./requests.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
@@ -577,332 +570,7 @@ function collectionPaths(kind: RequestKind, publicUrl: string) {
 
 /** An estate's id, in a path, a query or a body: a positive whole number that fits 32 bits. */
 const ESTATE_ID = { type: "integer", minimum: 1, maximum: 2_147_483_647 };
-const LANGUAGE = { type: "string", enum: LANGUAGES };
-const CODE_MINUTES = OWNER_CODE_POLICY.ttlMs / 60_000;
 const PROOF_MINUTES = OWNER_CODE_POLICY.proofTtlMs / 60_000;
-
-/** `?propertyId=`, read by `estateAccess` (a JSON body's `propertyId` counts when it is absent). */
-const PROPERTY_ID_PARAMETER = {
-  name: "propertyId",
-  in: "query",
-  required: false,
-  description:
-    "The estate. An owner may leave it out (their first claimed estate); staff must name it. " +
-    "A JSON body's `propertyId` counts when the query has none.",
-  schema: ESTATE_ID,
-};
-
-/**
- * An operation behind `estateAccess`: an owner session acts on its own claimed estates only, a
- * staff session must be a company admin and name the estate. Both use the same cookie, so the
- * two schemes are alternatives. Adds `?propertyId=` and the guard's 401, 403 and 404; a call
- * that changes state (`sameOriginOnly`) also answers 403 to a browser on another origin.
- */
-const estateOperation = <T extends Operation & { parameters?: unknown[] }>(
-  operation: T,
-  { changesState = false, notFound = "" } = {},
-) => ({
-  ...operation,
-  security: [{ ownerSession: [] }, { staffSession: [] }],
-  parameters: [PROPERTY_ID_PARAMETER, ...(operation.parameters ?? [])],
-  responses: {
-    ...operation.responses,
-    "401": error("No session: not signed in, or the session expired or was revoked"),
-    "403": error(
-      "An owner naming an estate that is not theirs (whether it exists or not), or a staff account that is not an admin at the company domain" +
-        (changesState ? `; or ${CROSS_ORIGIN.toLowerCase()}` : ""),
-    ),
-    "404": error(
-      "No such estate: an unknown or malformed `propertyId`, a staff session without one, or an owner with no estate still on record with their email" +
-        notFound,
-    ),
-  },
-});
-
-/** The owner flow of spec point 7 (verify the email, prove the code, claim) and the estate calls. */
-function ownerPaths() {
-  const textHeader = (description: string) => ({ description, schema: { type: "string" } });
-  return {
-    "/api/property-owners/verify-email": {
-      post: publicOperation({
-        operationId: "verifyOwnerEmail",
-        summary: "Send a one-time code to an estate's owner email",
-        tags: ["owners"],
-        description:
-          "Public: the first step of the owner flow. Every request counts against the email and the client's address before anything else. " +
-          `When an estate has this contact email on record, a new 6-digit code (valid ${CODE_MINUTES} minutes, ${OWNER_CODE_POLICY.maxAttempts} tries, one use) replaces any earlier one and is mailed in the caller's language.`,
-        requestBody: { required: true, content: json("OwnerEmail") },
-        responses: {
-          "200": {
-            description: "Whether an estate has this contact email, and so whether a code was sent",
-            content: json("OwnerEmailVerification"),
-          },
-          "400": error(
-            "Not an email address, a body with other fields, or malformed JSON",
-            "ValidationError",
-          ),
-          "403": error(CROSS_ORIGIN),
-          ...JSON_BODY_ERRORS,
-          "429": {
-            ...error("Too many codes asked for this email or from this address"),
-            headers: {
-              "Retry-After": {
-                description: "Seconds until a code can be asked for again",
-                schema: { type: "integer", minimum: 1 },
-              },
-            },
-          },
-          "503": error(
-            "The code limiter cannot be reached, so no code is sent rather than sent unmetered",
-          ),
-        },
-      }),
-    },
-    "/api/property-owners/verify-code": {
-      post: publicOperation({
-        operationId: "verifyOwnerCode",
-        summary: "Prove the owner email with its code",
-        tags: ["owners"],
-        description:
-          `Public: the second step. A wrong code uses one of the ${OWNER_CODE_POLICY.maxAttempts} tries, and the last wrong one ends the code. ` +
-          `The right code is spent and sets the proof cookie that claim-property needs (${PROOF_MINUTES} minutes). ` +
-          "The answer lists the estates on record with the email, named in the caller's language.",
-        requestBody: { required: true, content: json("OwnerCode") },
-        responses: {
-          "200": {
-            description: "Proven",
-            headers: {
-              "Set-Cookie": textHeader(
-                `The proof cookie \`castellum_owner_proof\` (the \`ownerProof\` scheme): HttpOnly, SameSite=Strict, Path=/api/property-owners, Secure in production, for ${PROOF_MINUTES} minutes.`,
-              ),
-            },
-            content: json("OwnerCodeVerification"),
-          },
-          "400": error(
-            "A wrong code (the message says how many tries are left), a body with other fields, or malformed JSON",
-            "ValidationError",
-          ),
-          "403": error(CROSS_ORIGIN),
-          ...JSON_BODY_ERRORS,
-          "410": error(
-            "No live code for this email: never sent, expired, already used or out of tries; ask for a new one",
-          ),
-        },
-      }),
-    },
-    "/api/property-owners/claim-property": {
-      post: {
-        operationId: "claimProperty",
-        summary: "Claim an estate and sign in as its owner",
-        tags: ["owners"],
-        description:
-          "The third step, with the proof cookie of verify-code for the same email. An email with several estates names the one it claims (`propertyId`, one of verify-code's `properties`); with one estate it may leave it out. " +
-          "The claim is recorded (email, time, address), the proof is spent and cleared, any earlier session of this browser (staff or owner) is revoked, and an owner session opens.",
-        security: [{ ownerProof: [] }],
-        requestBody: { required: true, content: json("OwnerClaimRequest") },
-        responses: {
-          "200": {
-            description: "Claimed, and signed in as the estate's owner",
-            headers: {
-              "Set-Cookie": textHeader(
-                "The session cookie (`castellum_session`; `__Host-castellum_session` in production), HttpOnly and SameSite=Lax, until the session expires; and the proof cookie cleared.",
-              ),
-            },
-            content: json("OwnerClaim"),
-          },
-          "400": error(
-            "Not an email, a `propertyId` that is not a positive whole number, a body with other fields, or malformed JSON",
-            "ValidationError",
-          ),
-          "403": error(
-            "Failed to claim property: no proof cookie, or one that expired, was spent or proves another email; an estate not on record with the email; several estates and no `propertyId`. " +
-              `Or ${CROSS_ORIGIN.toLowerCase()}`,
-          ),
-          ...JSON_BODY_ERRORS,
-        },
-      },
-    },
-    "/api/property-owners/property-details": {
-      get: estateOperation({
-        operationId: "getOwnerProperty",
-        summary: "The estate's owner record, in one language",
-        tags: ["owners"],
-        description:
-          "The record of spec point 3 and what the dashboard needs to edit it: each editable field as the editor shows it, the gallery, the translations that fell behind, and the estates an owner may switch to. " +
-          "Text the language lacks is in English.",
-        parameters: [
-          {
-            name: "lang",
-            in: "query",
-            required: false,
-            description: "The language of the text; else the `lang` cookie or Accept-Language",
-            schema: LANGUAGE,
-          },
-        ],
-        responses: {
-          "200": { description: "The estate", content: json("OwnerPropertyDetails") },
-        },
-      }),
-    },
-    "/api/property-owners/update-images": {
-      post: estateOperation(
-        {
-          operationId: "updateOwnerImages",
-          summary: "Choose and order the images guests see",
-          tags: ["owners"],
-          description:
-            `\`selectedImages\` are shown in this order, at most ${MAX_SELECTED_IMAGES}; the estate's other images are hidden, not deleted. ` +
-            "Each is an image key or the address property-details gives (`/media/{key}/800.jpg`), and must be one of the estate's images, once. A change joins the estate's history.",
-          requestBody: { required: true, content: json("ImageSelection") },
-          responses: {
-            "200": {
-              description: "The selection as stored, as image keys",
-              content: json("ImageSelectionResult"),
-            },
-            "400": error(
-              `Not a list of at most ${MAX_SELECTED_IMAGES} strings, an image that is not the estate's or is listed twice, or malformed JSON`,
-              "ValidationError",
-            ),
-            ...JSON_BODY_ERRORS,
-          },
-        },
-        { changesState: true },
-      ),
-    },
-    "/api/property-owners/update-property": {
-      post: estateOperation(
-        {
-          operationId: "updateOwnerProperty",
-          summary: "Change one field of the estate",
-          tags: ["owners"],
-          description:
-            "`value` is read with the same schema as the dashboard's editor: one string (lines for a list, `key: value` lines for an object) or a list of lines; an empty value clears an optional field. " +
-            `A translated field (${TRANSLATED_FIELDS.join(", ")}) is set in \`lang\` only (else the request's language) and its other languages are flagged as out of date; the other fields hold in every language. ` +
-            "An unchanged value writes nothing (`changed: false`); a change joins the estate's history.",
-          requestBody: { required: true, content: json("FieldChange") },
-          responses: {
-            "200": { description: "The field as stored", content: json("FieldUpdate") },
-            "400": error(
-              "An unknown field, or a value its schema refuses (`errors[0].path` is `field` or `value`, and the message says why); or malformed JSON",
-              "ValidationError",
-            ),
-            ...JSON_BODY_ERRORS,
-          },
-        },
-        { changesState: true },
-      ),
-    },
-    "/api/property-owners/upload-image": {
-      post: estateOperation(
-        {
-          operationId: "uploadOwnerImages",
-          summary: "Upload pictures of the estate",
-          tags: ["owners"],
-          description:
-            `1 to ${UPLOAD_LIMITS.maxFiles} pictures as multipart/form-data, each under the field \`${UPLOAD_FIELD}\`: ` +
-            `JPEG, PNG, WebP or AVIF (told from their bytes, not their name or declared type), up to ${UPLOAD_LIMITS.maxBytes / 1024 / 1024} MB and ${UPLOAD_LIMITS.maxPixels / 1_000_000} megapixels each. ` +
-            "The estate is named in the query only: access is settled before the body is read. Every file is checked before any is stored; " +
-            "the pictures join the end of the gallery, not shown until update-images selects them, and a picture the estate already has is not stored twice (its image is returned).",
-          requestBody: {
-            required: true,
-            content: {
-              "multipart/form-data": {
-                schema: {
-                  type: "object",
-                  required: [UPLOAD_FIELD],
-                  properties: {
-                    [UPLOAD_FIELD]: {
-                      type: "array",
-                      minItems: 1,
-                      maxItems: UPLOAD_LIMITS.maxFiles,
-                      items: { type: "string", contentMediaType: "application/octet-stream" },
-                    },
-                  },
-                },
-                encoding: { [UPLOAD_FIELD]: { contentType: ACCEPTED_UPLOAD_TYPES.join(", ") } },
-              },
-            },
-          },
-          responses: {
-            "201": {
-              description: "Stored: one image per file, in the order sent",
-              content: json("OwnerImages"),
-            },
-            "400": error(
-              `A picture over ${UPLOAD_LIMITS.maxPixels / 1_000_000} megapixels, no file or more than ${UPLOAD_LIMITS.maxFiles}, a file under another field, or a malformed multipart body`,
-            ),
-            "413": error(`A file larger than ${UPLOAD_LIMITS.maxBytes / 1024 / 1024} MB`),
-            "415": error("A file that is not a JPEG, PNG, WebP or AVIF picture"),
-          },
-        },
-        { changesState: true },
-      ),
-    },
-    "/api/property-owners/images/{key}": {
-      delete: estateOperation(
-        {
-          operationId: "deleteOwnerImage",
-          summary: "Delete an uploaded picture",
-          tags: ["owners"],
-          description:
-            "Only an owner's upload can be deleted, not a demo illustration. Its cached sizes go with it, and its original file when no other image uses it; " +
-            "if it was shown, the images after it move up one place. The estate is named by `?propertyId=` or by `propertyId` in an optional JSON body.",
-          parameters: [
-            {
-              name: "key",
-              in: "path",
-              required: true,
-              description: "The image's key (`key` of an OwnerImage)",
-              schema: { type: "string" },
-            },
-          ],
-          requestBody: {
-            required: false,
-            content: {
-              "application/json": {
-                schema: { type: "object", properties: { propertyId: ESTATE_ID } },
-              },
-            },
-          },
-          responses: {
-            "200": { description: "Deleted", content: json("DeletedImage") },
-            "400": error(
-              "A JSON body that is malformed, nested too deeply or holds text that cannot be stored",
-            ),
-            "409": error("A demo illustration, not an upload: it cannot be deleted"),
-            "413": JSON_BODY_ERRORS["413"],
-            "415": error("A JSON body in an encoding or charset the server cannot read"),
-          },
-        },
-        { changesState: true, notFound: "; or a key that is not one of the estate's images" },
-      ),
-    },
-    "/api/property-owners/logout": {
-      post: {
-        operationId: "ownerLogout",
-        summary: "Sign an owner out",
-        tags: ["owners"],
-        description:
-          "Revokes an owner's session and clears the cookie. A staff session is left as it is (staff sign out of the staff area); without a session the answer is the same.",
-        // The session is used when there is one, not required: the `{}` alternative says so.
-        security: [{ ownerSession: [] }, {}],
-        responses: {
-          "200": {
-            description: "Signed out",
-            headers: {
-              "Set-Cookie": textHeader(
-                "Clears the session cookie, when it held an owner's session",
-              ),
-            },
-            content: json("Ok"),
-          },
-          "403": error(CROSS_ORIGIN),
-          ...IGNORED_BODY_ERRORS,
-        },
-      },
-    },
-  };
-}
 
 /** The staff side of the owner area (issue 10), under /api/admin/estates. */
 function staffEstatePaths() {
@@ -1025,278 +693,9 @@ function staffEstatePaths() {
 }
 
 /** The owner area's bodies, and the staff's view of estates, written from the domain's types. */
-function ownerSchemas() {
+function staffEstateSchemas() {
   const text = { type: "string" };
-  const email = { type: "string", format: "email", maxLength: 254 };
-  const lines = (description: string) => ({ type: "array", description, items: text });
-  const nullableRef = (schemaRef: string) => ({ oneOf: [ref(schemaRef), { type: "null" }] });
-  const bodyPropertyId = {
-    ...ESTATE_ID,
-    description:
-      "The estate, when `?propertyId=` does not name it: an owner may leave it out, staff must name it",
-  };
-  type Estate = { id: number; name: string; location: string };
   return {
-    OwnerEmail: {
-      type: "object",
-      required: ["email"],
-      additionalProperties: false,
-      properties: { email },
-    },
-    OwnerCode: {
-      type: "object",
-      required: ["email", "code"],
-      additionalProperties: false,
-      properties: {
-        email,
-        code: { type: "string", maxLength: 32, description: "The 6-digit code from the mail" },
-      },
-    },
-    OwnerClaimRequest: {
-      type: "object",
-      required: ["email"],
-      additionalProperties: false,
-      properties: {
-        email,
-        propertyId: {
-          type: "integer",
-          minimum: 1,
-          description:
-            "The estate to claim, one of verify-code's `properties`; needed when the email has several",
-        },
-      },
-    },
-    OwnerEstate: {
-      description: "An estate on record with the owner's email, named in the caller's language",
-      ...objectSchema<Estate>({ id: ESTATE_ID, name: text, location: text }),
-    },
-    OwnerEmailVerification: {
-      oneOf: [
-        {
-          description: "No estate has this contact email; no code was sent",
-          ...objectSchema<{ propertyFound: false }>({
-            propertyFound: { type: "boolean", const: false },
-          }),
-        },
-        {
-          description: "A code was mailed to this email",
-          ...objectSchema<{ propertyFound: true; codeSent: true }>({
-            propertyFound: { type: "boolean", const: true },
-            codeSent: { type: "boolean", const: true },
-          }),
-        },
-      ],
-    },
-    OwnerCodeVerification: {
-      ...objectSchema<{ propertyFound: boolean; property?: Estate; properties: Estate[] }>({
-        propertyFound: {
-          type: "boolean",
-          description: "Whether any estate is still on record with the email",
-        },
-        property: { ...ref("OwnerEstate"), description: "The first estate, when there is one" },
-        properties: {
-          type: "array",
-          description: "Every estate on record with the email, by id",
-          items: ref("OwnerEstate"),
-        },
-      }),
-      required: ["propertyFound", "properties"],
-    },
-    OwnerClaim: objectSchema<{ claimed: true; property: Estate }>({
-      claimed: { type: "boolean", const: true },
-      property: ref("OwnerEstate"),
-    }),
-    Money: objectSchema<MoneyValue>({
-      amount: { type: "number" },
-      currency: { type: "string", examples: ["EUR"] },
-    }),
-    PriceRange: objectSchema<PriceRangeValue>({
-      min: { type: "number" },
-      max: { type: "number" },
-      currency: { type: "string", examples: ["EUR"] },
-    }),
-    Coordinates: objectSchema<CoordinatesValue>({
-      lat: { type: "number", minimum: -90, maximum: 90 },
-      lng: { type: "number", minimum: -180, maximum: 180 },
-    }),
-    OwnerImage: {
-      description: "One image of an estate as the Images tab shows it",
-      ...objectSchema<OwnerImage>({
-        key: text,
-        width: { type: "integer", minimum: 1 },
-        height: { type: "integer", minimum: 1 },
-        selectedRank: nullable("integer", {
-          description: "Its place in the public gallery, or null when it is not shown",
-        }),
-        uploaded: {
-          type: "boolean",
-          description: "An owner's upload (it can be deleted), not a demo illustration",
-        },
-      }),
-    },
-    OwnerImages: objectSchema<{ images: OwnerImage[] }>({
-      images: { type: "array", items: ref("OwnerImage") },
-    }),
-    DeletedImage: objectSchema<{ deleted: string }>({
-      deleted: { ...text, description: "The deleted image's key" },
-    }),
-    StaleTranslation: {
-      description: "A translated field that fell behind after an edit in `sourceLang`",
-      ...objectSchema<StaleTranslation>({
-        field: text,
-        lang: LANGUAGE,
-        sourceLang: LANGUAGE,
-        since: DATE_TIME,
-      }),
-    },
-    OwnerPropertyDetails: {
-      description:
-        "The owner record of one estate in one language, and what the dashboard needs to edit it",
-      ...objectSchema<OwnerPropertyDetails>({
-        id: ESTATE_ID,
-        slug: text,
-        language: LANGUAGE,
-        contactEmail: nullable("string", {
-          format: "email",
-          description: "The owner contact email on record",
-        }),
-        name: text,
-        url: nullable("string", { format: "uri" }),
-        location: text,
-        description: text,
-        history: nullable("string"),
-        pricing: objectSchema<OwnerPropertyDetails["pricing"]>({
-          starting_price: nullableRef("Money"),
-          price_range: nullableRef("PriceRange"),
-        }),
-        guest_capacity: { type: "integer" },
-        contact: objectSchema<OwnerPropertyDetails["contact"]>({
-          phone: nullable("string"),
-          address: nullable("string"),
-          postal_code: nullable("string"),
-          city: nullable("string"),
-          coordinates: nullableRef("Coordinates"),
-        }),
-        facilities: lines("Facilities, one item each"),
-        services: lines("Services, one item each"),
-        activities: lines("Activities, one item each"),
-        accommodation: objectSchema<OwnerPropertyDetails["accommodation"]>({
-          beds: { type: "integer" },
-          description: nullable("string"),
-        }),
-        images: lines("Every image's address (`/media/{key}/800.jpg`), in gallery order"),
-        selectedImages: lines("The shown images' addresses, in the order guests see them"),
-        website_info: objectSchema<OwnerPropertyDetails["website_info"]>({
-          url: nullable("string"),
-          email: nullable("string"),
-          phone: nullable("string"),
-          is_on_airbnb: nullable("boolean"),
-          additional_images: lines("More image addresses found on the estate's website"),
-          social_media: objectSchema<OwnerPropertyDetails["website_info"]["social_media"]>({
-            facebook: nullable("string"),
-            instagram: nullable("string"),
-          }),
-          last_updated: nullable("string"),
-          email_found_date: nullable("string"),
-        }),
-        scraped_at: nullable("string", { format: "date-time" }),
-        fields: {
-          description:
-            "Each editable field as the editor shows it: lists as lines, objects as `key: value` lines, an empty string for no value",
-          ...objectSchema<Record<EditableField, string>>(
-            Object.fromEntries(EDITABLE_FIELDS.map((field) => [field, text])) as Record<
-              EditableField,
-              typeof text
-            >,
-          ),
-        },
-        gallery: {
-          type: "array",
-          description: "Every image, shown ones first in their order",
-          items: ref("OwnerImage"),
-        },
-        stale: { type: "array", items: ref("StaleTranslation") },
-        estates: {
-          type: "array",
-          description: "The estates an owner may open (their claimed estates); empty for staff",
-          items: objectSchema<{ id: number; name: string }>({ id: ESTATE_ID, name: text }),
-        },
-        actor: objectSchema<OwnerPropertyDetails["actor"]>({
-          role: { type: "string", enum: ["owner", "staff"] },
-          email: { type: "string", format: "email" },
-        }),
-      }),
-    },
-    ImageSelection: {
-      type: "object",
-      required: ["selectedImages"],
-      properties: {
-        selectedImages: {
-          type: "array",
-          description:
-            "Image keys or `/media/{key}/…` addresses, in the order guests will see them",
-          maxItems: MAX_SELECTED_IMAGES,
-          items: { type: "string", maxLength: 300 },
-        },
-        propertyId: bodyPropertyId,
-      },
-    },
-    ImageSelectionResult: objectSchema<{ selectedImages: string[] }>({
-      selectedImages: lines("The shown images' keys, in order"),
-    }),
-    FieldChange: {
-      type: "object",
-      required: ["field", "value"],
-      properties: {
-        field: { type: "string", enum: EDITABLE_FIELDS },
-        value: {
-          description:
-            "The field as the editor holds it: a string (lines for a list, `key: value` lines for an object) or a list of lines",
-          oneOf: [
-            { type: "string", maxLength: OWNER_LIMITS.rawMax },
-            { type: "array", maxItems: OWNER_LIMITS.rawLinesMax, items: { type: "string" } },
-          ],
-        },
-        lang: {
-          ...LANGUAGE,
-          description:
-            "The language a translated field is edited in; else the request's language (`?lang=`, the `lang` cookie or Accept-Language)",
-        },
-        propertyId: bodyPropertyId,
-      },
-    },
-    WebsiteInfo: {
-      type: "object",
-      description: "What is known of the estate's own website; a key without a value is left out",
-      properties: {
-        url: { type: "string", format: "uri" },
-        email: { type: "string", format: "email" },
-        phone: text,
-        is_on_airbnb: { type: "boolean" },
-        facebook: { type: "string", format: "uri" },
-        instagram: { type: "string", format: "uri" },
-      } satisfies Record<keyof WebsiteInfoValue, unknown>,
-    },
-    FieldUpdate: objectSchema<FieldUpdate>({
-      field: { type: "string", enum: EDITABLE_FIELDS },
-      lang: LANGUAGE,
-      value: {
-        description:
-          "The value as stored: text, a list, a whole number, an object (price, price range, coordinates, website info), or null for a cleared field",
-        anyOf: [
-          text,
-          { type: "integer" },
-          { type: "array", items: text },
-          ref("Money"),
-          ref("PriceRange"),
-          ref("Coordinates"),
-          ref("WebsiteInfo"),
-          { type: "null" },
-        ],
-      },
-      formatted: { ...text, description: "The value as the editor shows it" },
-      changed: { type: "boolean", description: "False when the value was already so" },
-    }),
     StaffEstateRow: objectSchema<StaffEstateRow>({
       id: ESTATE_ID,
       name: { ...text, description: "In the caller's language, else English" },
@@ -1530,7 +929,6 @@ function staffSchemas() {
         description: "The error of the latest failed try among the late mail",
       }),
     }),
-    Ok: objectSchema<{ ok: true }>({ ok: { type: "boolean", const: true } }),
   };
 }
 
@@ -1539,7 +937,7 @@ function staffSchemas() {
  * built from the same zod schemas that the browser and the server validate with (so they cannot
  * drift from what the server enforces) and response bodies typed by the domain's interfaces.
  */
-export function buildOpenApiDocument(publicUrl: string) {
+function legacyDocument(publicUrl: string) {
   const formOperation = (operationId: string, summary: string, schemaRef: string) =>
     publicOperation({
       operationId,
@@ -1724,7 +1122,6 @@ export function buildOpenApiDocument(publicUrl: string) {
       },
       staffPaths(),
       ...REQUEST_KINDS.map((kind) => collectionPaths(kind, publicUrl)),
-      ownerPaths(),
       staffEstatePaths(),
     ),
     components: {
@@ -1756,7 +1153,7 @@ export function buildOpenApiDocument(publicUrl: string) {
         PropertyBooking: jsonSchema(propertyBookingSchema()),
         MembershipApplication: jsonSchema(membershipSchema),
         ...staffSchemas(),
-        ...ownerSchemas(),
+        ...staffEstateSchemas(),
         StoredRequest: {
           type: "object",
           required: ["id", "reference", "status", "createdAt"],
@@ -1765,26 +1162,6 @@ export function buildOpenApiDocument(publicUrl: string) {
             reference: { type: "string", examples: ["BR-7K4Q-2MXD"] },
             status: { type: "string", const: "New" },
             createdAt: { type: "string", format: "date-time" },
-          },
-        },
-        Error: {
-          type: "object",
-          required: ["message"],
-          properties: { message: { type: "string" } },
-        },
-        ValidationError: {
-          type: "object",
-          required: ["message"],
-          properties: {
-            message: { type: "string", examples: ["Validation failed"] },
-            errors: {
-              type: "array",
-              items: {
-                type: "object",
-                required: ["path", "message"],
-                properties: { path: { type: "string" }, message: { type: "string" } },
-              },
-            },
           },
         },
         BotCheckError: {
@@ -1800,10 +1177,92 @@ export function buildOpenApiDocument(publicUrl: string) {
   };
 }
 
+/** An operation's answers as zod-openapi reads them: each status with its schema and headers. */
+function responsesOf(operation: ApiOperation): ZodOpenApiResponsesObject {
+  const entries: [string, ResponseSpec][] = Object.entries(operation.responses);
+  return Object.fromEntries(
+    entries.map(([status, spec]): [string, ZodOpenApiResponseObject] => [
+      status,
+      {
+        description: spec.description,
+        ...(spec.headers
+          ? {
+              headers: z.object(
+                Object.fromEntries(
+                  Object.entries(spec.headers).map(([name, header]) => [
+                    name,
+                    header.schema.meta({ description: header.description }),
+                  ]),
+                ),
+              ),
+            }
+          : {}),
+        ...(spec.schema
+          ? { content: { [spec.contentType ?? "application/json"]: { schema: spec.schema } } }
+          : {}),
+      },
+    ]),
+  );
+}
+
+/** One operation of the registry as an OpenAPI operation (zod-openapi renders the schemas). */
+function operationObject(operation: ApiOperation): ZodOpenApiOperationObject {
+  const body = operation.body;
+  return {
+    operationId: operation.id,
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    tags: operation.tags,
+    security: operation.security,
+    requestParams: {
+      ...(operation.params ? { path: operation.params as ZodObjectInput } : {}),
+      ...(operation.query ? { query: operation.query as ZodObjectInput } : {}),
+      ...(operation.headers ? { header: operation.headers } : {}),
+    },
+    ...(body
+      ? {
+          requestBody: {
+            required: body.required ?? true,
+            ...(body.description ? { description: body.description } : {}),
+            content: {
+              [body.contentType ?? "application/json"]: {
+                schema: body.schema,
+                ...(body.encoding ? { encoding: body.encoding } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses: responsesOf(operation),
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of /api: every operation of the registry (server/api/operations.ts)
+ * rendered from the schemas its route parses with; tags, security schemes and prose are here.
+ */
+export function buildOpenApiDocument(publicUrl: string) {
+  const legacy = legacyDocument(publicUrl);
+  const paths: Record<string, Record<string, unknown>> = { ...legacy.paths };
+  for (const operation of API_OPERATIONS) {
+    paths[operation.path] = {
+      ...paths[operation.path],
+      [operation.method]: operationObject(operation),
+    };
+  }
+  return createDocument(
+    { ...legacy, paths: paths as ZodOpenApiPathsObject } as unknown as ZodOpenApiObject,
+    { outputIdSuffix: "Output" },
+  );
+}
+
+/** Where the document is served: the one /api route that is not an operation of its own. */
+export const DOCUMENT_PATH = "/api/openapi.json";
+
 export function openApiRoutes(publicUrl: string): Router {
   const router = Router();
   const document = JSON.stringify(buildOpenApiDocument(publicUrl));
-  router.get("/openapi.json", (_req, res) => {
+  router.get(DOCUMENT_PATH.replace(/^\/api/, ""), (_req, res) => {
     res.type("application/json").set("Cache-Control", "public, max-age=300").send(document);
   });
   return router;

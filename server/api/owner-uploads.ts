@@ -11,22 +11,25 @@ import {
   UploadRejectedError,
 } from "../../domain/media/uploads.ts";
 import { addEstateUploads, deleteEstateUpload } from "../../domain/owners/estate-uploads.ts";
-import type { EstateActor, OwnerImage } from "../../domain/owners/owner-property.ts";
+import type { OwnerImage } from "../../domain/owners/owner-property.ts";
+import { UPLOAD_FIELD } from "../../domain/media/upload-limits.ts";
+import { deleteOwnerImage, uploadOwnerImages } from "../../domain/owners/owners.contract.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
-import { isStorableText, optionalJsonBody } from "./body.ts";
+import { isStorableText } from "./body.ts";
 import { sendError } from "./errors.ts";
-import { estateAccess } from "./owners.ts";
+import { defineRoute, refuse } from "./define-route.ts";
+import { estateAccess, settledEstate } from "./owners.ts";
 
 /** The multipart field that carries the pictures (several files under one name). */
-export const UPLOAD_FIELD = "images";
+export { UPLOAD_FIELD };
 
-const REJECTION_STATUS: Record<UploadRejection, number> = {
+const REJECTION_STATUS = {
   type: 415,
   too_large: 413,
   too_many_pixels: 400,
   too_many: 400,
   none: 400,
-};
+} as const satisfies Record<UploadRejection, number>;
 
 export interface OwnerUploadOptions {
   adminEmailDomain: string;
@@ -37,14 +40,13 @@ export interface OwnerUploadOptions {
   tempDir?: string;
 }
 
-function settledEstate(res: Response): { actor: EstateActor; propertyId: number } {
-  const { estateActor: actor, propertyId } = res.locals;
-  if (!actor || propertyId === undefined) throw new Error("estateAccess must run first");
-  return { actor, propertyId };
+function rejection(error: UploadRejectedError) {
+  return refuse(REJECTION_STATUS[error.reason], error.messageKey, error.params);
 }
 
 function sendRejection(res: Response, error: UploadRejectedError) {
-  sendError(res, REJECTION_STATUS[error.reason], error.messageKey, error.params);
+  const { status, messageKey, params } = rejection(error);
+  sendError(res, status, messageKey, params);
 }
 
 /**
@@ -98,12 +100,9 @@ export function ownerUploadRoutes(deps: Deps, options: OwnerUploadOptions): Rout
     });
   };
 
-  router.post(
-    "/property-owners/upload-image",
-    sameOrigin,
-    access,
-    receiveFiles,
-    async (req: Request, res: Response) => {
+  defineRoute(router, uploadOwnerImages, {
+    before: [sameOrigin, access, receiveFiles],
+    async handle({ req, res }) {
       const received = (req.files ?? []) as Express.Multer.File[];
       let result: { images: OwnerImage[] } | { rejected: UploadRejectedError };
       try {
@@ -119,28 +118,24 @@ export function ownerUploadRoutes(deps: Deps, options: OwnerUploadOptions): Rout
         // Before answering: once the client has its answer, no file of its request is left.
         await Promise.all(received.map((file) => rm(file.path, { force: true })));
       }
-      if ("rejected" in result) return sendRejection(res, result.rejected);
-      res.status(201).json(result);
+      if ("rejected" in result) return rejection(result.rejected);
+      return { status: 201, body: result };
     },
-  );
+  });
 
-  router.delete(
-    "/property-owners/images/:key",
-    sameOrigin,
+  defineRoute(router, deleteOwnerImage, {
+    before: [sameOrigin],
     // An optional JSON body may name the estate (`propertyId`), as `?propertyId=` does.
-    optionalJsonBody(),
-    access,
-    async (req: Request, res: Response) => {
+    after: [access],
+    async handle({ params: { key }, res }) {
       const { actor, propertyId } = settledEstate(res);
-      const key = String(req.params.key);
       // A key no column can hold (`%00`) names no image: the database is not asked.
-      if (!isStorableText(key)) return sendError(res, 404, "errors.notFound");
+      if (!isStorableText(key)) return refuse(404, "errors.notFound");
       const result = await deleteEstateUpload(deps, actor, { propertyId, key }, options.media);
-      if (result.outcome === "not_deletable")
-        return sendError(res, 409, "owner.errors.imageNotDeletable");
-      res.json({ deleted: result.key });
+      if (result.outcome === "not_deletable") return refuse(409, "owner.errors.imageNotDeletable");
+      return { status: 200, body: { deleted: result.key } };
     },
-  );
+  });
 
   return router;
 }

@@ -1,5 +1,5 @@
 import { type NextFunction, type Request, type Response, Router } from "express";
-import { z } from "zod";
+import type { z } from "zod";
 import { revokeSession } from "../../domain/auth/sessions.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { ValidationError } from "../../domain/errors.ts";
@@ -7,13 +7,22 @@ import { updateEstateField, updateEstateImages } from "../../domain/owners/edits
 import { getOwnerPropertyDetails, resolveEstate } from "../../domain/owners/estates.ts";
 import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
 import type { EstateActor } from "../../domain/owners/owner-property.ts";
+import { OWNER_CODE_POLICY } from "../../domain/owners/owner-code.schema.ts";
+import {
+  claimProperty,
+  getOwnerProperty,
+  ownerLogout,
+  updateOwnerImages,
+  updateOwnerProperty,
+  verifyOwnerCode,
+  verifyOwnerEmail,
+} from "../../domain/owners/owners.contract.ts";
 import {
   checkOwnerCode,
   claimOwnerEstate,
   requestOwnerCode,
 } from "../../domain/owners/verification.ts";
 import { staffAccessOf } from "../../domain/staff/staff-user.ts";
-import { isLanguage, type Language } from "../../i18n/config.ts";
 import { readCookie } from "../middleware/language.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import {
@@ -23,7 +32,7 @@ import {
   setSessionCookie,
 } from "../middleware/session.ts";
 import type { OwnerServices } from "../services.ts";
-import { ignoredBody, jsonBody } from "./body.ts";
+import { defineRoute, refuse } from "./define-route.ts";
 import { sendError } from "./errors.ts";
 
 declare global {
@@ -40,28 +49,14 @@ declare global {
 export const PROOF_COOKIE = "castellum_owner_proof";
 const PROOF_PATH = "/api/property-owners";
 
-const EmailSchema = z.strictObject({
-  email: z.string().max(254),
-});
-const CodeSchema = z.strictObject({
-  email: z.string().max(254),
-  code: z.string().max(32),
-});
-const ClaimSchema = z.strictObject({
-  email: z.string().max(254),
-  propertyId: z.number().int().positive().optional(),
-});
-
-function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success)
-    throw new ValidationError([
-      {
-        path: String(parsed.error.issues[0]?.path[0] ?? ""),
-        message: "owner.errors.invalid",
-      },
-    ]);
-  return parsed.data;
+/**
+ * An owner body that breaks its schema: a 400 naming the first field, with the domain's own
+ * message where the schema carries one (an unknown field, an invalid selection).
+ */
+function refuseOwnerInput(_part: string, error: z.ZodError): never {
+  const issue = error.issues[0];
+  const message = issue?.message.startsWith("owner.") ? issue.message : "owner.errors.invalid";
+  throw new ValidationError([{ path: String(issue?.path[0] ?? ""), message }]);
 }
 
 /** `?propertyId=` or `propertyId` in a JSON body, when it is a positive whole number. */
@@ -102,9 +97,11 @@ export function estateAccess(deps: Deps, adminEmailDomain: string) {
   };
 }
 
-function editingLanguage(req: Request, res: Response): Language {
-  const lang = (req.body as { lang?: unknown } | undefined)?.lang;
-  return isLanguage(lang) ? lang : res.locals.language;
+/** The estate `estateAccess` settled for this request. */
+export function settledEstate(res: Response): { actor: EstateActor; propertyId: number } {
+  const { estateActor: actor, propertyId } = res.locals;
+  if (!actor || propertyId === undefined) throw new Error("estateAccess must run first");
+  return { actor, propertyId };
 }
 
 /** The owner flow of spec point 7: verify, prove the code, claim, then edit the estate. */
@@ -118,13 +115,11 @@ export function ownerRoutes(
   const access = estateAccess(deps, options.adminEmailDomain);
   const { cookie } = options;
 
-  router.post(
-    "/property-owners/verify-email",
-    sameOrigin,
-    ...jsonBody(),
-    async (req: Request, res: Response) => {
+  defineRoute(router, verifyOwnerEmail, {
+    before: [sameOrigin],
+    onInvalid: refuseOwnerInput,
+    async handle({ body: { email }, req, res }) {
       res.set("Cache-Control", "no-store");
-      const { email } = parseBody(EmailSchema, req.body);
       if (!isEmailAddress(email.trim()))
         throw new ValidationError([{ path: "email", message: "owner.errors.emailInvalid" }]);
       const result = await requestOwnerCode(deps, owners.codeLimits, {
@@ -134,60 +129,56 @@ export function ownerRoutes(
       });
       if (result.outcome === "rate_limited") {
         res.set("Retry-After", String(result.retryAfterSeconds));
-        return sendError(res, 429, "owner.errors.tooManyCodes", {
-          count: Math.ceil(result.retryAfterSeconds / 60),
-          minutes: Math.ceil(result.retryAfterSeconds / 60),
-        });
+        const minutes = Math.ceil(result.retryAfterSeconds / 60);
+        return refuse(429, "owner.errors.tooManyCodes", { count: minutes, minutes });
       }
-      if (result.outcome === "unavailable")
-        return sendError(res, 503, "owner.errors.limiterUnavailable");
-      if (result.outcome === "not_found") return res.json({ propertyFound: false });
+      if (result.outcome === "unavailable") return refuse(503, "owner.errors.limiterUnavailable");
+      if (result.outcome === "not_found") return { status: 200, body: { propertyFound: false } };
       owners.onMailQueued();
       // Local use without a mail server: the code is also in the development log.
       if (owners.logCodes)
         deps.log.info({ email: email.trim().toLowerCase(), code: result.code }, "owner code");
-      res.json({ propertyFound: true, codeSent: true });
+      return { status: 200, body: { propertyFound: true, codeSent: true } };
     },
-  );
+  });
 
-  router.post(
-    "/property-owners/verify-code",
-    sameOrigin,
-    ...jsonBody(),
-    async (req: Request, res: Response) => {
+  defineRoute(router, verifyOwnerCode, {
+    before: [sameOrigin],
+    onInvalid: refuseOwnerInput,
+    async handle({ body, res }) {
       res.set("Cache-Control", "no-store");
-      const input = parseBody(CodeSchema, req.body);
-      const result = await checkOwnerCode(deps, { ...input, language: res.locals.language });
-      if (result.outcome === "expired") return sendError(res, 410, "owner.errors.codeExpired");
+      const result = await checkOwnerCode(deps, { ...body, language: res.locals.language });
+      if (result.outcome === "expired") return refuse(410, "owner.errors.codeExpired");
       if (result.outcome === "wrong")
-        return sendError(res, 400, "owner.errors.codeInvalid", { count: result.attemptsLeft });
+        return refuse(400, "owner.errors.codeInvalid", { count: result.attemptsLeft });
       res.cookie(PROOF_COOKIE, result.proofToken, {
         httpOnly: true,
         sameSite: "strict",
         secure: cookie.secure,
         path: PROOF_PATH,
-        maxAge: 10 * 60_000,
+        maxAge: OWNER_CODE_POLICY.proofTtlMs,
       });
       const [first] = result.estates;
-      res.json({
-        propertyFound: result.estates.length > 0,
-        ...(first ? { property: first } : {}),
-        properties: result.estates,
-      });
+      return {
+        status: 200,
+        body: {
+          propertyFound: result.estates.length > 0,
+          ...(first ? { property: first } : {}),
+          properties: result.estates,
+        },
+      };
     },
-  );
+  });
 
-  router.post(
-    "/property-owners/claim-property",
-    sameOrigin,
-    ...jsonBody(),
-    async (req: Request, res: Response) => {
+  defineRoute(router, claimProperty, {
+    before: [sameOrigin],
+    onInvalid: refuseOwnerInput,
+    async handle({ body, req, res }) {
       res.set("Cache-Control", "no-store");
-      const input = parseBody(ClaimSchema, req.body);
       const result = await claimOwnerEstate(
         deps,
         {
-          ...input,
+          ...body,
           proofToken: readCookie(req.headers.cookie, PROOF_COOKIE),
           ip: req.ip,
           userAgent: req.get("user-agent"),
@@ -195,66 +186,69 @@ export function ownerRoutes(
         },
         cookie.policy,
       );
-      if (result.outcome === "refused") return sendError(res, 403, "owner.errors.claimFailed");
+      if (result.outcome === "refused") return refuse(403, "owner.errors.claimFailed");
       res.clearCookie(PROOF_COOKIE, { path: PROOF_PATH, httpOnly: true, sameSite: "strict" });
       // Any earlier session of this browser (staff or owner) ends: one person per cookie.
       const previous = readSessionToken(req, cookie);
       if (previous) await revokeSession(deps, previous);
       setSessionCookie(res, cookie, result.session.token, result.session.expiresAt);
-      res.json({ claimed: true, property: result.estate });
+      return { status: 200, body: { claimed: true, property: result.estate } };
     },
-  );
-
-  router.get("/property-owners/property-details", access, async (_req, res: Response) => {
-    const details = await getOwnerPropertyDetails(deps, res.locals.estateActor!, {
-      propertyId: res.locals.propertyId!,
-      language: res.locals.language,
-    });
-    res.json(details);
   });
 
-  router.post(
-    "/property-owners/update-images",
-    sameOrigin,
-    ...jsonBody(),
-    access,
-    async (req: Request, res: Response) => {
-      const result = await updateEstateImages(deps, res.locals.estateActor!, {
-        propertyId: res.locals.propertyId!,
-        selectedImages: (req.body as { selectedImages?: unknown }).selectedImages,
+  defineRoute(router, getOwnerProperty, {
+    before: [access],
+    async handle({ res }) {
+      const details = await getOwnerPropertyDetails(deps, settledEstate(res).actor, {
+        propertyId: settledEstate(res).propertyId,
+        language: res.locals.language,
       });
-      res.json({ selectedImages: result.selectedImages });
+      return { status: 200, body: details };
     },
-  );
+  });
 
-  router.post(
-    "/property-owners/update-property",
-    sameOrigin,
-    ...jsonBody(),
-    access,
-    async (req: Request, res: Response) => {
-      const body = req.body as { field?: unknown; value?: unknown };
-      const result = await updateEstateField(deps, res.locals.estateActor!, {
-        propertyId: res.locals.propertyId!,
+  defineRoute(router, updateOwnerImages, {
+    before: [sameOrigin],
+    after: [access],
+    onInvalid: refuseOwnerInput,
+    async handle({ body, res }) {
+      const { actor, propertyId } = settledEstate(res);
+      const result = await updateEstateImages(deps, actor, {
+        propertyId,
+        selectedImages: body.selectedImages,
+      });
+      return { status: 200, body: { selectedImages: result.selectedImages } };
+    },
+  });
+
+  defineRoute(router, updateOwnerProperty, {
+    before: [sameOrigin],
+    after: [access],
+    onInvalid: refuseOwnerInput,
+    async handle({ body, res }) {
+      const { actor, propertyId } = settledEstate(res);
+      const result = await updateEstateField(deps, actor, {
+        propertyId,
         field: body.field,
         value: body.value,
-        language: editingLanguage(req, res),
+        language: body.lang ?? res.locals.language,
       });
-      res.json({
-        field: result.field,
-        lang: result.lang,
-        value: result.value,
-        formatted: result.formatted,
-        changed: result.changed,
-      });
+      return {
+        status: 200,
+        body: {
+          field: result.field,
+          lang: result.lang,
+          value: result.value,
+          formatted: result.formatted,
+          changed: result.changed,
+        },
+      };
     },
-  );
+  });
 
-  router.post(
-    "/property-owners/logout",
-    sameOrigin,
-    ignoredBody(),
-    async (req: Request, res: Response) => {
+  defineRoute(router, ownerLogout, {
+    before: [sameOrigin],
+    async handle({ req, res }) {
       res.set("Cache-Control", "no-store");
       const session = res.locals.session;
       const token = readSessionToken(req, cookie);
@@ -263,9 +257,9 @@ export function ownerRoutes(
         await revokeSession(deps, token);
         clearSessionCookie(res, cookie);
       }
-      res.json({ ok: true });
+      return { status: 200, body: { ok: true } };
     },
-  );
+  });
 
   return router;
 }

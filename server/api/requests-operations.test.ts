@@ -204,7 +204,8 @@ describe("GET /api/openapi.json", () => {
   it("describes every public endpoint from the shared schemas, with the error shapes", async () => {
     const { buildOpenApiDocument } = await import("./openapi.ts");
     const document = buildOpenApiDocument("https://castellum.example");
-    const publicPaths = Object.entries(document.paths)
+    const schemas = document.components!.schemas as Record<string, unknown>;
+    const publicPaths = Object.entries(document.paths!)
       .filter(([, item]) =>
         Object.values(item as Record<string, { security?: unknown[] }>).some(
           (operation) => Array.isArray(operation.security) && operation.security.length === 0,
@@ -224,19 +225,19 @@ describe("GET /api/openapi.json", () => {
       "/api/property-owners/verify-code",
       "/api/property-owners/verify-email",
     ]);
-    const booking = document.components.schemas.BookingRequest as {
+    const booking = schemas.BookingRequest as {
       properties: Record<string, { items?: { enum?: string[] }; minLength?: number }>;
       required: string[];
     };
     expect(booking.properties.bookingType?.items?.enum).toEqual([...BOOKING_TYPES]);
     expect(booking.properties.firstName?.minLength).toBe(2);
     expect(booking.required).toContain("turnstileToken");
-    const membership = document.components.schemas.MembershipApplication as {
+    const membership = schemas.MembershipApplication as {
       properties: Record<string, { items?: { enum?: string[] } }>;
     };
     expect(membership.properties.interests?.items?.enum?.length).toBe(18);
-    const post = document.paths["/api/booking-requests"]!.post!;
-    expect(Object.keys(post.responses).sort()).toEqual([
+    const post = document.paths!["/api/booking-requests"]!.post!;
+    expect(Object.keys(post.responses!).sort()).toEqual([
       "201",
       "400",
       "403",
@@ -245,9 +246,12 @@ describe("GET /api/openapi.json", () => {
       "422",
       "429",
     ]);
-    expect(document.components.schemas.ValidationError.properties.errors.items.required).toEqual([
-      "path",
-      "message",
-    ]);
+    const validationError = schemas.ValidationError as {
+      properties: { errors: { items: { $ref?: string; required?: string[] } } };
+    };
+    const issue = validationError.properties.errors.items.$ref
+      ? (schemas.FieldError as { required: string[] })
+      : validationError.properties.errors.items;
+    expect(issue.required).toEqual(["path", "message"]);
   });
 });

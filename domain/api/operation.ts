@@ -1,0 +1,178 @@
+import { z } from "zod";
+
+/**
+ * One HTTP operation of /api, written once: its path, parameters, body and every answer as
+ * zod schemas. The server serves it (`server/api/define-route.ts`), the OpenAPI document is
+ * generated from it (`server/api/openapi.ts`) and the browser calls it through `callApi`
+ * (`app/api-client.ts`), all from this one object. Browser-safe: zod only.
+ */
+
+export type HttpMethod = "get" | "post" | "patch" | "put" | "delete";
+
+/** The API's areas, in the product's words (their prose is in server/api/openapi.ts). */
+export type ApiTag =
+  "catalogue" | "bot-check" | "requests" | "staff" | "inbox" | "owners" | "estates";
+
+/** An OpenAPI security requirement list: `[]` is public, `{}` in the list makes it optional. */
+export type SecurityRequirements = Record<string, string[]>[];
+
+export const PUBLIC: SecurityRequirements = [];
+export const STAFF_SESSION: SecurityRequirements = [{ staffSession: [] }];
+
+/** An answer's header, documented. */
+export interface HeaderSpec {
+  description: string;
+  schema: z.ZodType;
+}
+
+/** One answer of an operation: JSON with a schema, another media type, or no body (204). */
+export interface ResponseSpec {
+  description: string;
+  /** The body's schema; absent for an answer without a body. */
+  schema?: z.ZodType;
+  /** `application/json` unless said otherwise (e.g. `text/csv`). */
+  contentType?: string;
+  headers?: Record<string, HeaderSpec>;
+}
+
+export type Responses = { [status: number]: ResponseSpec };
+
+/** The request body: JSON (read by `jsonBody()`) or multipart (read by the route's own parser). */
+export interface BodySpec<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  contentType?: "application/json" | "multipart/form-data";
+  description?: string;
+  /** False for a body the caller may leave out (read when it is JSON). */
+  required?: boolean;
+  /** Extra OpenAPI for the media type (a multipart body's `encoding`). */
+  encoding?: Record<string, { contentType: string }>;
+}
+
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends Responses = Responses,
+> {
+  /** The operationId: unique, camelCase, stable (clients generate names from it). */
+  id: string;
+  method: HttpMethod;
+  /** The path as OpenAPI writes it: `/api/admin/mail/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: [ApiTag];
+  security: SecurityRequirements;
+  /** Path parameters (an object schema whose keys are the `{names}` of the path). */
+  params?: P;
+  /** Query parameters (an object schema; values arrive as strings, so coerce). */
+  query?: Q;
+  body?: BodySpec<B>;
+  /** Request headers the operation reads (documented; the route reads them itself). */
+  headers?: z.ZodObject;
+  responses: R;
+}
+
+/** Declares an operation; `const` keeps its statuses and schemas exact for the types. */
+export function defineOperation<
+  const P extends z.ZodType = z.ZodNever,
+  const Q extends z.ZodType = z.ZodNever,
+  const B extends z.ZodType = z.ZodNever,
+  const R extends Responses = Responses,
+>(operation: Operation<P, Q, B, R>): Operation<P, Q, B, R> {
+  return operation;
+}
+
+/** Every refusal: `{message}` in the caller's language. */
+export const ErrorSchema = z
+  .object({ message: z.string().min(1).describe("What went wrong, in the caller's language") })
+  .meta({ id: "Error" });
+
+export const FieldIssueSchema = z
+  .object({
+    path: z.string().describe("The field, as the form names it (dotted for nested fields)"),
+    message: z.string().describe("Why, in the caller's language"),
+  })
+  .meta({ id: "FieldError" });
+
+/** A body that breaks its schema (spec point 8): one issue per field. */
+export const ValidationErrorSchema = z
+  .object({
+    message: z.string().min(1),
+    errors: z.array(FieldIssueSchema).optional(),
+  })
+  .meta({ id: "ValidationError" });
+
+export const OkSchema = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });
+
+/** An ISO 8601 time with zone, as `Date` serializes to JSON. */
+export const DateTimeSchema = z.iso.datetime({ offset: true });
+
+/** A refusal answered with `ErrorSchema`. */
+export const error = (description: string): ResponseSpec => ({ description, schema: ErrorSchema });
+
+/** A 400 answered with `ValidationErrorSchema` (field issues, or a malformed body). */
+export const invalid = (description: string): ResponseSpec => ({
+  description,
+  schema: ValidationErrorSchema,
+});
+
+export const JSON_BODY_LIMIT_KB = 32;
+
+/** The answers of `jsonBody()`, which reads every JSON request body. */
+export const JSON_BODY_ERRORS = {
+  413: error(`Body larger than ${JSON_BODY_LIMIT_KB} KB`),
+  415: error("Body is not application/json (urlencoded forms included)"),
+} as const;
+
+/** A call that reads no body still refuses a large one (`ignoredBody()`). */
+export const IGNORED_BODY_ERRORS = {
+  413: error(`A body (which this call does not read) larger than ${JSON_BODY_LIMIT_KB} KB`),
+} as const;
+
+export const CROSS_ORIGIN = "A browser request from another origin";
+
+/** `Cache-Control` as every private answer sends it. */
+export const NO_STORE_HEADER = {
+  "Cache-Control": {
+    description: "`no-store`: a personal answer, never cached",
+    schema: z.string(),
+  },
+} as const;
+
+/** The JSON body type of a status's answer, as the browser receives it. */
+export type AnswerOf<
+  O extends Operation,
+  S extends keyof O["responses"],
+> = O["responses"][S] extends { schema: infer T extends z.ZodType } ? z.output<T> : undefined;
+
+/** The statuses an operation documents, as numbers. */
+export type StatusOf<O extends Operation> = {
+  [K in keyof O["responses"]]: K extends number
+    ? K
+    : K extends `${infer N extends number}`
+      ? N
+      : never;
+}[keyof O["responses"]];
+
+/** The 2xx statuses of an operation. */
+export type SuccessStatusOf<O extends Operation> = Extract<
+  StatusOf<O>,
+  200 | 201 | 202 | 203 | 204 | 206
+>;
+
+/** The input of an operation as a caller writes it (before the schemas' defaults). */
+export interface InputOf<O extends Operation> {
+  params: O["params"] extends z.ZodType ? z.input<O["params"]> : undefined;
+  query: O["query"] extends z.ZodType ? z.input<O["query"]> : undefined;
+  body: O["body"] extends BodySpec<infer B> ? z.input<B> : undefined;
+}
+
+/** Fills `{name}` in an operation's path from `params`, each value URI-encoded. */
+export function pathOf(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null) throw new Error(`path parameter ${name} missing`);
+    return encodeURIComponent(String(value as string | number));
+  });
+}

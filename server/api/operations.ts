@@ -1,0 +1,9 @@
+import type { Operation } from "../../domain/api/operation.ts";
+import { OWNER_OPERATIONS } from "../../domain/owners/owners.contract.ts";
+
+/**
+ * Every /api operation, the registry the OpenAPI document is generated from. A route serves
+ * each (`defineRoute`), and `operations.test.ts` fails when a route is missing from here or an
+ * operation here has no route.
+ */
+export const API_OPERATIONS: readonly Operation[] = [...OWNER_OPERATIONS];
