@@ -163,10 +163,17 @@ export type SuccessStatusOf<O extends Operation> = Extract<
 
 /** The input of an operation as a caller writes it (before the schemas' defaults). */
 export interface InputOf<O extends Operation> {
-  params: O["params"] extends z.ZodType ? z.input<O["params"]> : undefined;
-  query: O["query"] extends z.ZodType ? z.input<O["query"]> : undefined;
-  body: O["body"] extends BodySpec<infer B> ? z.input<B> : undefined;
+  params: InputPart<O["params"]>;
+  query: InputPart<O["query"]>;
+  body: NonNullable<O["body"]> extends BodySpec<infer B> ? InputPart<B> : undefined;
 }
+
+/** A part as a caller writes it; `undefined` for a part the operation does not declare. */
+type InputPart<S> = [NonNullable<S>] extends [z.ZodNever]
+  ? undefined
+  : NonNullable<S> extends z.ZodType
+    ? z.input<NonNullable<S>>
+    : undefined;
 
 /** Fills `{name}` in an operation's path from `params`, each value URI-encoded. */
 export function pathOf(path: string, params: Record<string, unknown> | undefined): string {

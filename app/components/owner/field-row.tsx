@@ -20,7 +20,8 @@ import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { fieldDisplay, type OverviewField } from "./field-display.ts";
 import { FieldValue } from "./field-value.tsx";
-import { callOwnerApi } from "./owner-api.ts";
+import { callApi } from "../../api-client.ts";
+import { updateOwnerProperty } from "../../../domain/owners/owners.contract.ts";
 import { translateIssue } from "./owner-messages.ts";
 
 /** The help under an editor: how to write the field, with its keys for objects. */
@@ -222,18 +223,18 @@ function FieldEditor({
     if (!parsed.ok) return showError(translateIssue(t, i18n.language, parsed.issue));
     setSaving(true);
     setError(null);
-    const answer = await callOwnerApi<{ field: string; formatted: string }>(
-      "POST",
-      "/update-property",
+    const answer = await callApi(
+      updateOwnerProperty,
       {
+        query: {},
         body: {
           field,
           value: kind === "list" ? draft.split("\n") : draft,
           lang: details.language,
           propertyId: details.id,
         },
-        language: i18n.language,
       },
+      { language: i18n.language },
     );
     if (!answer.ok) {
       setSaving(false);

@@ -14,7 +14,8 @@ import {
   DialogDescription,
   DialogTitle,
 } from "../ui/dialog.tsx";
-import { callOwnerApi } from "./owner-api.ts";
+import { callApi } from "../../api-client.ts";
+import { deleteOwnerImage, updateOwnerImages } from "../../../domain/owners/owners.contract.ts";
 import {
   isSameSelection,
   rankOf,
@@ -77,10 +78,11 @@ export function ImagesTab({ details }: { details: OwnerPropertyDetails }) {
 
   const save = async () => {
     setSaving(true);
-    const answer = await callOwnerApi<{ selectedImages: string[] }>("POST", "/update-images", {
-      body: { selectedImages: selection, propertyId: details.id },
-      language: i18n.language,
-    });
+    const answer = await callApi(
+      updateOwnerImages,
+      { query: {}, body: { selectedImages: selection, propertyId: details.id } },
+      { language: i18n.language },
+    );
     if (answer.ok) {
       toast({ title: t("owner.images.savedTitle"), description: t("owner.images.savedText") });
       await revalidator.revalidate();
@@ -95,10 +97,11 @@ export function ImagesTab({ details }: { details: OwnerPropertyDetails }) {
 
   const remove = async (image: OwnerImage) => {
     setDeleteBusy(true);
-    const answer = await callOwnerApi<null>("DELETE", `/images/${encodeURIComponent(image.key)}`, {
-      language: i18n.language,
-      query: { propertyId: String(details.id) },
-    });
+    const answer = await callApi(
+      deleteOwnerImage,
+      { params: { key: image.key }, query: { propertyId: details.id }, body: {} },
+      { language: i18n.language },
+    );
     setDeleteBusy(false);
     // The deleted image's button goes with it: focus returns to the heading instead.
     if (answer.ok) opener.current = null;

@@ -1,4 +1,7 @@
+import { UPLOAD_FIELD } from "../../../domain/media/upload-limits.ts";
 import type { OwnerImage } from "../../../domain/owners/owner-property.ts";
+import { uploadOwnerImages } from "../../../domain/owners/owners.contract.ts";
+import { readAnswer } from "../../api-client.ts";
 import { callStaffApi, type StaffAnswer } from "../staff/staff-api.ts";
 
 /** The owner API's base path (server/api/owners.ts). */
@@ -59,24 +62,24 @@ export function uploadOwnerImage(
       if (event.lengthComputable && event.total > 0) options.onProgress(event.loaded / event.total);
     };
     xhr.onload = () => {
-      let body: { images?: unknown; message?: unknown } = {};
+      let body: unknown;
       try {
-        body = JSON.parse(xhr.responseText || "{}") as typeof body;
+        body = JSON.parse(xhr.responseText || "null");
       } catch {
         // A proxy's HTML error page: the status says enough.
       }
-      const ok = xhr.status >= 200 && xhr.status < 300;
+      const answer = readAnswer(uploadOwnerImages, xhr.status, body);
       resolve({
-        ok,
-        status: xhr.status,
-        images: ok && Array.isArray(body.images) ? (body.images as OwnerImage[]) : [],
-        message: typeof body.message === "string" && body.message ? body.message : null,
+        ok: answer.ok,
+        status: answer.status,
+        images: answer.ok ? answer.data.images : [],
+        message: answer.message,
       });
     };
     xhr.onerror = () => resolve({ ok: false, status: 0, images: [], message: null });
     xhr.onabort = xhr.onerror;
     const form = new FormData();
-    form.append("images", file, file.name);
+    form.append(UPLOAD_FIELD, file, file.name);
     xhr.send(form);
   });
 }

@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { toast } from "../../hooks/use-toast.ts";
-import { callOwnerApi } from "./owner-api.ts";
+import { ownerLogout } from "../../../domain/owners/owners.contract.ts";
+import { callApi } from "../../api-client.ts";
 
 /**
  * The owner's Logout (spec point 2): the server ends the session, then the home page; on
@@ -15,7 +16,7 @@ export function useOwnerLogout() {
   const logout = async () => {
     if (isPending) return;
     setPending(true);
-    const answer = await callOwnerApi("POST", "/logout", { language: i18n.language });
+    const answer = await callApi(ownerLogout, {}, { language: i18n.language });
     setPending(false);
     if (!answer.ok) {
       toast({
