@@ -46,6 +46,9 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       RATE_LIMIT_FORMS_MAX: "1000",
       RATE_LIMIT_CHALLENGE_MAX: "1000",
       REDIS_URL: "",
+      // Every /api answer is checked against its contract, as in the API suites: a route that
+      // answers what its schema does not say fails the journey with a 500 naming it.
+      API_CHECK_ANSWERS: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],
