@@ -86,6 +86,21 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
       "@typescript-eslint/no-namespace": ["error", { allowDeclarations: true }],
+      // A translation key names a text, not an outcome: branch on the error's class or `code`.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "BinaryExpression[operator=/^[!=]==?$/] > MemberExpression[property.name='messageKey']",
+          message:
+            "Do not compare a translation key: branch on the domain error's class or code (domain/errors.ts).",
+        },
+        {
+          selector: "SwitchStatement > MemberExpression.discriminant[property.name='messageKey']",
+          message:
+            "Do not switch on a translation key: branch on the domain error's class or code (domain/errors.ts).",
+        },
+      ],
       // React calls event handlers and ignores what they return; an async handler is fine there.
       "@typescript-eslint/no-misused-promises": [
         "error",

@@ -1,9 +1,12 @@
+import { BRAND } from "../i18n/config.ts";
+
 /**
  * One site configuration for the brand and the external links (decisions.md: not scattered
  * through components). Operators change these here.
  */
 export const SITE = {
-  brand: "Castellum",
+  /** Set in i18n/config.ts, where the messages' `{{brand}}` takes it from. */
+  brand: BRAND,
   token: "$CASL",
   /** Shown in the footer's copyright line. */
   company: "Castellum",

@@ -2,7 +2,8 @@ import type { FieldIssue } from "./requests/fields.ts";
 
 /**
  * Typed domain errors. Adapters (API routes, loaders) map them to HTTP; `messageKey` is a
- * translation key so the answer is in the caller's language.
+ * translation key so the answer is in the caller's language. Program logic branches on the
+ * class or the `code`, never on `messageKey` (a text may change; a key is no contract).
  */
 export type DomainErrorCode =
   "not_found" | "invalid" | "validation" | "bot_check" | "conflict" | "forbidden";
@@ -29,6 +30,18 @@ export class NotFoundError extends DomainError {
   constructor(messageKey = "errors.notFound") {
     super("not_found", messageKey);
     this.name = "NotFoundError";
+  }
+}
+
+/**
+ * An owner whose email has no claimed estate (never claimed, or staff gave it to another
+ * email): pages offer to claim one, the API answers 404. Adapters tell it by its class, never
+ * by its message key.
+ */
+export class NoClaimedEstateError extends NotFoundError {
+  constructor() {
+    super("owner.errors.noClaimedEstate");
+    this.name = "NoClaimedEstateError";
   }
 }
 

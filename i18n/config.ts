@@ -1,3 +1,10 @@
+/**
+ * The brand, which every message may name as `{{brand}}` (i18n/instance.ts fills it in). It
+ * lives here, beside the messages, so i18n/ needs no layer above it; content/site.ts's SITE
+ * carries the same value for the pages.
+ */
+export const BRAND = "Castellum";
+
 /** The four interface languages. `en` is the fallback. */
 export const LANGUAGES = ["en", "fr", "it", "zh"] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -1,6 +1,5 @@
 import { createInstance, type i18n, type TFunction } from "i18next";
-import { SITE } from "../content/site.ts";
-import { DEFAULT_LANGUAGE, type Language } from "./config.ts";
+import { BRAND, DEFAULT_LANGUAGE, type Language } from "./config.ts";
 
 export const NAMESPACE = "common";
 
@@ -17,8 +16,8 @@ export function createI18n(language: Language, messages: object): i18n {
     defaultNS: NAMESPACE,
     resources: { [language]: { [NAMESPACE]: messages } },
     initAsync: false,
-    // React escapes what it renders; {{brand}} is filled everywhere from the site configuration.
-    interpolation: { escapeValue: false, defaultVariables: { brand: SITE.brand } },
+    // React escapes what it renders; {{brand}} is filled everywhere (i18n/config.ts).
+    interpolation: { escapeValue: false, defaultVariables: { brand: BRAND } },
     returnNull: false,
   });
   return instance;

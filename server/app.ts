@@ -32,7 +32,7 @@ import { ESTATE_PAGE_SIZE } from "../domain/staff/estates.schema.ts";
 import { ownerRoutes, PROOF_COOKIE } from "./api/owners.ts";
 import { ownerUploadRoutes } from "./api/owner-uploads.ts";
 import { getOwnerPropertyDetails, resolveEstate } from "../domain/owners/estates.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError, NoClaimedEstateError } from "../domain/errors.ts";
 import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
 import type { StaffServices } from "./services.ts";
 import type { Deps } from "../domain/deps.ts";
@@ -233,7 +233,7 @@ function ownerPagesOf(deps: Deps, adminEmailDomain: string): OwnerPages {
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         if (error.code === "forbidden") return { outcome: "forbidden" };
-        if (error.messageKey === "owner.errors.noClaimedEstate") return { outcome: "no_estate" };
+        if (error instanceof NoClaimedEstateError) return { outcome: "no_estate" };
         return { outcome: "not_found" };
       }
     },

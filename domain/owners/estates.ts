@@ -8,7 +8,7 @@ import {
 } from "../../db/schema/index.ts";
 import { DEFAULT_LANGUAGE, type Language } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
-import { ForbiddenError, NotFoundError } from "../errors.ts";
+import { ForbiddenError, NoClaimedEstateError, NotFoundError } from "../errors.ts";
 import { mediaUrl } from "../media/media-url.ts";
 import { EDITABLE_FIELDS, type EditableField, formatFieldValue } from "./owner-fields.ts";
 import type { EstateActor, OwnerPropertyDetails } from "./owner-property.ts";
@@ -89,7 +89,8 @@ export async function listOwnerEstates(
 /**
  * The estate `actor` may act on. An owner: `requested` if it is one of theirs (else the first
  * of theirs when nothing is requested); staff: `requested`, which they must name.
- * @throws NotFoundError when the estate does not exist (or an owner has none left);
+ * @throws NotFoundError when the estate does not exist; NoClaimedEstateError when an owner
+ * names none and has none (left);
  * ForbiddenError when an owner asks for an estate that is not theirs.
  */
 export async function resolveEstate(
@@ -109,7 +110,7 @@ export async function resolveEstate(
   const mine = await listOwnerEstates(deps, { email: actor.email, language: DEFAULT_LANGUAGE });
   if (requested === undefined) {
     const first = mine[0];
-    if (!first) throw new NotFoundError("owner.errors.noClaimedEstate");
+    if (!first) throw new NoClaimedEstateError();
     return first.id;
   }
   if (mine.some((estate) => estate.id === requested)) return requested;

@@ -6,7 +6,7 @@
  *
  * It needs PostgreSQL (PGlite admits one process): TEST_DATABASE_URL's server, else
  * postgres://postgres@127.0.0.1:5432 (topology.ts); a fresh database is made and dropped. It
- * does not skip without one: several instances are part of what `npm test` proves.
+ * does not skip without one: several instances are part of what `npm run test:all` proves.
  */
 import { execFileSync } from "node:child_process";
 import type { Page } from "playwright-core";

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect } from "vitest";
+import { z } from "zod";
 import type { Deps } from "../../domain/deps.ts";
 import { createExpressApp } from "../../server/app.ts";
 import { buildOpenApiDocument } from "../../server/api/openapi.ts";
@@ -108,17 +110,53 @@ export interface FuzzReport {
   ms: number;
 }
 
+/** Where the seeds of past failures are kept, each replayed before every random run. */
+export const REGRESSIONS_FILE = new URL("./regressions.json", import.meta.url);
+
+const RegressionsSchema = z.array(
+  z.strictObject({
+    /** `METHOD /documented/path`, as the failure message names the endpoint. */
+    endpoint: z.string().regex(/^(POST|PATCH|DELETE) \/api\//),
+    seed: z.int(),
+    /** fast-check's counterexample path: the run (and shrink steps) that failed. */
+    path: z.string().regex(/^\d+(:\d+)*$/),
+  }),
+);
+export type FuzzRegression = z.infer<typeof RegressionsSchema>[number];
+
+/** The kept seeds (tests/fuzz/regressions.json), checked: a typo fails every fuzz suite. */
+export function loadRegressions(file: URL = REGRESSIONS_FILE): FuzzRegression[] {
+  return RegressionsSchema.parse(JSON.parse(readFileSync(file, "utf8")));
+}
+
+/**
+ * fast-check's parameters that replay one kept failure: the same seed walks to the same run by
+ * its path and generates that one case again (nothing before it, nothing after it). The same
+ * case only while the endpoint's arbitraries are unchanged: a seed outlives a change to them
+ * as a random case, not as the case it was.
+ */
+export function replayParameters<T>(regression: FuzzRegression): fc.Parameters<T> {
+  return { seed: regression.seed, path: regression.path, numRuns: 1, endOnFailure: true };
+}
+
 /**
  * Sends FUZZ_RUNS generated requests (body, headers and query string, all hostile) to one
  * endpoint and checks every answer: never a 5xx; every refusal a 4xx that the OpenAPI
  * document lists for the operation, as JSON `{message, errors?: [{path, message}]}`; and
- * Object.prototype untouched. A failure prints the smallest request that fails.
+ * Object.prototype untouched. First it replays each seed kept for the endpoint in
+ * tests/fuzz/regressions.json. A failure prints the request that failed, with its seed and
+ * path to keep.
  */
-export async function fuzzEndpoint(app: Express, endpoint: FuzzEndpoint): Promise<FuzzReport> {
+export async function fuzzEndpoint(
+  app: Express,
+  endpoint: FuzzEndpoint,
+  regressions: FuzzRegression[] = loadRegressions(),
+): Promise<FuzzReport> {
+  const name = `${endpoint.method} ${endpoint.documented}`;
   const operation = (DOCUMENT.paths as Record<string, Record<string, { responses: object }>>)[
     endpoint.documented
   ]?.[endpoint.method.toLowerCase()];
-  if (!operation) throw new Error(`${endpoint.method} ${endpoint.documented} is not documented`);
+  if (!operation) throw new Error(`${name} is not documented`);
   const documented = new Set(Object.keys(operation.responses));
   const statuses: Record<number, number> = {};
   const started = performance.now();
@@ -129,40 +167,60 @@ export async function fuzzEndpoint(app: Express, endpoint: FuzzEndpoint): Promis
     headers: fc.oneof(fc.constant({}), hostileHeaders),
     query: hostileQuery,
   });
-  const details = await fc.check(
-    fc.asyncProperty(request, async ({ fuzzCase: generated, headers, query }) => {
-      const fuzzCase = endpoint.prepare ? await endpoint.prepare(generated) : generated;
-      const answer = await inject(app, {
-        method: endpoint.method,
-        url: fuzzCase.path + query,
-        headers: {
-          "content-type": "application/json",
-          ...endpoint.baseHeaders?.(),
-          ...headers,
-          ...fuzzCase.headers,
-        },
-        body: fuzzCase.body,
-        remoteAddress: endpoint.remoteAddress,
-      });
-      statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-      expectDocumentedAnswer(answer, documented);
-      expect(prototypesAreClean(), "Object.prototype polluted").toBe(true);
-    }),
-    { numRuns: FUZZ_RUNS, endOnFailure: true },
-  );
+  const property = fc.asyncProperty(request, async ({ fuzzCase: generated, headers, query }) => {
+    const fuzzCase = endpoint.prepare ? await endpoint.prepare(generated) : generated;
+    const answer = await inject(app, {
+      method: endpoint.method,
+      url: fuzzCase.path + query,
+      headers: {
+        "content-type": "application/json",
+        ...endpoint.baseHeaders?.(),
+        ...headers,
+        ...fuzzCase.headers,
+      },
+      body: fuzzCase.body,
+      remoteAddress: endpoint.remoteAddress,
+    });
+    statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+    expectDocumentedAnswer(answer, documented);
+    expect(prototypesAreClean(), "Object.prototype polluted").toBe(true);
+  });
+
+  let runs = 0;
+  for (const regression of regressions.filter((kept) => kept.endpoint === name)) {
+    const replayed = await fc.check(property, replayParameters(regression));
+    runs += replayed.numRuns;
+    if (replayed.failed)
+      throw new Error(
+        `${name} fails again on the kept seed ${regression.seed}, path ${regression.path} (tests/fuzz/regressions.json):\n` +
+          describeFailure(replayed),
+      );
+  }
+  const details = await fc.check(property, { numRuns: FUZZ_RUNS, endOnFailure: true });
   if (details.failed) {
-    // The counterexample, with long texts cut, so the report stays readable.
-    const shown = JSON.stringify(details.counterexample, (_key, value: unknown) =>
-      typeof value === "string" && value.length > 300
-        ? `${value.slice(0, 300)}… (${value.length} characters)`
-        : value,
-    );
+    const kept = JSON.stringify({
+      endpoint: name,
+      seed: details.seed,
+      path: details.counterexamplePath,
+    });
     throw new Error(
-      `${endpoint.method} ${endpoint.documented} failed after ${details.numRuns} requests (seed ${details.seed}):\n` +
-        `${String((details.errorInstance as Error | undefined)?.message ?? details.errorInstance)}\n${shown}`,
+      `${name} failed after ${details.numRuns} requests (seed ${details.seed}, path ${details.counterexamplePath}):\n` +
+        `${describeFailure(details)}\n` +
+        `Keep it as a regression case, replayed on every run: add ${kept} to tests/fuzz/regressions.json.`,
     );
   }
-  return { runs: FUZZ_RUNS, statuses, ms: Math.round(performance.now() - started) };
+  runs += FUZZ_RUNS;
+  return { runs, statuses, ms: Math.round(performance.now() - started) };
+}
+
+/** The error and the counterexample, with long texts cut, so the report stays readable. */
+function describeFailure(details: { counterexample: unknown; errorInstance: unknown }): string {
+  const shown = JSON.stringify(details.counterexample, (_key, value: unknown) =>
+    typeof value === "string" && value.length > 300
+      ? `${value.slice(0, 300)}… (${value.length} characters)`
+      : value,
+  );
+  return `${String((details.errorInstance as Error | undefined)?.message ?? details.errorInstance)}\n${shown}`;
 }
 
 function expectDocumentedAnswer(answer: InjectedAnswer, documented: Set<string>) {

@@ -1,16 +1,11 @@
 import fc from "fast-check";
+import { readFuzzRuns } from "../setup/tier.ts";
 
 /**
- * Generated inputs per endpoint. FUZZ_RUNS scales them (e.g. 500 for a quick local run, 100000
- * for a long one); `npm test` runs the default.
+ * Generated inputs per endpoint: 200 in `npm test`, 10,000 in `npm run test:all`
+ * (tests/setup/tier.ts). FUZZ_RUNS asks for more (e.g. 100000 for a long run).
  */
-export const FUZZ_RUNS = (() => {
-  const raw = process.env.FUZZ_RUNS;
-  if (raw === undefined || raw === "") return 10_000;
-  const runs = Number(raw);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`FUZZ_RUNS must be a whole number >= 1`);
-  return runs;
-})();
+export const FUZZ_RUNS = readFuzzRuns(process.env.FUZZ_RUNS);
 
 /** Time for one endpoint's run: generous, as a shared machine may be slow (~3 ms a request). */
 export const FUZZ_TIMEOUT_MS = Math.max(30_000, FUZZ_RUNS * 20);

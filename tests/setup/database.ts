@@ -7,14 +7,16 @@ import { loadPropertyContent } from "../../content/load-properties.ts";
 import { type DatabaseBackend, type DatabaseHandle, openDatabase } from "../../db/client.ts";
 import { seedCatalogue } from "../../domain/catalogue/seed-catalogue.ts";
 import type { Deps } from "../../domain/deps.ts";
+import { testDatabaseUrl } from "./tier.ts";
 
 export const ROOT_DIR = join(import.meta.dirname, "../..");
 export const DEMO_CATALOGUE = loadPropertyContent(join(ROOT_DIR, "content/properties"));
 
-/** The backends a database suite runs on: PGlite always, PostgreSQL when configured. */
-export const BACKENDS: DatabaseBackend[] = process.env.TEST_DATABASE_URL
-  ? ["pglite", "postgres"]
-  : ["pglite"];
+/**
+ * The backends a database suite runs on: PGlite always; PostgreSQL too in the `all` tier
+ * (`npm run test:all`, tests/setup/tier.ts), never in `npm test` even if TEST_DATABASE_URL is set.
+ */
+export const BACKENDS: DatabaseBackend[] = testDatabaseUrl() ? ["pglite", "postgres"] : ["pglite"];
 
 export interface TestDatabase {
   deps: Deps;
@@ -34,8 +36,8 @@ export async function openTestDatabase(
     await handle.migrate();
     return { deps: { db: handle.db, log }, handle, dispose: () => handle.close() };
   }
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error("TEST_DATABASE_URL is not set");
+  const url = testDatabaseUrl();
+  if (!url) throw new Error("PostgreSQL suites run in the all tier only (TEST_TIER=all)");
   // A database of its own per suite, created beside TEST_DATABASE_URL's and dropped afterwards.
   const name = `castellum_test_${randomBytes(6).toString("hex")}`;
   await adminQuery(url, `create database ${name}`);

@@ -1,9 +1,17 @@
-/** Says which database backends the integration suites run on, before and after the run. */
+import { FUZZ_RUNS } from "../fuzz/hostile.ts";
+import { TEST_TIER, testDatabaseUrl } from "./tier.ts";
+
+/** Says which tier runs and on which database backends, before and after the run. */
 export default function setup() {
-  const url = process.env.TEST_DATABASE_URL;
-  const line = url
-    ? `Database suites run on: PGlite (embedded) and PostgreSQL (${redact(url)})`
-    : "Database suites run on: PGlite (embedded) only; set TEST_DATABASE_URL to add PostgreSQL";
+  // Both throw on a bad setting (TEST_TIER=all without TEST_DATABASE_URL, a short FUZZ_RUNS):
+  // before any suite starts rather than in each of them.
+  const url = testDatabaseUrl();
+  const backends = url
+    ? `PGlite (embedded) and PostgreSQL (${redact(url)})`
+    : "PGlite (embedded) only; `npm run test:all` adds PostgreSQL (TEST_DATABASE_URL)";
+  const line =
+    `Test tier: ${TEST_TIER} (fuzz: ${FUZZ_RUNS} requests per endpoint). ` +
+    `Database suites run on: ${backends}`;
   console.log(`\n${line}\n`);
   return () => console.log(`\n${line}\n`);
 }

@@ -18,7 +18,9 @@ export interface PageServer {
 export async function loadPages(): Promise<PageServer> {
   const vite: ViteDevServer = await createServer({
     root: join(import.meta.dirname, "../.."),
-    server: { middlewareMode: true, hmr: false, watch: null },
+    // No HMR WebSocket: it would listen on Vite's fixed port 24678, which a second suite
+    // loading pages at the same time (or another process) holds; a clash logs an error.
+    server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     appType: "custom",
     logLevel: "error",
   });

@@ -1,0 +1,67 @@
+/**
+ * The two test tiers. `npm test` runs the fast one (the default): PGlite only, a short fuzz,
+ * no ALL_TIER_ONLY suite, two files at a time; the loop a person runs all day.
+ * `npm run test:all` (what CI runs) sets `TEST_TIER=all`: every suite, each database suite on
+ * PGlite and on PostgreSQL (`TEST_DATABASE_URL`, required), the full fuzz. Test code asks
+ * this module, never `TEST_TIER` itself.
+ */
+export type TestTier = "fast" | "all";
+
+export const TEST_TIER: TestTier = readTier(process.env.TEST_TIER);
+
+/**
+ * Suites only the whole suite runs. Each spends its time outside the code it checks: starting
+ * a Node process per command, or building a catalogue of thousands of estates. Together about
+ * 170 s of a serial run, more than a third of the fast tier's Vitest time; the domain functions
+ * behind the CLIs keep their in-process tests in both tiers.
+ */
+export const ALL_TIER_ONLY = [
+  // `npm run staff` and `npm run db:seed -- --demo-admin` as a user runs them (~90 s).
+  "server/staff-cli.test.ts",
+  // `npm run catalogue` export and import as a user runs them (~50 s).
+  "server/catalogue-cli.test.ts",
+  // Every filter, text and cursor served by an index, on a generated catalogue (~30 s).
+  "domain/catalogue/search-plans.test.ts",
+];
+
+/** Generated requests per fuzzed endpoint: the default of each tier, and the least of `all`. */
+export const FUZZ_RUNS_BY_TIER: Record<TestTier, number> = { fast: 200, all: 10_000 };
+
+export function readTier(raw: string | undefined): TestTier {
+  if (raw === undefined || raw === "" || raw === "fast") return "fast";
+  if (raw === "all") return "all";
+  throw new Error(`TEST_TIER must be "fast" or "all", not ${JSON.stringify(raw)}`);
+}
+
+/**
+ * The PostgreSQL server of the second backend: `TEST_DATABASE_URL` in the `all` tier (where it
+ * must be set), nothing in the fast tier even when it is set, so `npm test` stays fast.
+ */
+export function testDatabaseUrl(
+  tier: TestTier = TEST_TIER,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  if (tier === "fast") return undefined;
+  const url = env.TEST_DATABASE_URL;
+  if (!url)
+    throw new Error(
+      "TEST_TIER=all runs every database suite on PostgreSQL too: set TEST_DATABASE_URL " +
+        "(e.g. postgres://postgres@127.0.0.1:5432/test), as .ci/run does.",
+    );
+  return url;
+}
+
+/**
+ * FUZZ_RUNS: the tier's default when unset. A larger number is a longer run; the `all` tier
+ * refuses a smaller one, so what CI runs is never quietly shortened.
+ */
+export function readFuzzRuns(raw: string | undefined, tier: TestTier = TEST_TIER): number {
+  if (raw === undefined || raw === "") return FUZZ_RUNS_BY_TIER[tier];
+  const runs = Number(raw);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`FUZZ_RUNS must be a whole number >= 1`);
+  if (tier === "all" && runs < FUZZ_RUNS_BY_TIER.all)
+    throw new Error(
+      `FUZZ_RUNS=${runs} is below the ${FUZZ_RUNS_BY_TIER.all} of the whole suite (TEST_TIER=all): unset it`,
+    );
+  return runs;
+}
