@@ -11,7 +11,6 @@ import {
 import type { Operation as ApiOperation, ResponseSpec } from "../../domain/api/operation.ts";
 import { API_OPERATIONS } from "./operations.ts";
 import { z } from "zod";
-import { CatalogueFilterSchema } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import type { UndeliveredMail, UndeliveredMailList } from "../../domain/mail/outbox-health.ts";
 import type { EstateRevision, StaffEstateRow } from "../../domain/owners/revisions.ts";
 import { OWNER_CODE_POLICY } from "../../domain/owners/verification.ts";
@@ -51,7 +50,6 @@ import {
 } from "../../domain/staff/estates.schema.ts";
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
-import { API_PROPERTY_FIELDS } from "./catalogue.ts";
 import { JSON_BODY_LIMIT, MAX_JSON_DEPTH } from "./body.ts";
 import { REQUEST_ENDPOINTS } from "./requests.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
@@ -386,14 +384,6 @@ const COLLECTION_NAMES: Record<RequestKind, { one: string; many: string; label: 
     many: "MembershipApplications",
     label: "membership application",
   },
-};
-
-/** What the catalogue's paging parameters mean (the filters explain themselves). */
-const CATALOGUE_PARAMETERS: Record<string, string> = {
-  after:
-    "Where the next page starts: the cursor in the previous page's Link header (an id, or score~id in relevance order)",
-  before: "Where the previous page ends: the cursor in the Link header",
-  limit: "Properties per page (24 by default); asking for it pages the answer",
 };
 
 /** The inbox filter's query parameters (its `kind` is the collection's path). */
@@ -1003,86 +993,6 @@ function legacyDocument(publicUrl: string) {
     tags: TAGS,
     paths: mergePaths(
       {
-        "/api/castles": {
-          get: publicOperation({
-            operationId: "listCastles",
-            summary: "List or search the castle catalogue",
-            tags: ["catalogue"],
-            parameters: [
-              {
-                name: "lang",
-                in: "query",
-                schema: { type: "string", enum: ["en", "fr", "it", "zh"] },
-              },
-              ...Object.entries(
-                (jsonSchema(CatalogueFilterSchema).properties ?? {}) as Record<string, unknown>,
-              ).map(([name, schema]) => ({
-                name,
-                in: "query",
-                required: false,
-                ...(CATALOGUE_PARAMETERS[name] ? { description: CATALOGUE_PARAMETERS[name] } : {}),
-                schema,
-              })),
-              {
-                name: "fields",
-                in: "query",
-                required: false,
-                description:
-                  "Only these fields of each property, comma-separated or repeated (paged or full list)",
-                schema: {
-                  type: "array",
-                  items: { type: "string", enum: [...API_PROPERTY_FIELDS] },
-                },
-                style: "form",
-                explode: false,
-              },
-            ],
-            responses: {
-              "200": {
-                description:
-                  "Properties: the whole list, or with a filter or a paging parameter one page with Link and X-Total-Count headers",
-                headers: {
-                  "X-Total-Count": {
-                    description:
-                      "How many properties match, on every page; `1000+` when more than 1,000 do",
-                    schema: { type: "string", pattern: "^\\d+\\+?$" },
-                  },
-                  Link: {
-                    description:
-                      'The next and previous pages, when there are: `</api/castles?…&after=…>; rel="next"`',
-                    schema: { type: "string" },
-                  },
-                },
-                content: {
-                  "application/json": { schema: { type: "array", items: { type: "object" } } },
-                },
-              },
-              "400": error("Invalid filter"),
-            },
-          }),
-        },
-        "/api/castles/{idOrSlug}": {
-          get: publicOperation({
-            operationId: "getCastle",
-            summary: "One property by id or slug",
-            tags: ["catalogue"],
-            parameters: [
-              { name: "idOrSlug", in: "path", required: true, schema: { type: "string" } },
-              {
-                name: "lang",
-                in: "query",
-                schema: { type: "string", enum: ["en", "fr", "it", "zh"] },
-              },
-            ],
-            responses: {
-              "200": {
-                description: "The property",
-                content: { "application/json": { schema: { type: "object" } } },
-              },
-              "404": error("No such property"),
-            },
-          }),
-        },
         "/api/bot-check/challenge": {
           get: publicOperation({
             operationId: "getBotCheckChallenge",

@@ -1,4 +1,5 @@
 import type { Operation } from "../../domain/api/operation.ts";
+import { CATALOGUE_OPERATIONS } from "../../domain/catalogue/catalogue.contract.ts";
 import { OWNER_OPERATIONS } from "../../domain/owners/owners.contract.ts";
 
 /**
@@ -6,4 +7,4 @@ import { OWNER_OPERATIONS } from "../../domain/owners/owners.contract.ts";
  * each (`defineRoute`), and `operations.test.ts` fails when a route is missing from here or an
  * operation here has no route.
  */
-export const API_OPERATIONS: readonly Operation[] = [...OWNER_OPERATIONS];
+export const API_OPERATIONS: readonly Operation[] = [...CATALOGUE_OPERATIONS, ...OWNER_OPERATIONS];
