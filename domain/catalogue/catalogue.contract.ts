@@ -42,8 +42,8 @@ export const CastleSchema = z
     region: z
       .string()
       .describe(`The region's key, as the \`region\` filter takes it (${REGIONS.join(", ")})`),
-    bedrooms: z.number().int(),
-    guestCapacity: z.number().int(),
+    bedrooms: z.number().int().min(0),
+    guestCapacity: z.number().int().min(0),
     membersOnly: z.boolean().describe("Open to club members only"),
     summary: z.string(),
     amenities: z.array(z.string()).describe("The amenities, named in the asked language"),

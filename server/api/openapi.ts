@@ -14,8 +14,6 @@ import { z } from "zod";
 import type { UndeliveredMail, UndeliveredMailList } from "../../domain/mail/outbox-health.ts";
 import type { EstateRevision, StaffEstateRow } from "../../domain/owners/revisions.ts";
 import { OWNER_CODE_POLICY } from "../../domain/owners/verification.ts";
-import { bookingRequestSchema } from "../../domain/requests/booking-request.schema.ts";
-import { membershipSchema } from "../../domain/requests/membership.schema.ts";
 import {
   MEMBER_STATUSES,
   REFUSAL_STATUSES,
@@ -24,7 +22,6 @@ import {
   type RequestKind,
   statusesOf,
 } from "../../domain/requests/options.ts";
-import { propertyBookingSchema } from "../../domain/requests/property-booking.schema.ts";
 import type {
   countInboxByStatus,
   InboxItem,
@@ -51,7 +48,6 @@ import {
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
 import { JSON_BODY_LIMIT, MAX_JSON_DEPTH } from "./body.ts";
-import { REQUEST_ENDPOINTS } from "./requests.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 
 const jsonSchema = (schema: z.ZodType) =>
@@ -928,52 +924,6 @@ function staffSchemas() {
  * drift from what the server enforces) and response bodies typed by the domain's interfaces.
  */
 function legacyDocument(publicUrl: string) {
-  const formOperation = (operationId: string, summary: string, schemaRef: string) =>
-    publicOperation({
-      operationId,
-      summary,
-      tags: ["requests"],
-      description:
-        "Validated with the same schema as the form. Sends a confirmation mail to the guest and a notification to staff. " +
-        "Messages are in the request's language (`?lang=`, the `lang` cookie or Accept-Language).",
-      parameters: [
-        {
-          name: "Idempotency-Key",
-          in: "header",
-          required: false,
-          description:
-            "One key per filled form. A retry with the same key and body returns the first answer (kept 24 hours) and stores nothing; the same key with another body is refused with 422.",
-          schema: { type: "string", minLength: 1, maxLength: 200 },
-        },
-        {
-          name: "X-Bot-Token",
-          in: "header",
-          required: false,
-          description: "The bot-check token, when the body's `turnstileToken` is empty.",
-          schema: { type: "string" },
-        },
-      ],
-      requestBody: { required: true, content: json(schemaRef) },
-      responses: {
-        "201": {
-          description:
-            "Stored (the transaction has committed). `Idempotent-Replayed: true` marks a replayed answer.",
-          content: json("StoredRequest"),
-        },
-        "400": error(
-          "Validation failed, malformed JSON or a bad Idempotency-Key",
-          "ValidationError",
-        ),
-        "403": error(
-          "Bot check missing, invalid, expired or already used; or a cross-origin browser request",
-          "BotCheckError",
-        ),
-        ...JSON_BODY_ERRORS,
-        "422": error("Idempotency-Key already used with a different body"),
-        "429": error("Too many requests from this address; see Retry-After"),
-      },
-    });
-
   return {
     openapi: "3.1.0",
     info: {
@@ -993,42 +943,7 @@ function legacyDocument(publicUrl: string) {
     tags: TAGS,
     paths: mergePaths(
       {
-        "/api/bot-check/challenge": {
-          get: publicOperation({
-            operationId: "getBotCheckChallenge",
-            summary: "A fresh ALTCHA proof-of-work challenge (when ALTCHA is the bot check)",
-            tags: ["bot-check"],
-            responses: {
-              "200": {
-                description: "Signed challenge for the ALTCHA widget",
-                content: { "application/json": { schema: { type: "object" } } },
-              },
-              "404": error("Turnstile is configured instead"),
-              "429": error("Too many challenges from this address"),
-            },
-          }),
-        },
-        [`/api${REQUEST_ENDPOINTS.booking_request}`]: {
-          post: formOperation(
-            "createBookingRequest",
-            "Send a general booking request",
-            "BookingRequest",
-          ),
-        },
-        [`/api${REQUEST_ENDPOINTS.property_booking}`]: {
-          post: formOperation(
-            "createPropertyBooking",
-            "Request a booking of one property",
-            "PropertyBooking",
-          ),
-        },
-        [`/api${REQUEST_ENDPOINTS.membership}`]: {
-          post: formOperation(
-            "createMembershipApplication",
-            "Apply for club membership",
-            "MembershipApplication",
-          ),
-        },
+        // The catalogue, the bot-check challenge and the guest forms: in the registry.
       },
       staffPaths(),
       ...REQUEST_KINDS.map((kind) => collectionPaths(kind, publicUrl)),
@@ -1059,29 +974,8 @@ function legacyDocument(publicUrl: string) {
         },
       },
       schemas: {
-        BookingRequest: jsonSchema(bookingRequestSchema),
-        PropertyBooking: jsonSchema(propertyBookingSchema()),
-        MembershipApplication: jsonSchema(membershipSchema),
         ...staffSchemas(),
         ...staffEstateSchemas(),
-        StoredRequest: {
-          type: "object",
-          required: ["id", "reference", "status", "createdAt"],
-          properties: {
-            id: { type: "string", format: "uuid" },
-            reference: { type: "string", examples: ["BR-7K4Q-2MXD"] },
-            status: { type: "string", const: "New" },
-            createdAt: { type: "string", format: "date-time" },
-          },
-        },
-        BotCheckError: {
-          type: "object",
-          required: ["message"],
-          properties: {
-            error: { type: "string", const: "invalid_bot_token" },
-            message: { type: "string" },
-          },
-        },
       },
     },
   };
