@@ -11,12 +11,9 @@ import {
 import type { Operation as ApiOperation, ResponseSpec } from "../../domain/api/operation.ts";
 import { API_OPERATIONS } from "./operations.ts";
 import { z } from "zod";
-import { CatalogueFilterSchema } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import type { UndeliveredMail, UndeliveredMailList } from "../../domain/mail/outbox-health.ts";
 import type { EstateRevision, StaffEstateRow } from "../../domain/owners/revisions.ts";
 import { OWNER_CODE_POLICY } from "../../domain/owners/verification.ts";
-import { bookingRequestSchema } from "../../domain/requests/booking-request.schema.ts";
-import { membershipSchema } from "../../domain/requests/membership.schema.ts";
 import {
   MEMBER_STATUSES,
   REFUSAL_STATUSES,
@@ -25,7 +22,6 @@ import {
   type RequestKind,
   statusesOf,
 } from "../../domain/requests/options.ts";
-import { propertyBookingSchema } from "../../domain/requests/property-booking.schema.ts";
 import type {
   countInboxByStatus,
   InboxItem,
@@ -51,9 +47,7 @@ import {
 } from "../../domain/staff/estates.schema.ts";
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
-import { API_PROPERTY_FIELDS } from "./catalogue.ts";
 import { JSON_BODY_LIMIT, MAX_JSON_DEPTH } from "./body.ts";
-import { REQUEST_ENDPOINTS } from "./requests.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 
 const jsonSchema = (schema: z.ZodType) =>
@@ -386,14 +380,6 @@ const COLLECTION_NAMES: Record<RequestKind, { one: string; many: string; label: 
     many: "MembershipApplications",
     label: "membership application",
   },
-};
-
-/** What the catalogue's paging parameters mean (the filters explain themselves). */
-const CATALOGUE_PARAMETERS: Record<string, string> = {
-  after:
-    "Where the next page starts: the cursor in the previous page's Link header (an id, or score~id in relevance order)",
-  before: "Where the previous page ends: the cursor in the Link header",
-  limit: "Properties per page (24 by default); asking for it pages the answer",
 };
 
 /** The inbox filter's query parameters (its `kind` is the collection's path). */
@@ -938,52 +924,6 @@ function staffSchemas() {
  * drift from what the server enforces) and response bodies typed by the domain's interfaces.
  */
 function legacyDocument(publicUrl: string) {
-  const formOperation = (operationId: string, summary: string, schemaRef: string) =>
-    publicOperation({
-      operationId,
-      summary,
-      tags: ["requests"],
-      description:
-        "Validated with the same schema as the form. Sends a confirmation mail to the guest and a notification to staff. " +
-        "Messages are in the request's language (`?lang=`, the `lang` cookie or Accept-Language).",
-      parameters: [
-        {
-          name: "Idempotency-Key",
-          in: "header",
-          required: false,
-          description:
-            "One key per filled form. A retry with the same key and body returns the first answer (kept 24 hours) and stores nothing; the same key with another body is refused with 422.",
-          schema: { type: "string", minLength: 1, maxLength: 200 },
-        },
-        {
-          name: "X-Bot-Token",
-          in: "header",
-          required: false,
-          description: "The bot-check token, when the body's `turnstileToken` is empty.",
-          schema: { type: "string" },
-        },
-      ],
-      requestBody: { required: true, content: json(schemaRef) },
-      responses: {
-        "201": {
-          description:
-            "Stored (the transaction has committed). `Idempotent-Replayed: true` marks a replayed answer.",
-          content: json("StoredRequest"),
-        },
-        "400": error(
-          "Validation failed, malformed JSON or a bad Idempotency-Key",
-          "ValidationError",
-        ),
-        "403": error(
-          "Bot check missing, invalid, expired or already used; or a cross-origin browser request",
-          "BotCheckError",
-        ),
-        ...JSON_BODY_ERRORS,
-        "422": error("Idempotency-Key already used with a different body"),
-        "429": error("Too many requests from this address; see Retry-After"),
-      },
-    });
-
   return {
     openapi: "3.1.0",
     info: {
@@ -1003,122 +943,7 @@ function legacyDocument(publicUrl: string) {
     tags: TAGS,
     paths: mergePaths(
       {
-        "/api/castles": {
-          get: publicOperation({
-            operationId: "listCastles",
-            summary: "List or search the castle catalogue",
-            tags: ["catalogue"],
-            parameters: [
-              {
-                name: "lang",
-                in: "query",
-                schema: { type: "string", enum: ["en", "fr", "it", "zh"] },
-              },
-              ...Object.entries(
-                (jsonSchema(CatalogueFilterSchema).properties ?? {}) as Record<string, unknown>,
-              ).map(([name, schema]) => ({
-                name,
-                in: "query",
-                required: false,
-                ...(CATALOGUE_PARAMETERS[name] ? { description: CATALOGUE_PARAMETERS[name] } : {}),
-                schema,
-              })),
-              {
-                name: "fields",
-                in: "query",
-                required: false,
-                description:
-                  "Only these fields of each property, comma-separated or repeated (paged or full list)",
-                schema: {
-                  type: "array",
-                  items: { type: "string", enum: [...API_PROPERTY_FIELDS] },
-                },
-                style: "form",
-                explode: false,
-              },
-            ],
-            responses: {
-              "200": {
-                description:
-                  "Properties: the whole list, or with a filter or a paging parameter one page with Link and X-Total-Count headers",
-                headers: {
-                  "X-Total-Count": {
-                    description:
-                      "How many properties match, on every page; `1000+` when more than 1,000 do",
-                    schema: { type: "string", pattern: "^\\d+\\+?$" },
-                  },
-                  Link: {
-                    description:
-                      'The next and previous pages, when there are: `</api/castles?…&after=…>; rel="next"`',
-                    schema: { type: "string" },
-                  },
-                },
-                content: {
-                  "application/json": { schema: { type: "array", items: { type: "object" } } },
-                },
-              },
-              "400": error("Invalid filter"),
-            },
-          }),
-        },
-        "/api/castles/{idOrSlug}": {
-          get: publicOperation({
-            operationId: "getCastle",
-            summary: "One property by id or slug",
-            tags: ["catalogue"],
-            parameters: [
-              { name: "idOrSlug", in: "path", required: true, schema: { type: "string" } },
-              {
-                name: "lang",
-                in: "query",
-                schema: { type: "string", enum: ["en", "fr", "it", "zh"] },
-              },
-            ],
-            responses: {
-              "200": {
-                description: "The property",
-                content: { "application/json": { schema: { type: "object" } } },
-              },
-              "404": error("No such property"),
-            },
-          }),
-        },
-        "/api/bot-check/challenge": {
-          get: publicOperation({
-            operationId: "getBotCheckChallenge",
-            summary: "A fresh ALTCHA proof-of-work challenge (when ALTCHA is the bot check)",
-            tags: ["bot-check"],
-            responses: {
-              "200": {
-                description: "Signed challenge for the ALTCHA widget",
-                content: { "application/json": { schema: { type: "object" } } },
-              },
-              "404": error("Turnstile is configured instead"),
-              "429": error("Too many challenges from this address"),
-            },
-          }),
-        },
-        [`/api${REQUEST_ENDPOINTS.booking_request}`]: {
-          post: formOperation(
-            "createBookingRequest",
-            "Send a general booking request",
-            "BookingRequest",
-          ),
-        },
-        [`/api${REQUEST_ENDPOINTS.property_booking}`]: {
-          post: formOperation(
-            "createPropertyBooking",
-            "Request a booking of one property",
-            "PropertyBooking",
-          ),
-        },
-        [`/api${REQUEST_ENDPOINTS.membership}`]: {
-          post: formOperation(
-            "createMembershipApplication",
-            "Apply for club membership",
-            "MembershipApplication",
-          ),
-        },
+        // The catalogue, the bot-check challenge and the guest forms: in the registry.
       },
       staffPaths(),
       ...REQUEST_KINDS.map((kind) => collectionPaths(kind, publicUrl)),
@@ -1149,29 +974,8 @@ function legacyDocument(publicUrl: string) {
         },
       },
       schemas: {
-        BookingRequest: jsonSchema(bookingRequestSchema),
-        PropertyBooking: jsonSchema(propertyBookingSchema()),
-        MembershipApplication: jsonSchema(membershipSchema),
         ...staffSchemas(),
         ...staffEstateSchemas(),
-        StoredRequest: {
-          type: "object",
-          required: ["id", "reference", "status", "createdAt"],
-          properties: {
-            id: { type: "string", format: "uuid" },
-            reference: { type: "string", examples: ["BR-7K4Q-2MXD"] },
-            status: { type: "string", const: "New" },
-            createdAt: { type: "string", format: "date-time" },
-          },
-        },
-        BotCheckError: {
-          type: "object",
-          required: ["message"],
-          properties: {
-            error: { type: "string", const: "invalid_bot_token" },
-            message: { type: "string" },
-          },
-        },
       },
     },
   };

@@ -1,9 +1,15 @@
 import type { Operation } from "../../domain/api/operation.ts";
+import { CATALOGUE_OPERATIONS } from "../../domain/catalogue/catalogue.contract.ts";
 import { OWNER_OPERATIONS } from "../../domain/owners/owners.contract.ts";
+import { REQUEST_OPERATIONS } from "../../domain/requests/requests.contract.ts";
 
 /**
  * Every /api operation, the registry the OpenAPI document is generated from. A route serves
  * each (`defineRoute`), and `operations.test.ts` fails when a route is missing from here or an
  * operation here has no route.
  */
-export const API_OPERATIONS: readonly Operation[] = [...OWNER_OPERATIONS];
+export const API_OPERATIONS: readonly Operation[] = [
+  ...CATALOGUE_OPERATIONS,
+  ...REQUEST_OPERATIONS,
+  ...OWNER_OPERATIONS,
+];

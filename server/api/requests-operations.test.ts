@@ -245,7 +245,24 @@ describe("GET /api/openapi.json", () => {
       "415",
       "422",
       "429",
+      "503",
     ]);
+    const schemaOf = (response: unknown) =>
+      (response as { content?: { "application/json"?: { schema?: { $ref?: string } } } }).content?.[
+        "application/json"
+      ]?.schema?.$ref;
+    expect(schemaOf(post.responses!["201"])).toBe("#/components/schemas/StoredRequest");
+    expect(schemaOf(post.responses!["403"])).toBe("#/components/schemas/BotCheckError");
+    expect(Object.keys(post.responses!["429"]!.headers ?? {})).toEqual(["Retry-After"]);
+    expect((post.parameters ?? []).map((p) => "name" in p && p.name)).toEqual([
+      "Idempotency-Key",
+      "X-Bot-Token",
+    ]);
+    const challenge = document.paths!["/api/bot-check/challenge"]!.get!;
+    expect(schemaOf(challenge.responses!["200"])).toBe("#/components/schemas/AltchaChallenge");
+    expect(Object.keys(challenge.responses!).sort()).toEqual(["200", "404", "429", "503"]);
+    const castle = document.paths!["/api/castles/{idOrSlug}"]!.get!;
+    expect(schemaOf(castle.responses!["200"])).toBe("#/components/schemas/Castle");
     const validationError = schemas.ValidationError as {
       properties: { errors: { items: { $ref?: string; required?: string[] } } };
     };

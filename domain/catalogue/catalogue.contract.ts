@@ -1,0 +1,191 @@
+import { z } from "zod";
+import { defineOperation, error, PUBLIC } from "../api/operation.ts";
+import { LANGUAGES } from "../../i18n/config.ts";
+import {
+  CATALOGUE_MAX_PAGE_SIZE,
+  CATALOGUE_PAGE_SIZE,
+  CatalogueFilterSchema,
+} from "./catalogue-filter.schema.ts";
+import { REGIONS } from "./catalogue-keys.ts";
+
+/**
+ * The public catalogue's calls (spec points 3 and 7): the list or search of the castles and one
+ * castle, written once for the route and the document. Browser-safe: zod only.
+ */
+
+/** The fields of a castle's public shape, which `?fields=` may choose from. */
+export const API_PROPERTY_FIELDS = [
+  "id",
+  "slug",
+  "name",
+  "location",
+  "region",
+  "bedrooms",
+  "guestCapacity",
+  "membersOnly",
+  "summary",
+  "amenities",
+  "activities",
+  "historical_significance",
+  "images",
+  "preview",
+] as const;
+export type ApiPropertyField = (typeof API_PROPERTY_FIELDS)[number];
+
+/** The public JSON shape of a property (server/api/catalogue.ts `toApiProperty`). */
+export const CastleSchema = z
+  .object({
+    id: z.number().int().min(1),
+    slug: z.string(),
+    name: z.string(),
+    location: z.string(),
+    region: z
+      .string()
+      .describe(`The region's key, as the \`region\` filter takes it (${REGIONS.join(", ")})`),
+    bedrooms: z.number().int().min(0),
+    guestCapacity: z.number().int().min(0),
+    membersOnly: z.boolean().describe("Open to club members only"),
+    summary: z.string(),
+    amenities: z.array(z.string()).describe("The amenities, named in the asked language"),
+    activities: z.array(z.string()),
+    historical_significance: z
+      .string()
+      .optional()
+      .describe("The estate's history, when it has one on record"),
+    images: z
+      .array(z.string())
+      .describe("The owner's selected images, in order: each an address of an 800 px JPEG"),
+    preview: z
+      .string()
+      .optional()
+      .describe("The share image (1200 px JPEG of the first image), when there are images"),
+  } satisfies Record<ApiPropertyField, z.ZodType>)
+  .meta({
+    id: "Castle",
+    description:
+      "A castle or estate of the network, in one language; the owner's contact stays private",
+  });
+
+/** A castle cut down to the fields `?fields=` chose: any of the castle's, none required. */
+export const CastleFieldsSchema = CastleSchema.partial().meta({
+  id: "CastleFields",
+  description: "The fields of a castle that `fields` chose (only those, when it has them)",
+});
+
+/** `?lang=`: the content's language (an empty value is left out). */
+const ContentLanguageSchema = z.preprocess(
+  (value) => (value === "" ? undefined : value),
+  z
+    .enum(LANGUAGES)
+    .optional()
+    .describe("The content's language (English when left out); messages follow it too"),
+);
+
+/** `?fields=a,b` (or repeated): the chosen fields, all when absent or empty. */
+const FieldsSchema = z.preprocess(
+  (value) => {
+    if (value === undefined || value === null) return undefined;
+    const values = (Array.isArray(value) ? value : [value])
+      .flatMap((v) => String(v).split(","))
+      .filter(Boolean);
+    return values.length ? values : undefined;
+  },
+  z
+    .array(z.enum(API_PROPERTY_FIELDS))
+    .optional()
+    .describe(
+      "Only these fields of each property, comma-separated or repeated (paged or full list)",
+    ),
+);
+
+const filterShape = CatalogueFilterSchema.shape;
+
+/** The catalogue's query: language, the filters and paging of `CatalogueFilterSchema`, fields. */
+export const CatalogueQuerySchema = z.object({
+  lang: ContentLanguageSchema,
+  ...filterShape,
+  after: filterShape.after.describe(
+    "Where the next page starts: the cursor in the previous page's Link header (an id, or score~id in relevance order)",
+  ),
+  before: filterShape.before.describe(
+    "Where the previous page ends: the cursor in the Link header",
+  ),
+  limit: filterShape.limit.describe(
+    `Properties per page (${CATALOGUE_PAGE_SIZE} by default, at most ${CATALOGUE_MAX_PAGE_SIZE}); asking for it pages the answer`,
+  ),
+  fields: FieldsSchema,
+});
+
+const CACHE_HEADER = {
+  "Cache-Control": {
+    description: "`public, no-cache`: revalidate with the ETag (an unchanged answer costs a 304)",
+    schema: z.string(),
+  },
+  ETag: { description: "The answer's validator, for If-None-Match", schema: z.string() },
+} as const;
+
+const NOT_MODIFIED = { description: "Unchanged since the ETag of If-None-Match" } as const;
+
+export const listCastles = defineOperation({
+  id: "listCastles",
+  method: "get",
+  path: "/api/castles",
+  summary: "List or search the castle catalogue",
+  description:
+    "Without a filter or a paging parameter, the whole catalogue in catalogue order. " +
+    `With a filter (\`q\`, \`region\`, \`guests\`, \`bedrooms\`, \`amenities\`, \`members\`) or a paging parameter (\`after\`, \`before\`, \`limit\`), one keyset page (${CATALOGUE_PAGE_SIZE} by default) ` +
+    "with the next and previous pages in the Link header and the number of matches in X-Total-Count. " +
+    "Unknown parameters are ignored; an invalid value is refused with 400 naming it.",
+  tags: ["catalogue"],
+  security: PUBLIC,
+  query: CatalogueQuerySchema,
+  responses: {
+    200: {
+      description:
+        "Properties: the whole list, or with a filter or a paging parameter one page with Link and X-Total-Count headers. " +
+        "Each is a whole `Castle`, or with `fields` only the fields chosen",
+      schema: z.array(z.union([CastleSchema, CastleFieldsSchema])),
+      headers: {
+        ...CACHE_HEADER,
+        "X-Total-Count": {
+          description:
+            "How many properties match, on every page; `1000+` when more than 1,000 do (sent when the answer is paged)",
+          schema: z
+            .string()
+            .regex(/^\d+\+?$/)
+            .optional(),
+        },
+        Link: {
+          description:
+            'The next and previous pages, when there are: `</api/castles?…&after=…>; rel="next"`',
+          schema: z.string().optional(),
+        },
+      },
+    },
+    304: NOT_MODIFIED,
+    400: error(
+      "An invalid filter, cursor, page size, field or language (the message names the parameter)",
+    ),
+  },
+});
+
+export const getCastle = defineOperation({
+  id: "getCastle",
+  method: "get",
+  path: "/api/castles/{idOrSlug}",
+  summary: "One property by id or slug",
+  tags: ["catalogue"],
+  security: PUBLIC,
+  params: z.object({
+    idOrSlug: z.string().describe("The property's id or its slug (as in the list)"),
+  }),
+  query: z.object({ lang: ContentLanguageSchema }),
+  responses: {
+    200: { description: "The property", schema: CastleSchema, headers: CACHE_HEADER },
+    304: NOT_MODIFIED,
+    400: error("A language other than en, fr, it or zh"),
+    404: error("No such property"),
+  },
+});
+
+export const CATALOGUE_OPERATIONS = [listCastles, getCastle];
