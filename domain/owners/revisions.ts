@@ -18,27 +18,13 @@ import {
   type StoredValue,
 } from "./owner-fields.ts";
 import type { EstateActor } from "./owner-property.ts";
+import type { z } from "zod";
+import type { EstateRevisionSchema, StaffEstateRowSchema } from "../staff/estates.contract.ts";
 
 type Db = Pick<Deps, "db">;
 
-export interface EstateRevision {
-  id: number;
-  field: string;
-  lang: string;
-  oldValue: unknown;
-  newValue: unknown;
-  /** Both values as text, as the editor would show them. */
-  oldText: string;
-  newText: string;
-  actorRole: "owner" | "staff";
-  actor: string;
-  createdAt: string;
-  revertedAt: string | null;
-  revertedBy: string | null;
-  revertOf: number | null;
-  /** Whether staff may revert it now (not yet reverted, a kind of change that can be undone). */
-  revertable: boolean;
-}
+/** One change to an estate by an owner or staff, both values also as the editor shows them. */
+export type EstateRevision = z.infer<typeof EstateRevisionSchema>;
 
 const REVERTABLE = (field: string) =>
   isEditableField(field) || field === "images" || field === "owner_email";
@@ -193,17 +179,8 @@ export async function listStaleTranslations(deps: Db, input: { propertyId: numbe
   }));
 }
 
-export interface StaffEstateRow {
-  id: number;
-  name: string;
-  location: string;
-  ownerEmail: string;
-  /** When the estate was last claimed with the email on record, if ever. */
-  claimedAt: string | null;
-  staleCount: number;
-  revisionCount: number;
-  lastChangeAt: string | null;
-}
+/** One estate of the staff list: its name, owner email, last claim and counts of changes. */
+export type StaffEstateRow = z.infer<typeof StaffEstateRowSchema>;
 
 /**
  * The estates for the staff area, by id, 50 at a time (keyset on the id), optionally matching

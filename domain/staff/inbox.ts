@@ -7,27 +7,19 @@ import {
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
 import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";
+import type { z } from "zod";
+import type {
+  InboxItemSchema,
+  InboxOverviewSchema,
+  RequestDetailSchema,
+  RequestNoteSchema,
+  StatusHistoryEntrySchema,
+  WeeklyCountsSchema,
+} from "./inbox.contract.ts";
 import type { InboxFilter } from "./inbox.schema.ts";
 
 /** One row of the staff inbox: the columns of spec point 2 plus what the detail view needs. */
-export interface InboxItem {
-  id: string;
-  kind: RequestKind;
-  reference: string;
-  status: RequestStatus;
-  version: number;
-  language: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  memberStatus: string | null;
-  propertyId: number | null;
-  createdAt: string;
-  updatedAt: string;
-  /** The validated form as the guest sent it. */
-  details: Record<string, unknown>;
-}
+export type InboxItem = z.infer<typeof InboxItemSchema>;
 
 export interface InboxPage {
   items: InboxItem[];
@@ -64,7 +56,9 @@ type Row = {
 function toItem(row: Row): InboxItem {
   return {
     ...row,
+    // Stored as text; intake and status changes write only these values.
     status: row.status as RequestStatus,
+    memberStatus: row.memberStatus as InboxItem["memberStatus"],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -209,26 +203,12 @@ export async function countInboxByStatus(
   return { total, byStatus };
 }
 
-export interface StatusHistoryEntry {
-  fromStatus: string | null;
-  toStatus: string;
-  changedBy: string;
-  changedAt: string;
-  reason: string | null;
-  reasonShared: boolean;
-}
+export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntrySchema>;
 
-export interface RequestNote {
-  id: number;
-  authorName: string;
-  body: string;
-  createdAt: string;
-}
+export type RequestNote = z.infer<typeof RequestNoteSchema>;
 
-export interface RequestDetail extends InboxItem {
-  history: StatusHistoryEntry[];
-  notes: RequestNote[];
-}
+/** One request with its status history and internal notes (oldest first). */
+export type RequestDetail = z.infer<typeof RequestDetailSchema>;
 
 /** One request with its status history and internal notes, or null for an unknown id. */
 export async function getRequestDetail(
@@ -259,8 +239,8 @@ export async function getRequestDetail(
   return {
     ...toItem(row),
     history: history.map((entry) => ({
-      fromStatus: entry.fromStatus,
-      toStatus: entry.toStatus,
+      fromStatus: entry.fromStatus as RequestStatus | null,
+      toStatus: entry.toStatus as RequestStatus,
       changedBy: entry.changedBy,
       changedAt: entry.changedAt.toISOString(),
       reason: entry.reason,
@@ -279,18 +259,10 @@ export function isUuid(id: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 }
 
-export interface WeeklyCounts {
-  /** Monday of the week (UTC), YYYY-MM-DD. */
-  weekStart: string;
-  byStatus: Record<string, number>;
-}
+export type WeeklyCounts = z.infer<typeof WeeklyCountsSchema>;
 
-export interface InboxOverview {
-  /** Requests of every kind per week of arrival and current status, oldest week first. */
-  weeks: WeeklyCounts[];
-  /** Requests still New more than 48 hours after they arrived. */
-  waitingOver48h: number;
-}
+/** Requests of every kind per week of arrival and current status, and those waiting too long. */
+export type InboxOverview = z.infer<typeof InboxOverviewSchema>;
 
 /** The last `weeks` weeks of arrivals by status, and how many requests have waited too long. */
 export async function getInboxOverview(

@@ -1,17 +1,10 @@
 import { z } from "zod";
 import type { staffUsers } from "../../db/schema/index.ts";
 import { LANGUAGES, type Language } from "../../i18n/config.ts";
+import type { StaffUserSchema } from "./staff-auth.contract.ts";
 
 /** A staff account as the rest of the product sees it: never its password hash. */
-export interface StaffUser {
-  id: string;
-  email: string;
-  displayName: string;
-  isAdmin: boolean;
-  disabled: boolean;
-  language: Language;
-  lastLoginAt: string | null;
-}
+export type StaffUser = z.infer<typeof StaffUserSchema>;
 
 export function toStaffUser(row: typeof staffUsers.$inferSelect): StaffUser {
   return {

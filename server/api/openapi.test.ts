@@ -54,6 +54,7 @@ async function lint(document: unknown): Promise<LintReport> {
 
 type DocumentedOperation = {
   operationId?: string;
+  tags?: string[];
   security?: Record<string, unknown>[];
   responses?: Record<string, { content?: { "application/json"?: { schema?: { $ref?: string } } } }>;
 };
@@ -194,6 +195,37 @@ describe("the OpenAPI document", () => {
     expect(
       staffCalls.filter((operation) => !asksForStaffSession(operation)).map((o) => o.where),
     ).toEqual([]);
+  });
+
+  it("keeps the staff operations' ids, from which clients generate their names", () => {
+    const staffIds = operationsOf(document)
+      .filter(({ tags }) => tags?.some((tag) => ["staff", "inbox", "estates"].includes(tag)))
+      .map((operation) => operation.operationId)
+      .sort();
+    const collections = ["BookingRequest", "PropertyBooking", "MembershipApplication"];
+    expect(staffIds).toEqual(
+      [
+        "loginStaff",
+        "logoutStaff",
+        "getSignedInStaffUser",
+        "completeStaffSetup",
+        "getInboxOverview",
+        "listUndeliveredMail",
+        "retryUndeliveredMail",
+        "discardUndeliveredMail",
+        "listStaffEstates",
+        "getStaffEstate",
+        "setEstateOwnerEmail",
+        "revertEstateRevision",
+        ...collections.flatMap((one) => [
+          `list${one}s`,
+          `export${one}sCsv`,
+          `get${one}`,
+          `update${one}Status`,
+          `add${one}Note`,
+        ]),
+      ].sort(),
+    );
   });
 
   it("documents the guards' {message} answers: 401 where a session is required, 403 on every call that changes state", () => {

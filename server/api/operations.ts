@@ -1,7 +1,11 @@
 import type { Operation } from "../../domain/api/operation.ts";
 import { CATALOGUE_OPERATIONS } from "../../domain/catalogue/catalogue.contract.ts";
+import { MAIL_OPERATIONS } from "../../domain/mail/mail.contract.ts";
 import { OWNER_OPERATIONS } from "../../domain/owners/owners.contract.ts";
 import { REQUEST_OPERATIONS } from "../../domain/requests/requests.contract.ts";
+import { STAFF_ESTATE_OPERATIONS } from "../../domain/staff/estates.contract.ts";
+import { INBOX_OPERATIONS } from "../../domain/staff/inbox.contract.ts";
+import { STAFF_AUTH_OPERATIONS } from "../../domain/staff/staff-auth.contract.ts";
 
 /**
  * Every /api operation, the registry the OpenAPI document is generated from. A route serves
@@ -12,4 +16,8 @@ export const API_OPERATIONS: readonly Operation[] = [
   ...CATALOGUE_OPERATIONS,
   ...REQUEST_OPERATIONS,
   ...OWNER_OPERATIONS,
+  ...STAFF_AUTH_OPERATIONS,
+  ...MAIL_OPERATIONS,
+  ...INBOX_OPERATIONS,
+  ...STAFF_ESTATE_OPERATIONS,
 ];

@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from "express";
+import { type Response, Router } from "express";
 import type { z } from "zod";
 import type { Deps } from "../../domain/deps.ts";
 import { ValidationError } from "../../domain/errors.ts";
@@ -6,26 +6,14 @@ import { setEstateOwnerEmail } from "../../domain/owners/edits.ts";
 import type { EstateActor } from "../../domain/owners/owner-property.ts";
 import { listEstatesForStaff, revertEstateRevision } from "../../domain/owners/revisions.ts";
 import { fieldIssues } from "../../domain/requests/fields.ts";
+import * as contract from "../../domain/staff/estates.contract.ts";
 import { getEstateForStaff } from "../../domain/staff/estates.ts";
-import {
-  ESTATE_PAGE_SIZE,
-  EstateSearchSchema,
-  OwnerEmailChangeSchema,
-  parseEstateId,
-} from "../../domain/staff/estates.schema.ts";
+import { ESTATE_PAGE_SIZE } from "../../domain/staff/estates.schema.ts";
 import { translate } from "../../i18n/translate.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi } from "../middleware/session.ts";
 import type { StaffServices } from "../services.ts";
-import { ignoredBody, jsonBody } from "./body.ts";
-import { sendError } from "./errors.ts";
-
-/** The input as the shared schema reads it, or a 400 naming each field (ValidationError). */
-function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new ValidationError(fieldIssues(parsed.error));
-  return parsed.data;
-}
+import { defineRoute, type Refusal, refuse } from "./define-route.ts";
 
 /** The signed-in admin as the actor of an estate change (requireAdminApi has run). */
 function staffActor(res: Response): EstateActor & { role: "staff" } {
@@ -34,9 +22,15 @@ function staffActor(res: Response): EstateActor & { role: "staff" } {
   return { role: "staff", staffUserId: session.user.id, email: session.user.email };
 }
 
-/** Estate and revision ids in the path; a malformed id is an estate that does not exist. */
-function pathId(value: unknown): number | null {
-  return parseEstateId(typeof value === "string" ? value : undefined);
+/**
+ * Estate and revision ids in the path: a malformed id is an estate (or revision) that does
+ * not exist, so 404 with `messageKey`; a query or body that breaks its schema is a 400.
+ */
+function pathIdNotFound<const S extends number>(status: S, messageKey: string) {
+  return (part: "params" | "query" | "body", error: z.ZodError): Refusal<S> => {
+    if (part === "params") return refuse(status, messageKey);
+    throw new ValidationError(fieldIssues(error));
+  };
 }
 
 /**
@@ -49,76 +43,78 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
   const sameOrigin = sameOriginOnly(publicUrl);
   const requireAdmin = requireAdminApi(staff.adminEmailDomain);
 
-  router.get("/admin/estates", requireAdmin, async (req: Request, res: Response) => {
-    const search = parseWith(EstateSearchSchema, req.query);
-    const page = await listEstatesForStaff(deps, {
-      language: res.locals.language,
-      q: search.q,
-      after: search.after,
-      limit: ESTATE_PAGE_SIZE,
-    });
-    res.json(page);
-  });
-
-  router.get("/admin/estates/:id", requireAdmin, async (req: Request, res: Response) => {
-    const propertyId = pathId(req.params.id);
-    if (propertyId === null) return sendError(res, 404, "errors.propertyNotFound");
-    // NotFoundError (no such estate) becomes a 404 in the error handler.
-    res.json(
-      await getEstateForStaff(deps, staffActor(res), {
-        propertyId,
+  defineRoute(router, contract.listStaffEstates, {
+    before: [requireAdmin],
+    async handle({ query, res }) {
+      const page = await listEstatesForStaff(deps, {
         language: res.locals.language,
-      }),
-    );
+        q: query.q,
+        after: query.after,
+        limit: ESTATE_PAGE_SIZE,
+      });
+      return { status: 200, body: page };
+    },
   });
 
-  router.patch(
-    "/admin/estates/:id/owner-email",
-    sameOrigin,
-    requireAdmin,
-    ...jsonBody(),
-    async (req: Request, res: Response) => {
-      const propertyId = pathId(req.params.id);
-      if (propertyId === null) return sendError(res, 404, "errors.propertyNotFound");
-      const { email } = parseWith(OwnerEmailChangeSchema, req.body);
-      const result = await setEstateOwnerEmail(deps, staffActor(res), { propertyId, email });
+  defineRoute(router, contract.getStaffEstate, {
+    before: [requireAdmin],
+    onInvalid: pathIdNotFound(404, "errors.propertyNotFound"),
+    async handle({ params, res }) {
+      // NotFoundError (no such estate) becomes a 404 in the error handler.
+      const estate = await getEstateForStaff(deps, staffActor(res), {
+        propertyId: params.id,
+        language: res.locals.language,
+      });
+      return { status: 200, body: estate };
+    },
+  });
+
+  defineRoute(router, contract.setEstateOwnerEmail, {
+    before: [sameOrigin, requireAdmin],
+    onInvalid: pathIdNotFound(404, "errors.propertyNotFound"),
+    async handle({ params, body, res }) {
+      const propertyId = params.id;
+      const result = await setEstateOwnerEmail(deps, staffActor(res), {
+        propertyId,
+        email: body.email,
+      });
       deps.log.info(
         { propertyId, changed: result.changed, staffUserId: staffActor(res).staffUserId },
         "estate owner email set by staff",
       );
-      res.json(result);
+      return { status: 200, body: result };
     },
-  );
+  });
 
-  router.post(
-    "/admin/estates/:id/revisions/:revisionId/revert",
-    sameOrigin,
-    requireAdmin,
-    ignoredBody(),
-    async (req: Request, res: Response) => {
-      const propertyId = pathId(req.params.id);
-      const revisionId = pathId(req.params.revisionId);
-      if (propertyId === null || revisionId === null)
-        return sendError(res, 404, "staff.estates.errors.revisionNotFound");
-      const result = await revertEstateRevision(deps, staffActor(res), { propertyId, revisionId });
+  defineRoute(router, contract.revertEstateRevision, {
+    before: [sameOrigin, requireAdmin],
+    onInvalid: pathIdNotFound(404, "staff.estates.errors.revisionNotFound"),
+    async handle({ params, res }) {
+      const result = await revertEstateRevision(deps, staffActor(res), {
+        propertyId: params.id,
+        revisionId: params.revisionId,
+      });
       switch (result.outcome) {
         case "reverted":
-          return res.json({ revisionId: result.revisionId });
+          return { status: 200, body: { revisionId: result.revisionId } };
         case "not_found":
-          return sendError(res, 404, "staff.estates.errors.revisionNotFound");
+          return refuse(404, "staff.estates.errors.revisionNotFound");
         case "not_revertable":
-          return sendError(res, 422, "staff.estates.errors.notRevertable");
+          return refuse(422, "staff.estates.errors.notRevertable");
         case "already_reverted":
-          return sendError(res, 422, "staff.estates.errors.alreadyReverted");
+          return refuse(422, "staff.estates.errors.alreadyReverted");
         case "conflict":
           // The field changed again since: the caller sees what it holds now.
-          return res.status(409).json({
-            message: translate(res.locals.language, "staff.estates.errors.conflict"),
-            current: result.current,
-          });
+          return {
+            status: 409,
+            body: {
+              message: translate(res.locals.language, "staff.estates.errors.conflict"),
+              current: result.current,
+            },
+          };
       }
     },
-  );
+  });
 
   return router;
 }

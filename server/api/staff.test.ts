@@ -462,6 +462,9 @@ describeEachBackend("the staff inbox API", (database) => {
       body: { status: "Confirmed" },
     });
     expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([
+      { path: "status", message: "This status does not exist for this kind of request" },
+    ]);
     const accepted = await call("PATCH", `/api/membership/applications/${sent.membership!.id}`, {
       body: { status: "Accepted" },
     });
@@ -526,6 +529,13 @@ describeEachBackend("the staff inbox API", (database) => {
     expect(lines[1]).toContain(sent.formula!.reference);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[1]).toContain(`'+Sum`);
+    // The filter is read before the first byte: a bad one is still a JSON 400, not a broken file.
+    for (const query of ["status=Accepted", "from=31-12-2026", "sort=sideways"]) {
+      const refused = await call("GET", `/api/booking-requests/export.csv?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.headers.get("content-type"), query).toMatch(/^application\/json/);
+      expect(refused.body.errors[0].path, query).toBe(query.split("=")[0]);
+    }
     const french = await call("GET", "/api/booking-requests/export.csv", {
       headers: { "Accept-Language": "fr" },
     });

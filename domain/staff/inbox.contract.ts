@@ -1,0 +1,327 @@
+import { z } from "zod";
+import {
+  DateTimeSchema,
+  defineOperation,
+  error,
+  invalid,
+  JSON_BODY_ERRORS,
+  STAFF_SESSION,
+} from "../api/operation.ts";
+import {
+  MEMBER_STATUSES,
+  REFUSAL_STATUSES,
+  REQUEST_KINDS,
+  REQUEST_STATUSES,
+  type RequestKind,
+  type RequestStatus,
+  statusesOf,
+} from "../requests/options.ts";
+import { STAFF_COLLECTIONS } from "./collections.ts";
+import { InboxFilterSchema, NoteSchema, StatusChangeSchema } from "./inbox.schema.ts";
+import { adminGuardAnswers } from "./staff-auth.contract.ts";
+
+/**
+ * The staff inbox's calls: the overview, and for each kind of request its collection (list,
+ * export, read, change status, add a note), written once for the routes, the document and the
+ * staff pages. The answers' schemas are the domain's types (`domain/staff/inbox.ts`).
+ */
+
+const COUNT = z.number().int().min(0);
+
+export const InboxItemSchema = z
+  .object({
+    id: z.guid(),
+    kind: z.enum(REQUEST_KINDS),
+    reference: z.string().meta({ examples: ["BR-7K4Q-2MXD"] }),
+    status: z.enum(REQUEST_STATUSES),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .describe("Raised by every status change; send it back with a change to detect conflicts"),
+    language: z.string().describe("The language the guest used"),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string().meta({ format: "email" }),
+    phone: z.string(),
+    memberStatus: z.enum(MEMBER_STATUSES).nullable(),
+    propertyId: z.number().int().nullable(),
+    createdAt: DateTimeSchema,
+    updatedAt: DateTimeSchema,
+    details: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "The validated form as the guest sent it; its fields are those of BookingRequest, PropertyBooking or MembershipApplication",
+      ),
+  })
+  .meta({ id: "InboxItem", description: "One request as the inbox lists it" });
+
+export const StatusHistoryEntrySchema = z
+  .object({
+    fromStatus: z.enum(REQUEST_STATUSES).nullable(),
+    toStatus: z.enum(REQUEST_STATUSES),
+    changedBy: z.string().describe("The email of the staff member"),
+    changedAt: DateTimeSchema,
+    reason: z.string().nullable(),
+    reasonShared: z.boolean().describe("Whether the guest sees the reason"),
+  })
+  .meta({ id: "StatusHistoryEntry" });
+
+export const RequestNoteSchema = z
+  .object({
+    id: z.number().int(),
+    authorName: z.string(),
+    body: z.string(),
+    createdAt: DateTimeSchema,
+  })
+  .meta({ id: "Note", description: "An internal note, for staff only" });
+
+export const RequestDetailSchema = InboxItemSchema.extend({
+  history: z.array(StatusHistoryEntrySchema),
+  notes: z.array(RequestNoteSchema),
+}).meta({
+  id: "RequestDetail",
+  description: "One request with its status history and internal notes, oldest first",
+});
+
+const NewNoteSchema = NoteSchema.meta({ id: "NewNote" });
+
+const StatusConflictSchema = z
+  .object({ message: z.string(), current: RequestDetailSchema })
+  .meta({ id: "StatusConflict" });
+
+const byStatus = (description: string) =>
+  z.partialRecord(z.enum(REQUEST_STATUSES), COUNT).describe(description);
+
+export const WeeklyCountsSchema = z.object({
+  weekStart: z.iso.date().describe("The week's Monday (UTC)"),
+  byStatus: byStatus("Requests per status; a status without requests is left out"),
+});
+
+export const InboxOverviewSchema = z.object({
+  weeks: z
+    .array(WeeklyCountsSchema)
+    .describe("Requests of every kind per week of arrival and current status, oldest week first"),
+  waitingOver48h: COUNT.describe("Requests still New more than 48 hours after they arrived"),
+});
+
+export const StatusCountsSchema = z.object({
+  total: COUNT,
+  byStatus: byStatus("Requests per status; every status of the kind is listed, 0 included"),
+});
+
+const OverviewSchema = InboxOverviewSchema.extend({
+  counts: z.object(
+    Object.fromEntries(REQUEST_KINDS.map((kind) => [kind, StatusCountsSchema])) as Record<
+      RequestKind,
+      typeof StatusCountsSchema
+    >,
+  ),
+}).meta({ id: "Overview" });
+
+export const getInboxOverview = defineOperation({
+  id: "getInboxOverview",
+  method: "get",
+  path: "/api/admin/overview",
+  summary: "Counts for the inbox's overview",
+  tags: ["staff"],
+  security: STAFF_SESSION,
+  responses: {
+    200: { description: "Counts per kind and status, and per week", schema: OverviewSchema },
+    ...adminGuardAnswers(false),
+  },
+});
+
+/** How each collection is named in operationIds and descriptions. */
+const COLLECTION_NAMES: Record<RequestKind, { one: string; many: string; label: string }> = {
+  booking_request: { one: "BookingRequest", many: "BookingRequests", label: "booking request" },
+  property_booking: { one: "PropertyBooking", many: "PropertyBookings", label: "property booking" },
+  membership: {
+    one: "MembershipApplication",
+    many: "MembershipApplications",
+    label: "membership application",
+  },
+};
+
+const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+
+/** The statuses of a kind as a zod enum, refused with the inbox's own message. */
+const statusOf = (kind: RequestKind) =>
+  z.enum(statusesOf(kind) as [RequestStatus, ...RequestStatus[]], "staff.validation.statusInvalid");
+
+/**
+ * The inbox filter as query parameters, `kind` being the collection's path. A status this kind
+ * never has is refused with 400, as the inbox page refuses it.
+ */
+function filterQuery(kind: RequestKind) {
+  const filter = InboxFilterSchema.shape;
+  return z.object({
+    status: z
+      .preprocess(emptyAsUndefined, statusOf(kind).optional())
+      .describe("Only requests in this status"),
+    q: filter.q.describe(
+      "A reference (exact), part of the guest's email or name, or at least three digits of the phone number",
+    ),
+    from: filter.from.describe("Sent on or after this day (YYYY-MM-DD, UTC)"),
+    to: filter.to.describe("Sent on or before this day (YYYY-MM-DD, UTC)"),
+    propertyId: filter.propertyId.describe("Only requests for this property"),
+    memberStatus: filter.memberStatus.describe("Only guests with this member status"),
+    sort: filter.sort.describe("Newest or oldest first"),
+  });
+}
+
+/** List, export, read, change and annotate the requests of one kind. */
+export function collectionOperations(kind: RequestKind) {
+  const path = `/api${STAFF_COLLECTIONS[kind]}`;
+  const { one, many, label } = COLLECTION_NAMES[kind];
+  const statuses = statusesOf(kind);
+  const refusals = statuses.filter((status) => REFUSAL_STATUSES.includes(status));
+  const params = z.object({
+    // A malformed id is a request that does not exist (404): the format is documented, not enforced.
+    id: z.string().meta({ format: "uuid" }).describe(`The ${label}'s id`),
+  });
+  const notFound = error(`No ${label} with this id`);
+  const filter = filterQuery(kind);
+
+  const list = defineOperation({
+    id: `list${many}`,
+    method: "get",
+    path,
+    summary: `List ${label}s`,
+    tags: ["inbox"],
+    description: `One page of ${label}s, newest first unless \`sort=oldest\`. Pages follow a cursor, so a request arriving meanwhile neither repeats nor hides a row.`,
+    security: STAFF_SESSION,
+    query: filter.extend({
+      after: InboxFilterSchema.shape.after.describe(
+        "Where the page starts: the cursor in the previous page's Link header",
+      ),
+      limit: InboxFilterSchema.shape.limit.describe("Requests per page"),
+    }),
+    responses: {
+      200: {
+        description: "One page",
+        headers: {
+          "X-Total-Count": {
+            description: "How many requests match the filter, on every page",
+            schema: COUNT,
+          },
+          Link: {
+            description: `The next page, when there is one: \`<{site}${path}?after=…>; rel="next"\`, the site's public address first`,
+            // Only when there is a next page.
+            schema: z.string().optional(),
+          },
+        },
+        schema: z.array(InboxItemSchema),
+      },
+      400: invalid("Invalid filter: a status this kind never has, a bad date, cursor or limit"),
+      ...adminGuardAnswers(false),
+    },
+  });
+
+  const exportCsv = defineOperation({
+    id: `export${many}Csv`,
+    method: "get",
+    path: `${path}/export.csv`,
+    summary: `Export ${label}s as CSV`,
+    tags: ["inbox"],
+    description:
+      "Every request that matches the filter, not one page, in the list's order. UTF-8 with a byte-order mark; " +
+      "column headers, statuses and options in the caller's language. A cell a spreadsheet would run as a formula starts with an apostrophe.",
+    security: STAFF_SESSION,
+    query: filter,
+    responses: {
+      200: {
+        description: "The CSV file",
+        headers: {
+          "Content-Disposition": {
+            description: `\`attachment; filename="${kind}-YYYY-MM-DD.csv"\` (today's date)`,
+            schema: z.string(),
+          },
+        },
+        contentType: "text/csv",
+        schema: z.string(),
+      },
+      400: invalid("Invalid filter"),
+      ...adminGuardAnswers(false),
+    },
+  });
+
+  const get = defineOperation({
+    id: `get${one}`,
+    method: "get",
+    path: `${path}/{id}`,
+    summary: `One ${label} with its history and notes`,
+    tags: ["inbox"],
+    security: STAFF_SESSION,
+    params,
+    responses: {
+      200: { description: `The ${label}`, schema: RequestDetailSchema },
+      404: notFound,
+      ...adminGuardAnswers(false),
+    },
+  });
+
+  const updateStatus = defineOperation({
+    id: `update${one}Status`,
+    method: "patch",
+    path: `${path}/{id}`,
+    summary: `Change a ${label}'s status`,
+    tags: ["inbox"],
+    description:
+      `The statuses of a ${label}: ${statuses.join(", ")}. ${refusals.join(" and ")} ${refusals.length === 1 ? "needs" : "need"} a \`reason\`. ` +
+      "The change and its reason join the request's history; `shareReason` shows the reason to the guest, `notifyGuest` mails them. " +
+      "With `version` (the request's version when it was read), a request someone changed since is left as it is: 409.",
+    security: STAFF_SESSION,
+    params,
+    body: {
+      schema: StatusChangeSchema.extend({ status: statusOf(kind) }).meta({
+        id: `${one}StatusChange`,
+      }),
+    },
+    responses: {
+      200: { description: "Changed: the request as it is now", schema: RequestDetailSchema },
+      400: invalid(
+        `Validation failed: a status a ${label} cannot have, ${refusals.join(" or ")} without a reason, or malformed JSON`,
+      ),
+      404: notFound,
+      409: {
+        description:
+          "Changed by someone else since `version`; nothing was written, `current` is the request as it is now",
+        schema: StatusConflictSchema,
+      },
+      ...JSON_BODY_ERRORS,
+      ...adminGuardAnswers(true),
+    },
+  });
+
+  const addNote = defineOperation({
+    id: `add${one}Note`,
+    method: "post",
+    path: `${path}/{id}/notes`,
+    summary: `Add an internal note to a ${label}`,
+    tags: ["inbox"],
+    description: "Notes are for staff only; the guest never sees them.",
+    security: STAFF_SESSION,
+    params,
+    body: { schema: NewNoteSchema },
+    responses: {
+      201: { description: "The note, signed with the author's name", schema: RequestNoteSchema },
+      400: invalid("Empty or too long a note, or malformed JSON"),
+      404: notFound,
+      ...JSON_BODY_ERRORS,
+      ...adminGuardAnswers(true),
+    },
+  });
+
+  return { list, exportCsv, get, updateStatus, addNote };
+}
+
+/** Each kind's collection, in the order of REQUEST_KINDS. */
+export const COLLECTION_OPERATIONS = Object.fromEntries(
+  REQUEST_KINDS.map((kind) => [kind, collectionOperations(kind)]),
+) as Record<RequestKind, ReturnType<typeof collectionOperations>>;
+
+export const INBOX_OPERATIONS = [
+  getInboxOverview,
+  ...REQUEST_KINDS.flatMap((kind) => Object.values(COLLECTION_OPERATIONS[kind])),
+];
