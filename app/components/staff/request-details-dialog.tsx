@@ -13,7 +13,7 @@ import { type StatusChange, StatusChangeDialog } from "./status-change-dialog.ts
 import { StatusSelect } from "./status-select.tsx";
 import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
 import { NOTE_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
-import { useReturnFocus } from "./use-return-focus.ts";
+import { useReturnFocus } from "../ui/use-return-focus.ts";
 
 /** Which request the dialog shows. */
 export interface DetailsTarget {

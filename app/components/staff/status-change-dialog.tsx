@@ -20,7 +20,7 @@ import type { StatusTarget } from "./inbox-row.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
 import { statusLabelKey } from "../status-tones.ts";
-import { useReturnFocus } from "./use-return-focus.ts";
+import { useReturnFocus } from "../ui/use-return-focus.ts";
 
 export interface StatusChange {
   target: StatusTarget;
