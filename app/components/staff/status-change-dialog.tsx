@@ -20,6 +20,7 @@ import type { StatusTarget } from "./inbox-row.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
 import { statusLabelKey } from "../status-tones.ts";
+import { statusChangedToast } from "./status-change-text.ts";
 import { useReturnFocus } from "../ui/use-return-focus.ts";
 
 export interface StatusChange {
@@ -118,7 +119,7 @@ function StatusChangeForm({
     setSaving(false);
     onBusy(false);
     if (answer.ok) {
-      toast({ title: t("staff.change.successTitle"), description: t("staff.change.successText") });
+      toast(statusChangedToast(target.kind, t));
       onDone(answer.body);
       return;
     }
