@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
 import { Link } from "react-router";
@@ -67,6 +68,16 @@ const TAGS_SHOWN = 2;
 /** Cells that wrap: a long email or name wraps inside its column instead of widening the table. */
 const WRAP = "[overflow-wrap:anywhere]";
 
+/** An email with line-break opportunities after the `@` and before each dot. */
+function breakableEmail(email: string): React.ReactNode {
+  return email.split(/(?=\.)|(?<=@)/).map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
+
 /**
  * The inbox table. From 1280 px every column is readable side by side (long values wrap); below
  * that each request is a card with its reference, status and 'View Details' first. Every status
@@ -125,26 +136,27 @@ export function InboxTable({
             scope="row"
             {...cellProps(column)}
             pinned
-            className="font-mono text-xs font-semibold whitespace-nowrap max-xl:col-span-2 max-sm:col-span-1"
+            className="font-mono text-xs font-semibold whitespace-nowrap max-xl:col-span-2"
           >
             {row.reference}
           </TableCell>
         );
       case "guest":
         return (
-          <TableCell key={column} {...cellProps(column)} className={cn(WRAP, "xl:min-w-28")}>
+          <TableCell key={column} {...cellProps(column)} className="break-words xl:min-w-28">
             <span className="font-medium">{row.name}</span>
             {row.country && <span className="text-muted block text-xs">{row.country}</span>}
           </TableCell>
         );
       case "email":
         return (
-          <TableCell key={column} {...cellProps(column)} className={cn(WRAP, "xl:min-w-36")}>
+          <TableCell key={column} {...cellProps(column)} className={cn(WRAP, "max-sm:col-span-2")}>
             <a
               href={`mailto:${row.email}`}
-              className="text-heritage underline-offset-2 hover:underline"
+              // At most this wide, so one long address cannot squeeze the other columns.
+              className="text-heritage block underline-offset-2 hover:underline xl:max-w-60"
             >
-              {row.email}
+              {breakableEmail(row.email)}
             </a>
             {row.phone && (
               <span className="text-muted block text-xs whitespace-nowrap">{row.phone}</span>
@@ -153,7 +165,7 @@ export function InboxTable({
         );
       case "memberStatus":
         return (
-          <TableCell key={column} {...cellProps(column)}>
+          <TableCell key={column} {...cellProps(column)} className="xl:whitespace-nowrap">
             {row.memberStatus ? t(`forms.options.memberStatus.${row.memberStatus}`) : ""}
           </TableCell>
         );
@@ -202,13 +214,13 @@ export function InboxTable({
         const labels = tagGroup ? row.tags.map((tag) => t(`${tagGroup}.${tag}`)) : [];
         const rest = labels.slice(TAGS_SHOWN);
         return (
-          <TableCell key={column} {...cellProps(column)} className="xl:max-w-40">
+          <TableCell key={column} {...cellProps(column)} className="xl:max-w-36 xl:min-w-28">
             <ul className="flex flex-wrap gap-1">
               {labels.slice(0, TAGS_SHOWN).map((label) => (
                 <li
                   key={label}
                   title={label}
-                  className="border-gold/50 bg-ivory max-w-full truncate rounded-full border px-2 py-0.5 text-xs whitespace-nowrap"
+                  className="border-gold/50 bg-ivory max-w-full rounded-full border px-2 py-0.5 text-xs"
                 >
                   {label}
                 </li>
@@ -275,10 +287,11 @@ export function InboxTable({
     <Table
       layout="stack"
       aria-busy={busy || undefined}
-      className={cn("transition-opacity", busy && "opacity-60")}
+      // No fade back: a half-faded table fails contrast checks (and readers) for 150 ms.
+      className={cn(busy && "opacity-60")}
       data-testid="inbox-table"
     >
-      <TableCaption>{caption}</TableCaption>
+      <TableCaption layout="stack">{caption}</TableCaption>
       <TableHeader layout="stack">
         <tr>
           {columns.map((column) => (

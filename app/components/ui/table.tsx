@@ -52,11 +52,19 @@ export function Table({
   );
 }
 
-export function TableCaption({ className, ...props }: React.ComponentProps<"caption">) {
+export function TableCaption({
+  layout = "scroll",
+  className,
+  ...props
+}: React.ComponentProps<"caption"> & { layout?: Layout }) {
   return (
     <caption
       data-slot="table-caption"
-      className={cn("text-muted px-3 pt-3 pb-1 text-left text-sm max-xl:px-0", className)}
+      className={cn(
+        "text-muted px-3 pt-3 pb-1 text-left text-sm",
+        layout === "stack" && "max-xl:block max-xl:px-0 max-xl:pt-0 max-xl:pb-3",
+        className,
+      )}
       {...props}
     />
   );
@@ -102,7 +110,7 @@ export function TableRow({
       className={cn(
         "hover:bg-ivory/60",
         layout === "stack" &&
-          "max-xl:border-gold/30 max-xl:bg-paper max-xl:shadow-card max-xl:grid max-xl:grid-cols-2 max-xl:gap-x-4 max-xl:gap-y-3 max-xl:rounded-sm max-xl:border max-xl:p-4 max-sm:grid-cols-1",
+          "max-xl:border-gold/30 max-xl:bg-paper max-xl:shadow-card max-xl:grid max-xl:grid-cols-2 max-xl:gap-x-4 max-xl:gap-y-3 max-xl:rounded-sm max-xl:border max-xl:p-4",
         className,
       )}
       {...props}
@@ -115,7 +123,7 @@ export function TableHead({ className, ...props }: React.ComponentProps<"th">) {
     <th
       data-slot="table-head"
       className={cn(
-        "border-ink/15 text-ink border-b px-2 py-3 text-left align-bottom text-xs font-semibold tracking-wide uppercase",
+        "border-ink/15 text-ink border-b px-1.5 py-3 text-left align-bottom text-xs font-semibold tracking-wide uppercase first:pl-3 last:pr-3",
         className,
       )}
       {...props}
@@ -123,18 +131,21 @@ export function TableHead({ className, ...props }: React.ComponentProps<"th">) {
   );
 }
 
-const tableCellVariants = cva("border-ink/10 text-ink border-b px-2 py-3 text-left align-top", {
-  variants: {
-    layout: {
-      scroll: "",
-      stack:
-        "max-xl:block max-xl:border-0 max-xl:p-0 max-xl:before:text-muted max-xl:before:block max-xl:before:text-xs max-xl:before:font-semibold max-xl:before:tracking-wide max-xl:before:uppercase max-xl:before:content-[attr(data-label)]",
+const tableCellVariants = cva(
+  "border-ink/10 text-ink border-b px-1.5 py-3 text-left align-top first:pl-3 last:pr-3",
+  {
+    variants: {
+      layout: {
+        scroll: "",
+        stack:
+          "max-xl:block max-xl:border-0 max-xl:p-0 max-xl:first:pl-0 max-xl:last:pr-0 max-xl:before:text-muted max-xl:before:block max-xl:before:text-xs max-xl:before:font-semibold max-xl:before:tracking-wide max-xl:before:uppercase max-xl:before:content-[attr(data-label)]",
+      },
+      pinned: { true: "", false: "" },
     },
-    pinned: { true: "", false: "" },
+    compoundVariants: [{ layout: "stack", pinned: true, class: "max-xl:order-first" }],
+    defaultVariants: { layout: "scroll", pinned: false },
   },
-  compoundVariants: [{ layout: "stack", pinned: true, class: "max-xl:order-first" }],
-  defaultVariants: { layout: "scroll", pinned: false },
-});
+);
 
 /**
  * A cell (`as="th"` for a row's header cell). In a `stack` table, `label` names the value on
