@@ -8,6 +8,8 @@ import { LANGUAGE_NAMES, isLanguage } from "../../../i18n/config.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
+import { cn } from "../ui/cn.ts";
+import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "../ui/dialog.tsx";
 import { formatMoment } from "./format.ts";
 import { StatusBadge } from "./status-badge.tsx";
@@ -323,7 +325,7 @@ function History({ detail }: { detail: RequestDetail }) {
 
 function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void }) {
   const { t, i18n } = useTranslation();
-  const ids = { heading: useId(), field: useId(), hint: useId(), error: useId() };
+  const headingId = useId();
   const [body, setBody] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -360,11 +362,8 @@ function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void
   );
 
   return (
-    <section
-      aria-labelledby={ids.heading}
-      className="border-gold/30 bg-paper rounded-sm border p-5"
-    >
-      <h3 id={ids.heading} className="font-display text-heritage text-xl font-semibold">
+    <section aria-labelledby={headingId} className="border-gold/30 bg-paper rounded-sm border p-5">
+      <h3 id={headingId} className="font-display text-heritage text-xl font-semibold">
         {t("staff.details.notes")}
       </h3>
       {detail.notes.length === 0 ? (
@@ -384,31 +383,26 @@ function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void
           ))}
         </ul>
       )}
-      <form onSubmit={submit} noValidate className="mt-4 grid gap-2">
-        <label htmlFor={ids.field} className="text-ink text-sm font-medium">
-          {t("staff.details.noteLabel")}
-        </label>
-        <textarea
-          id={ids.field}
-          value={body}
-          rows={3}
-          maxLength={NOTE_MAX_LENGTH}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={[ids.hint, error ? ids.error : ""].filter(Boolean).join(" ")}
-          onChange={(event) => {
-            setBody(event.target.value);
-            if (error) setError(null);
-          }}
-          className="border-ink/25 bg-paper text-ink focus-visible:outline-gold block w-full resize-y rounded-sm border px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 aria-invalid:border-orange-600"
-        />
-        <p id={ids.hint} className="text-muted text-xs">
-          {t("staff.details.noteHint")}
-        </p>
-        {error && (
-          <p id={ids.error} role="alert" className="text-sm font-medium text-orange-800">
-            {error}
-          </p>
-        )}
+      <form onSubmit={submit} noValidate className="mt-4 grid gap-3">
+        <Field
+          label={t("staff.details.noteLabel")}
+          hint={t("staff.details.noteHint")}
+          error={error && <span role="alert">{error}</span>}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              value={body}
+              rows={3}
+              maxLength={NOTE_MAX_LENGTH}
+              onChange={(event) => {
+                setBody(event.target.value);
+                if (error) setError(null);
+              }}
+              className={cn(CONTROL_CLASS, "resize-y")}
+            />
+          )}
+        </Field>
         <Button
           type="submit"
           size="sm"
