@@ -7,7 +7,7 @@ import type { Language } from "../i18n/config.ts";
 import type { SignedIn } from "../domain/auth/sessions.ts";
 import type { UndeliveredMailList } from "../domain/mail/outbox-health.ts";
 import type { RequestKind } from "../domain/requests/options.ts";
-import type { InboxOverview, InboxPage } from "../domain/staff/inbox.ts";
+import type { InboxOverview, InboxPage, RequestDetail } from "../domain/staff/inbox.ts";
 import type { InboxFilter } from "../domain/staff/inbox.schema.ts";
 import type { EstateActor, OwnerPropertyDetails } from "../domain/owners/owner-property.ts";
 import type { StaffEstateRow } from "../domain/owners/revisions.ts";
@@ -65,6 +65,8 @@ export interface StaffPages {
     kind: RequestKind,
   ) => Promise<{ total: number; byStatus: Record<string, number> }>;
   getInboxOverview: () => Promise<InboxOverview>;
+  /** One request of this kind with its status history and notes, or null. */
+  getRequestDetail: (kind: RequestKind, id: string) => Promise<RequestDetail | null>;
   listUndeliveredMail: () => Promise<UndeliveredMailList>;
   isSetupTokenUsable: (token: string) => Promise<boolean>;
   /** Estates by id and name, for the property filter. */

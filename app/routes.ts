@@ -24,7 +24,11 @@ export default [
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/setup", "routes/admin/setup.tsx"),
   route("admin", "routes/admin/layout.tsx", [
-    route("booking-requests", "routes/admin/booking-requests.tsx"),
+    // A request's details are a dialog over the inbox: a route of their own (a link, the
+    // back button), whose loader reads the request while the inbox stays as it was.
+    route("booking-requests", "routes/admin/booking-requests.tsx", [
+      route(":collection/:id", "routes/admin/request-details.tsx"),
+    ]),
     route("mail", "routes/admin/mail.tsx"),
     route("estates", "routes/admin/estates.tsx"),
     route("estates/:id", "routes/admin/estate.tsx"),

@@ -22,7 +22,12 @@ import {
 import { findRequestByStatusToken } from "../domain/intake/request-status.ts";
 import { listUndeliveredMail } from "../domain/mail/outbox-health.ts";
 import { setStaffLanguage } from "../domain/staff/accounts.ts";
-import { countInboxByStatus, getInboxOverview, listInbox } from "../domain/staff/inbox.ts";
+import {
+  countInboxByStatus,
+  getInboxOverview,
+  getRequestDetail,
+  listInbox,
+} from "../domain/staff/inbox.ts";
 import { isSetupTokenUsable } from "../domain/staff/setup.ts";
 import { staffRoutes } from "./api/staff.ts";
 import { staffEstateRoutes } from "./api/staff-estates.ts";
@@ -209,6 +214,7 @@ function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
     listInbox: (filter) => listInbox(deps, filter),
     countInboxByStatus: (kind) => countInboxByStatus(deps, kind),
     getInboxOverview: () => getInboxOverview(deps),
+    getRequestDetail: (kind, id) => getRequestDetail(deps, id, kind),
     listUndeliveredMail: () => listUndeliveredMail(deps, {}),
     listPropertyChoices: (language) => listPropertyChoices(deps, { language }),
     isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token, staff.adminEmailDomain),

@@ -71,8 +71,8 @@ export function renderStaffNotification(
   const kindName = t(`mail.kinds.${request.kind}`);
   const name = `${request.firstName} ${request.lastName}`;
   const rows: SummaryRow[] = [
-    { label: t("mail.staff.reference"), value: request.reference },
-    { label: t("mail.staff.language"), value: LANGUAGE_NAMES[request.language] },
+    { key: "reference", label: t("mail.staff.reference"), value: request.reference },
+    { key: "language", label: t("mail.staff.language"), value: LANGUAGE_NAMES[request.language] },
     ...summarizeRequest(request.kind, request.details, language, t),
   ];
   const subject = t("mail.staff.subject", { kind: kindName, reference: request.reference, name });

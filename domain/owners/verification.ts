@@ -8,10 +8,10 @@ import type { Deps } from "../deps.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { consumeRateLimits, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { findEstatesByOwnerEmail, normaliseEmail } from "./estates.ts";
-import { OWNER_CODE_POLICY } from "./owner-code.schema.ts";
+import { OWNER_CODE_MINUTES, OWNER_CODE_POLICY } from "./owner-code.ts";
 import { renderOwnerCode } from "./owner-mail.ts";
 
-/** How a code lives: 10 minutes, 5 tries, one use; the claim step then has 10 minutes. */
+/** How a code lives (one use; its length, lifetime and tries: `owner-code.ts`, browser-safe). */
 export { OWNER_CODE_POLICY };
 
 export interface OwnerCodeLimits {
@@ -70,7 +70,8 @@ export async function requestOwnerCode(
   const estates = await findEstatesByOwnerEmail(deps, { email, language: input.language });
   if (estates.length === 0) return { outcome: "not_found" };
 
-  const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+  const { length } = OWNER_CODE_POLICY;
+  const code = String(randomInt(0, 10 ** length)).padStart(length, "0");
   const expiresAt = new Date(Date.now() + OWNER_CODE_POLICY.ttlMs);
   await withTransaction(deps.db, async (tx) => {
     await tx.delete(ownerCodes).where(eq(ownerCodes.email, email));
@@ -82,7 +83,7 @@ export async function requestOwnerCode(
       ip: input.ip?.slice(0, 64) ?? null,
       language: input.language,
     });
-    const mail = renderOwnerCode(input.language, code, OWNER_CODE_POLICY.ttlMs / 60_000);
+    const mail = renderOwnerCode(input.language, code, OWNER_CODE_MINUTES);
     await enqueueMail(tx, [{ ...mail, template: "owner-code", recipient: email }]);
   });
   deps.log.info({ estates: estates.length }, "owner code sent");

@@ -5,6 +5,8 @@ import type { RequestKind } from "./options.ts";
 export type Translate = (key: string, params?: Record<string, unknown>) => string;
 
 export interface SummaryRow {
+  /** The field's name (its `forms.fields.*` label key): stable whatever the language. */
+  key: string;
   label: string;
   value: string;
 }
@@ -23,7 +25,7 @@ export function summarizeRequest(
 ): SummaryRow[] {
   const text = (key: string) => (typeof details[key] === "string" ? (details[key] as string) : "");
   const list = (key: string) => (Array.isArray(details[key]) ? (details[key] as string[]) : []);
-  const date = (key: string) => formatDate(text(key), language);
+  const date = (key: string) => formatShortDate(text(key), language);
   const yesNo = (key: string) => t(details[key] === true ? "forms.yes" : "forms.no");
   const option = (group: string, key: string) =>
     text(key) ? t(`forms.options.${group}.${text(key)}`) : "";
@@ -31,63 +33,62 @@ export function summarizeRequest(
     list(key)
       .map((value) => t(`${group}.${value}`))
       .join(", ");
-  const field = (name: string) => t(`forms.fields.${name}`);
   const rows: SummaryRow[] = [];
-  const add = (label: string, value: string | number) => {
+  /** A row for the field `key`, labelled `forms.fields.{key}`; empty values are left out. */
+  const add = (key: string, value: string | number) => {
     const shown = String(value).trim();
-    if (shown) rows.push({ label, value: shown });
+    if (shown) rows.push({ key, label: t(`forms.fields.${key}`), value: shown });
   };
 
   if (kind === "booking_request") {
-    add(field("name"), `${text("firstName")} ${text("lastName")}`);
-    add(field("email"), text("email"));
-    add(field("phoneNumber"), text("phoneNumber"));
-    add(field("countryOfResidence"), countryName(text("countryOfResidence"), language));
-    add(field("memberStatus"), option("memberStatus", "memberStatus"));
-    add(field("bookingType"), options("forms.options.bookingType", "bookingType"));
-    add(field("dates"), `${date("checkInDate")} – ${date("checkOutDate")}`);
-    add(field("flexibleDates"), yesNo("flexibleDates"));
-    add(field("estimatedGuests"), Number(details.estimatedGuests ?? 0));
-    add(field("adults"), Number(details.adults ?? 0));
-    add(field("children"), Number(details.children ?? 0));
-    add(field("bedroomsRequired"), Number(details.bedroomsRequired ?? 0));
-    add(field("preferredRegion"), options("regions", "preferredRegion"));
-    add(field("preferredAmenities"), options("amenities", "preferredAmenities"));
-    add(
-      field("requestedServices"),
-      options("forms.options.requestedServices", "requestedServices"),
-    );
-    add(field("experienceStyle"), options("forms.options.experienceStyle", "experienceStyle"));
-    add(field("privacyPriority"), yesNo("privacyPriority"));
-    add(field("fullExclusivityNeeded"), yesNo("fullExclusivityNeeded"));
-    add(field("bookingGoal"), text("bookingGoal"));
-    add(field("heardAboutCastellum"), option("heardAboutCastellum", "heardAboutCastellum"));
-    add(field("specialRequests"), text("specialRequests"));
+    add("name", `${text("firstName")} ${text("lastName")}`);
+    add("email", text("email"));
+    add("phoneNumber", text("phoneNumber"));
+    add("countryOfResidence", countryName(text("countryOfResidence"), language));
+    add("memberStatus", option("memberStatus", "memberStatus"));
+    add("bookingType", options("forms.options.bookingType", "bookingType"));
+    add("checkInDate", date("checkInDate"));
+    add("checkOutDate", date("checkOutDate"));
+    add("flexibleDates", yesNo("flexibleDates"));
+    add("estimatedGuests", Number(details.estimatedGuests ?? 0));
+    add("adults", Number(details.adults ?? 0));
+    add("children", Number(details.children ?? 0));
+    add("bedroomsRequired", Number(details.bedroomsRequired ?? 0));
+    add("preferredRegion", options("regions", "preferredRegion"));
+    add("preferredAmenities", options("amenities", "preferredAmenities"));
+    add("requestedServices", options("forms.options.requestedServices", "requestedServices"));
+    add("experienceStyle", options("forms.options.experienceStyle", "experienceStyle"));
+    add("privacyPriority", yesNo("privacyPriority"));
+    add("fullExclusivityNeeded", yesNo("fullExclusivityNeeded"));
+    add("bookingGoal", text("bookingGoal"));
+    add("heardAboutCastellum", option("heardAboutCastellum", "heardAboutCastellum"));
+    add("specialRequests", text("specialRequests"));
   } else if (kind === "property_booking") {
-    add(field("property"), text("propertyName"));
-    add(field("name"), `${text("firstName")} ${text("lastName")}`);
-    add(field("email"), text("email"));
-    add(field("phone"), text("phone"));
-    add(field("dates"), `${date("startDate")} – ${date("endDate")}`);
+    add("property", text("propertyName"));
+    add("name", `${text("firstName")} ${text("lastName")}`);
+    add("email", text("email"));
+    add("phone", text("phone"));
+    add("startDate", date("startDate"));
+    add("endDate", date("endDate"));
     if (details.dateMode === "flexible")
       add(
-        field("flexibilityDays"),
+        "flexibilityDays",
         t("forms.flexibleBy", { count: Number(details.flexibilityDays ?? 0) }),
       );
-    add(field("numberOfGuests"), Number(details.numberOfGuests ?? 0));
-    add(field("castellumStatus"), option("castellumStatus", "castellumStatus"));
-    add(field("paymentMethod"), option("paymentMethod", "paymentMethod"));
-    add(field("specialRequests"), text("specialRequests"));
+    add("numberOfGuests", Number(details.numberOfGuests ?? 0));
+    add("castellumStatus", option("castellumStatus", "castellumStatus"));
+    add("paymentMethod", option("paymentMethod", "paymentMethod"));
+    add("specialRequests", text("specialRequests"));
   } else {
-    add(field("name"), `${option("title", "title")} ${text("firstName")} ${text("lastName")}`);
-    add(field("gender"), option("gender", "gender"));
-    add(field("email"), text("email"));
-    add(field("otherClubMemberships"), text("otherClubMemberships"));
-    add(field("linkedinProfile"), text("linkedinProfile"));
-    add(field("instagramHandle"), text("instagramHandle"));
-    add(field("xHandle"), text("xHandle"));
-    add(field("interests"), options("forms.options.interests", "interests"));
-    add(field("reasonToJoin"), text("reasonToJoin"));
+    add("name", `${option("title", "title")} ${text("firstName")} ${text("lastName")}`);
+    add("gender", option("gender", "gender"));
+    add("email", text("email"));
+    add("otherClubMemberships", text("otherClubMemberships"));
+    add("linkedinProfile", text("linkedinProfile"));
+    add("instagramHandle", text("instagramHandle"));
+    add("xHandle", text("xHandle"));
+    add("interests", options("forms.options.interests", "interests"));
+    add("reasonToJoin", text("reasonToJoin"));
   }
   return rows;
 }
@@ -105,6 +106,22 @@ export function countryOptions(language: string): { value: string; label: string
 export function countryName(code: string, language: string): string {
   const names = countryNames as Record<string, Record<string, string>>;
   return names[language]?.[code] ?? names.en?.[code] ?? code;
+}
+
+/**
+ * 'YYYY-MM-DD' as spec point 2's 'MMM dd, yyyy' in `language` ("Dec 25, 2026", "25 déc. 2026",
+ * "2026年12月25日"); calendar dates: no time zone shift.
+ */
+export function formatShortDate(value: string, language: string): string {
+  if (!value) return "";
+  const date = new Date(`${value}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return value;
+  return new Intl.DateTimeFormat(language, {
+    year: "numeric",
+    month: "short",
+    day: "2-digit",
+    timeZone: "UTC",
+  }).format(date);
 }
 
 /** 'YYYY-MM-DD' as a long date in `language` (calendar dates: no time zone shift). */

@@ -7,7 +7,7 @@ import { updateEstateField, updateEstateImages } from "../../domain/owners/edits
 import { getOwnerPropertyDetails, resolveEstate } from "../../domain/owners/estates.ts";
 import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
 import type { EstateActor } from "../../domain/owners/owner-property.ts";
-import { OWNER_CODE_POLICY } from "../../domain/owners/owner-code.schema.ts";
+import { OWNER_CODE_POLICY } from "../../domain/owners/owner-code.ts";
 import {
   claimProperty,
   getOwnerProperty,

@@ -303,6 +303,9 @@ describe("response cache rules", () => {
     for (const path of [
       "/admin",
       "/admin/estates",
+      // A request's details over the inbox (staff: never kept), its page and its data.
+      "/admin/booking-requests/applications/0b7c3d7e-8f1a-4c39-9d55-1f0e6a2b7c44",
+      "/admin/booking-requests/bookings/0b7c3d7e-8f1a-4c39-9d55-1f0e6a2b7c44.data",
       "/onboard/verify",
       "/requests/abc",
       "/api/bot-check/challenge",

@@ -28,7 +28,8 @@ const PAGE_WITH_COOKIE_CACHE_CONTROL = "private, no-cache";
 /**
  * The reads anyone may make and that are the same for every visitor with the same address and
  * language. Everything else (staff, owners, forms' endpoints, bot-check challenges, request
- * status pages, media) is never kept. Pages include their client-side navigation data
+ * status pages, media) is never kept: that includes every `/admin/*` page, such as a request's
+ * details over the inbox (`/admin/booking-requests/:collection/:id`). Pages include their client-side navigation data
  * (`/castles.data`; the home page's is `/_root.data`).
  */
 const PAGE_PATH =

@@ -118,9 +118,19 @@ describe("the staff area", () => {
     await expectNoAxeViolations(page, "inbox (en)");
 
     // Details: the cards of spec point 2 and the history.
-    await table.getByRole("button", { name: "View Details" }).click();
+    await table.getByRole("link", { name: "View Details" }).click();
     const details = page.getByTestId("request-details");
     await details.waitFor();
+    // The details are a route of their own over the inbox, which keeps its filters.
+    expect(new URL(page.url()).pathname).toBe(
+      `/admin/booking-requests/booking-requests/${sent.french!.id}`,
+    );
+    expect(new URL(page.url()).searchParams.get("q")).toBe("dubois@example");
+    // Check-in and check-out are rows of their own, as 'MMM dd, yyyy' (spec point 2).
+    for (const field of ["checkInDate", "checkOutDate"])
+      expect(await details.locator(`[data-field="${field}"] dd`).textContent()).toMatch(
+        /^[A-Z][a-z]{2} \d{2}, \d{4}$/,
+      );
     for (const card of [
       "Personal Information",
       "Booking Details",
@@ -132,6 +142,8 @@ describe("the staff area", () => {
     await expectNoAxeViolations(page, "details dialog");
     await page.keyboard.press("Escape");
     await details.waitFor({ state: "detached" });
+    expect(new URL(page.url()).pathname).toBe("/admin/booking-requests");
+    expect(new URL(page.url()).searchParams.get("q")).toBe("dubois@example");
 
     // Reject with a reason, shared with the guest, who is told by mail.
     await table.getByTestId("status-select").selectOption("Rejected");
@@ -237,6 +249,8 @@ describe("the staff area", () => {
     }
     await page.keyboard.press("Enter");
     await expect.poll(() => toastText(page)).toContain("Status Updated");
+    // An application's toast speaks of an application, not of a booking request.
+    expect(await toastText(page)).toContain("Membership application status has been updated");
     await expect.poll(() => page.getByTestId("inbox-table").textContent()).toContain("Contacted");
     // Focus returns to the control that opened the dialog.
     await expect
@@ -244,7 +258,7 @@ describe("the staff area", () => {
       .toBe("status-select");
 
     // The details open with Enter on their button and close with Escape, focus coming back.
-    const details = page.getByTestId("inbox-table").getByRole("button", { name: "View Details" });
+    const details = page.getByTestId("inbox-table").getByRole("link", { name: "View Details" });
     await details.first().focus();
     await page.keyboard.press("Enter");
     await page.getByTestId("request-details").waitFor();
@@ -281,6 +295,8 @@ describe("the staff area", () => {
       await page.goto("/admin/login");
       await signInThroughPage(page, E2E_ACCOUNTS.outsider, E2E_STAFF_PASSWORD);
       await page.getByTestId("access-denied").waitFor();
+      // No welcome for a sign-in that does not open the staff area.
+      expect(await toastText(page)).not.toContain("Login successful");
       for (const path of pages) {
         const response = await page.goto(path);
         expect(response?.status(), path).toBe(403);
@@ -294,6 +310,22 @@ describe("the staff area", () => {
       await expectNoAxeViolations(page, "access denied");
     });
 
+    it("tells staff who are not admins why they cannot enter, without a welcome", async () => {
+      const page = await browser.newPage();
+      await page.goto("/admin/login");
+      await signInThroughPage(page, E2E_ACCOUNTS.clerk, E2E_STAFF_PASSWORD);
+      await expect
+        .poll(() => page.getByTestId("login-refused").textContent())
+        .toContain("It is not an administrator account");
+      expect(new URL(page.url()).pathname).toBe("/admin/login");
+      expect(await toastText(page)).not.toContain("Login successful");
+      // Sent back from a staff page, the sign-in page says why, too.
+      await page.goto("/admin/mail");
+      await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/login");
+      await page.getByTestId("login-refused").waitFor();
+      await expectNoAxeViolations(page, "login refused");
+    });
+
     it("does not let a disabled admin sign in, with the one generic message", async () => {
       const page = await browser.newPage();
       await page.goto("/admin/login");
@@ -302,6 +334,149 @@ describe("the staff area", () => {
         .poll(() => page.getByTestId("login-error").textContent())
         .toContain("Invalid email or password.");
       await expectNoAxeViolations(page, "login error");
+    });
+  });
+
+  describe("the inbox's layout", () => {
+    const longEmail =
+      "henrietta.montgomery-ashworth.of.the.northern.estates.very.long.address@example-heritage-holdings.co.uk";
+
+    // One signed-in page for these journeys (sign-in is rate-limited per account), in an
+    // American browser: the Chinese page must not take the browser's date format.
+    let shared: Page | undefined;
+    async function signedInPage(viewport: { width: number; height: number }): Promise<Page> {
+      if (!shared) {
+        shared = await browser.newPage({ viewport, locale: "en-US" });
+        const answer = await shared.request.post("/api/admin/login", {
+          data: ADMIN,
+          headers: { Origin: BASE_URL },
+        });
+        expect(answer.status()).toBe(200);
+      }
+      await shared.setViewportSize(viewport);
+      return shared;
+    }
+
+    /** Columns whose header is cut off or covered by another element, and the page's overflow. */
+    async function layoutProblems(page: Page) {
+      return page.evaluate(() => {
+        const problems: string[] = [];
+        const root = document.documentElement;
+        if (root.scrollWidth > window.innerWidth)
+          problems.push(`page ${root.scrollWidth} > ${window.innerWidth}`);
+        const table = document.querySelector<HTMLElement>('[data-testid="inbox-table"]')!;
+        const frame = table.parentElement!;
+        if (frame.scrollWidth > frame.clientWidth + 1)
+          problems.push(`table ${frame.scrollWidth} > ${frame.clientWidth}`);
+        for (const th of table.querySelectorAll<HTMLElement>("thead th")) {
+          const box = th.getBoundingClientRect();
+          const label = th.textContent ?? "";
+          if (box.right > window.innerWidth) problems.push(`${label}: off screen`);
+          if (th.scrollWidth > th.clientWidth + 1) problems.push(`${label}: cut off`);
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          if (hit && !th.contains(hit)) problems.push(`${label}: covered`);
+        }
+        return problems;
+      });
+    }
+
+    it("shows every column at 1280 px and wider, in English and Chinese, with a long email", async () => {
+      await submitAsGuest(
+        "/booking-requests",
+        validBookingRequest({ email: longEmail, firstName: "Henrietta", lastName: "Ashworth" }),
+        "en",
+      );
+      for (const width of [1280, 1440])
+        for (const language of ["en", "zh"]) {
+          const page = await signedInPage({ width, height: 900 });
+          await page.goto(`/admin/booking-requests?lang=${language}`);
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await page.getByTestId("inbox-table").waitFor();
+          expect(await page.getByTestId("inbox-table").textContent()).toContain(longEmail);
+          expect(await layoutProblems(page), `${language} at ${width} px`).toEqual([]);
+        }
+    });
+
+    it("keeps each request's status and actions in view below 1280 px", async () => {
+      for (const width of [1024, 390]) {
+        const page = await signedInPage({ width, height: 900 });
+        await page.goto("/admin/booking-requests?lang=en");
+        await page.getByTestId("inbox-table").waitFor();
+        const problems = await page.evaluate(() => {
+          const found: string[] = [];
+          if (document.documentElement.scrollWidth > window.innerWidth)
+            found.push(`page ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
+          for (const row of document.querySelectorAll('[data-testid="inbox-table"] tbody tr')) {
+            for (const testId of ["status-select", "view-details"]) {
+              const box = row.querySelector(`[data-testid="${testId}"]`)?.getBoundingClientRect();
+              if (!box || box.width === 0 || box.left < 0 || box.right > window.innerWidth)
+                found.push(`${row.getAttribute("data-reference")}: ${testId}`);
+            }
+          }
+          return found;
+        });
+        expect(problems, `${width} px`).toEqual([]);
+        if (width === 390) await expectNoAxeViolations(page, "inbox (phone)");
+      }
+    });
+
+    it("opens on the counts and the requests, not on the chart (1440 x 900)", async () => {
+      const page = await signedInPage({ width: 1440, height: 900 });
+      await page.goto("/admin/booking-requests?lang=en");
+      await page.getByTestId("inbox-table").waitFor();
+      const tops = await page.evaluate(() => ({
+        counts: document.querySelector('[data-testid="status-counts"]')!.getBoundingClientRect()
+          .top,
+        firstRow: document
+          .querySelector('[data-testid="inbox-table"] tbody tr')!
+          .getBoundingClientRect().bottom,
+        height: window.innerHeight,
+      }));
+      expect(tops.counts).toBeLessThan(tops.height);
+      expect(tops.firstRow).toBeLessThan(tops.height);
+    });
+
+    it("closes the details with one Escape after a status change showed a toast", async () => {
+      const page = await signedInPage({ width: 1280, height: 900 });
+      await page.goto("/admin/booking-requests?kind=property_booking&lang=en");
+      await page
+        .getByTestId("inbox-table")
+        .getByRole("link", { name: "View Details" })
+        .first()
+        .click();
+      const details = page.getByTestId("request-details");
+      await details.waitFor();
+      const current = await details.getByTestId("status-select").inputValue();
+      const next = current === "Contacted" ? "In progress" : "Contacted";
+      await details.getByTestId("status-select").selectOption(next);
+      const change = page.getByRole("dialog").filter({ hasText: "Change status" }).last();
+      await change.getByRole("button", { name: "Change status" }).click();
+      await expect.poll(() => toastText(page)).toContain("Property booking status");
+      await change.waitFor({ state: "detached" });
+      await expect.poll(() => details.getByTestId("status-history").textContent()).toContain(next);
+      await page.keyboard.press("Escape");
+      await details.waitFor({ state: "detached", timeout: 2000 });
+      expect(new URL(page.url()).pathname).toBe("/admin/booking-requests");
+      expect(new URL(page.url()).searchParams.get("kind")).toBe("property_booking");
+    });
+
+    it("takes and shows filter dates in the page's language, not the browser's", async () => {
+      // An American browser on the Chinese staff pages.
+      const page = await signedInPage({ width: 1280, height: 900 });
+      await page.goto("/admin/booking-requests?lang=zh");
+      const from = page.getByTestId("filter-from");
+      await from.waitFor();
+      expect(await page.locator('form[role="search"] input[type="date"]').count()).toBe(0);
+      expect(await from.getAttribute("placeholder")).toBe("年/月/日");
+      await from.fill("2026/12/01");
+      await from.press("Enter");
+      await expect.poll(() => new URL(page.url()).searchParams.get("from")).toBe("2026/12/01");
+      await expect.poll(() => page.getByTestId("filter-from").inputValue()).toBe("2026/12/01");
+      expect(await page.getByRole("alert").count()).toBe(0);
+      // The same filter in French is written day first.
+      await page.goto("/admin/booking-requests?lang=fr&from=2026-12-01");
+      await expect.poll(() => page.getByTestId("filter-from").inputValue()).toBe("01/12/2026");
+      expect(await page.getByTestId("filter-from").getAttribute("placeholder")).toBe("jj/mm/aaaa");
     });
   });
 });

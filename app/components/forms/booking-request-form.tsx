@@ -105,7 +105,10 @@ export function BookingRequestForm({ countries, botCheck, serverToday }: Booking
       specialRequests: "",
       turnstileToken: "",
     },
-    failure: { fallback: t("forms.bookingRequest.failedFallback") },
+    failure: {
+      failed: t("forms.bookingRequest.failed"),
+      fallback: t("forms.bookingRequest.failedFallback"),
+    },
     onSuccess() {
       toast({
         title: t("forms.bookingRequest.successTitle"),

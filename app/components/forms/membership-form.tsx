@@ -70,7 +70,10 @@ export function MembershipForm({ botCheck }: MembershipFormProps) {
       reasonToJoin: "",
       turnstileToken: "",
     },
-    failure: { fallback: t("forms.membership.failedFallback") },
+    failure: {
+      failed: t("forms.membership.failed"),
+      fallback: t("forms.membership.failedFallback"),
+    },
     onSuccess() {
       setSubmitted(true);
       toast({

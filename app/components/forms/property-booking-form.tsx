@@ -89,7 +89,7 @@ export function PropertyBookingForm({
     endpoint: "/api/bookings",
     fields: FIELDS,
     defaultValues,
-    failure: { fallback: t("forms.propertyBooking.failed") },
+    failure: { failed: t("forms.propertyBooking.failed") },
     onSuccess() {
       toast({
         title: t("forms.propertyBooking.successTitle"),

@@ -25,8 +25,11 @@ interface GuestFormOptions<Values extends FieldValues> {
   endpoint: string;
   /** The form's fields, in page order: their labels (`forms.fields.*`) name them in messages. */
   fields: readonly string[];
-  /** Destructive toast texts when the server gives no message. */
-  failure: { title?: string; fallback: string };
+  /**
+   * What a failure without a message of the server says (spec point 8): `failed` ('Failed to
+   * submit booking request'), then `fallback` ('There was a problem…') if the form has one.
+   */
+  failure: { failed: string; fallback?: string };
   onSuccess(answer: StoredRequest, values: Values): void;
 }
 
@@ -181,17 +184,15 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
       }
       toast({
         variant: "destructive",
-        title: options.failure.title ?? t("forms.toast.errorTitle"),
-        description:
-          typeof answer.message === "string" && answer.message
-            ? answer.message
-            : options.failure.fallback,
+        title: t("forms.toast.errorTitle"),
+        description: failureText(response.status, answer.message, options.failure, t),
       });
     } catch {
+      // No answer at all (offline, the connection dropped): the form's own words.
       toast({
         variant: "destructive",
-        title: options.failure.title ?? t("forms.toast.errorTitle"),
-        description: options.failure.fallback,
+        title: t("forms.toast.errorTitle"),
+        description: failureText(0, null, options.failure, t),
       });
     } finally {
       setSubmitting(false);
@@ -222,6 +223,23 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
     botCheck,
     labels,
   };
+}
+
+/**
+ * The text of a failed submit (spec point 8): the server's message for a refusal it explained
+ * (a 4xx with `{message}`); otherwise, when the server failed (5xx) or could not be reached
+ * (status 0), the form's 'Failed to submit …' followed by its 'There was a problem…'.
+ */
+export function failureText(
+  status: number,
+  message: unknown,
+  failure: { failed: string; fallback?: string },
+  t: (key: string, params?: Record<string, unknown>) => string,
+): string {
+  if (status >= 400 && status < 500 && typeof message === "string" && message) return message;
+  return failure.fallback
+    ? t("forms.failedWithFallback", { failed: failure.failed, fallback: failure.fallback })
+    : failure.failed;
 }
 
 export type GuestFormState<Values extends FieldValues> = ReturnType<typeof useGuestForm<Values>>;

@@ -5,7 +5,7 @@ import { Check, Trash2, Undo2 } from "lucide-react";
 import type { OwnerImage, OwnerPropertyDetails } from "../../../domain/owners/owner-property.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { ResponsiveImage } from "../responsive-image.tsx";
-import { Button } from "../ui/button.tsx";
+import { Button, buttonVariants } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import {
   Dialog,
@@ -24,7 +24,6 @@ import {
   toggleSelection,
 } from "./selection.ts";
 import { UploadZone } from "./upload-zone.tsx";
-import { DESTRUCTIVE_SOFT, DESTRUCTIVE_SOLID } from "./owner-styles.ts";
 
 /** The Images tab's heading, where focus lands when another part of the page opens the tab. */
 export const IMAGES_HEADING_ID = "owner-images-heading";
@@ -234,7 +233,7 @@ export function ImagesTab({ details }: { details: OwnerPropertyDetails }) {
               </DialogClose>
               <button
                 type="button"
-                className={DESTRUCTIVE_SOLID}
+                className={buttonVariants({ variant: "destructive" })}
                 disabled={isDeleteBusy}
                 onClick={() => void remove(deleting.image)}
                 data-testid="confirm-delete"
@@ -326,7 +325,11 @@ function ImageTile({
           <span className="border-gold/50 text-ink rounded-full border px-2 py-0.5 text-xs">
             {t("owner.images.uploadedBadge")}
           </span>
-          <button type="button" className={DESTRUCTIVE_SOFT} onClick={onDelete}>
+          <button
+            type="button"
+            className={buttonVariants({ variant: "destructiveGhost", size: "sm" })}
+            onClick={onDelete}
+          >
             <Trash2 aria-hidden className="size-4" />
             {t("owner.images.delete")}
             <span className="sr-only">

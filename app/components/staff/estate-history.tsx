@@ -2,19 +2,22 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Undo2 } from "lucide-react";
 import { toast } from "../../hooks/use-toast.ts";
-import { Button } from "../ui/button.tsx";
-import { cn } from "../ui/cn.ts";
+import { Alert, AlertTitle } from "../ui/alert.tsx";
+import { buttonVariants } from "../ui/button.tsx";
+import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogTitle,
-} from "../ui/dialog.tsx";
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../ui/table.tsx";
+import { cn } from "../ui/cn.ts";
 import { useEstateLabels } from "./estate-labels.ts";
 import { formatMoment } from "./format.ts";
 import { callStaffApi } from "./staff-api.ts";
-import { useReturnFocus } from "./use-return-focus.ts";
 
 /** One change as the history shows it (EstateRevision without the raw values). */
 export interface HistoryEntry {
@@ -31,15 +34,6 @@ export interface HistoryEntry {
   revertOf: number | null;
   revertable: boolean;
 }
-
-const TH =
-  "border-ink/15 text-ink border-b px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap uppercase";
-const TD = "border-ink/10 text-ink border-b px-3 py-3 align-top";
-/** Burgundy marks destructive actions (brand.md), as on the mail page. */
-const DESTRUCTIVE_BASE =
-  "inline-flex items-center justify-center gap-2 rounded-sm font-medium tracking-wide transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold disabled:pointer-events-none disabled:opacity-60";
-const DESTRUCTIVE_SOFT = `${DESTRUCTIVE_BASE} min-h-9 px-3 py-1.5 text-sm text-burgundy hover:bg-burgundy/5`;
-const DESTRUCTIVE_SOLID = `${DESTRUCTIVE_BASE} min-h-11 px-5 py-2 text-sm bg-burgundy text-ivory hover:bg-burgundy/90`;
 
 /** Values longer than this (characters or lines) start folded. */
 const FOLD_CHARACTERS = 240;
@@ -110,132 +104,112 @@ export function EstateHistory({
 
   return (
     <>
-      <div
-        role="region"
-        aria-labelledby="history-caption"
-        tabIndex={0}
-        className="border-gold/30 bg-paper focus-visible:outline-gold overflow-x-auto rounded-sm border focus-visible:outline-2"
-      >
-        <table className="w-full border-collapse text-sm" data-testid="estate-history">
-          <caption id="history-caption" className="text-muted px-3 pt-3 pb-1 text-left text-sm">
-            {t("staff.estates.history.caption", { name: estateName })}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col" className={TH}>
-                {t("staff.estates.history.columns.when")}
-              </th>
-              <th scope="col" className={TH}>
-                {t("staff.estates.history.columns.who")}
-              </th>
-              <th scope="col" className={TH}>
-                {t("staff.estates.history.columns.field")}
-              </th>
-              <th scope="col" className={TH}>
-                {t("staff.estates.history.columns.change")}
-              </th>
-              <th scope="col" className={TH}>
-                {t("staff.estates.history.columns.status")}
-              </th>
-              <th scope="col" className={TH}>
-                {t("staff.estates.history.columns.actions")}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => {
-              const undone = entry.revertOf !== null ? byId.get(entry.revertOf) : undefined;
-              return (
-                <tr key={entry.id} data-revision-id={entry.id}>
-                  <td className={cn(TD, "whitespace-nowrap tabular-nums")}>
-                    {formatMoment(entry.createdAt, i18n.language)}
-                  </td>
-                  <td className={cn(TD, "min-w-40")}>
-                    <span
-                      className={cn(
-                        "inline-block rounded-sm px-1.5 py-0.5 text-xs font-semibold tracking-wide uppercase",
-                        entry.actorRole === "owner"
-                          ? "bg-gold/15 text-ink"
-                          : "bg-heritage/10 text-heritage",
-                      )}
-                    >
-                      {t(`staff.estates.roles.${entry.actorRole}`)}
-                    </span>
-                    <span className="mt-1 block break-words">{entry.actor}</span>
-                  </td>
-                  <th scope="row" className={cn(TD, "min-w-32 text-left font-medium")}>
-                    {labels.field(entry.field)}
-                    <span className="text-muted block text-xs font-normal">
-                      {labels.language(entry.lang)}
-                    </span>
-                  </th>
-                  <td className={cn(TD, "min-w-72")}>
-                    <div className="grid gap-2">
-                      <div>
-                        <span className="text-muted text-xs font-semibold tracking-wide uppercase">
-                          {t("staff.estates.history.before")}
-                        </span>
-                        <ValueText text={entry.oldText} className="text-muted" />
-                      </div>
-                      <div>
-                        <span className="text-muted text-xs font-semibold tracking-wide uppercase">
-                          <span aria-hidden>→ </span>
-                          {t("staff.estates.history.after")}
-                        </span>
-                        <ValueText text={entry.newText} />
-                      </div>
+      <Table frameProps={{ "aria-labelledby": "history-caption" }} data-testid="estate-history">
+        <TableCaption id="history-caption">
+          {t("staff.estates.history.caption", { name: estateName })}
+        </TableCaption>
+        <TableHeader>
+          <tr>
+            <TableHead scope="col">{t("staff.estates.history.columns.when")}</TableHead>
+            <TableHead scope="col">{t("staff.estates.history.columns.who")}</TableHead>
+            <TableHead scope="col">{t("staff.estates.history.columns.field")}</TableHead>
+            <TableHead scope="col">{t("staff.estates.history.columns.change")}</TableHead>
+            <TableHead scope="col">{t("staff.estates.history.columns.status")}</TableHead>
+            <TableHead scope="col">{t("staff.estates.history.columns.actions")}</TableHead>
+          </tr>
+        </TableHeader>
+        <TableBody>
+          {entries.map((entry) => {
+            const undone = entry.revertOf !== null ? byId.get(entry.revertOf) : undefined;
+            return (
+              <TableRow key={entry.id} data-revision-id={entry.id}>
+                <TableCell className="whitespace-nowrap tabular-nums">
+                  {formatMoment(entry.createdAt, i18n.language)}
+                </TableCell>
+                <TableCell className="min-w-40">
+                  <span
+                    className={cn(
+                      "inline-block rounded-sm px-1.5 py-0.5 text-xs font-semibold tracking-wide uppercase",
+                      entry.actorRole === "owner"
+                        ? "bg-gold/15 text-ink"
+                        : "bg-heritage/10 text-heritage",
+                    )}
+                  >
+                    {t(`staff.estates.roles.${entry.actorRole}`)}
+                  </span>
+                  <span className="mt-1 block break-words">{entry.actor}</span>
+                </TableCell>
+                <TableCell as="th" scope="row" className="min-w-32 font-medium">
+                  {labels.field(entry.field)}
+                  <span className="text-muted block text-xs font-normal">
+                    {labels.language(entry.lang)}
+                  </span>
+                </TableCell>
+                <TableCell className="min-w-72">
+                  <div className="grid gap-2">
+                    <div>
+                      <span className="text-muted text-xs font-semibold tracking-wide uppercase">
+                        {t("staff.estates.history.before")}
+                      </span>
+                      <ValueText text={entry.oldText} className="text-muted" />
                     </div>
-                  </td>
-                  <td className={cn(TD, "min-w-40")}>
-                    {entry.revertedAt ? (
-                      <span className="text-burgundy">
-                        {t("staff.estates.history.reverted", {
-                          who: entry.revertedBy ?? "",
-                          when: formatMoment(entry.revertedAt, i18n.language),
-                        })}
+                    <div>
+                      <span className="text-muted text-xs font-semibold tracking-wide uppercase">
+                        <span aria-hidden>→ </span>
+                        {t("staff.estates.history.after")}
                       </span>
-                    ) : (
-                      <span className="text-heritage">{t("staff.estates.history.active")}</span>
-                    )}
-                    {entry.revertOf !== null && (
-                      <span className="text-muted mt-1 block text-xs">
-                        {undone
-                          ? t("staff.estates.history.revertOf", {
-                              when: formatMoment(undone.createdAt, i18n.language),
-                            })
-                          : t("staff.estates.history.revertOfEarlier")}
+                      <ValueText text={entry.newText} />
+                    </div>
+                  </div>
+                </TableCell>
+                <TableCell className="min-w-40">
+                  {entry.revertedAt ? (
+                    <span className="text-burgundy">
+                      {t("staff.estates.history.reverted", {
+                        who: entry.revertedBy ?? "",
+                        when: formatMoment(entry.revertedAt, i18n.language),
+                      })}
+                    </span>
+                  ) : (
+                    <span className="text-heritage">{t("staff.estates.history.active")}</span>
+                  )}
+                  {entry.revertOf !== null && (
+                    <span className="text-muted mt-1 block text-xs">
+                      {undone
+                        ? t("staff.estates.history.revertOf", {
+                            when: formatMoment(undone.createdAt, i18n.language),
+                          })
+                        : t("staff.estates.history.revertOfEarlier")}
+                    </span>
+                  )}
+                </TableCell>
+                <TableCell>
+                  {entry.revertable ? (
+                    <button
+                      type="button"
+                      className={buttonVariants({ variant: "destructiveGhost", size: "sm" })}
+                      onClick={() => setReverting(entry)}
+                    >
+                      <Undo2 aria-hidden className="size-4" />
+                      {t("staff.estates.history.revert")}
+                      <span className="sr-only">
+                        {" "}
+                        {labels.field(entry.field)}, {formatMoment(entry.createdAt, i18n.language)}
                       </span>
-                    )}
-                  </td>
-                  <td className={TD}>
-                    {entry.revertable ? (
-                      <button
-                        type="button"
-                        className={DESTRUCTIVE_SOFT}
-                        onClick={() => setReverting(entry)}
-                      >
-                        <Undo2 aria-hidden className="size-4" />
-                        {t("staff.estates.history.revert")}
-                        <span className="sr-only">
-                          {" "}
-                          {labels.field(entry.field)},{" "}
-                          {formatMoment(entry.createdAt, i18n.language)}
-                        </span>
-                      </button>
-                    ) : (
-                      !entry.revertedAt && (
-                        <span className="text-muted text-xs">
-                          {t("staff.estates.history.notRevertable")}
-                        </span>
-                      )
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+                    </button>
+                  ) : (
+                    !entry.revertedAt && (
+                      <span className="text-muted text-xs">
+                        {t("staff.estates.history.notRevertable")}
+                      </span>
+                    )
+                  )}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
       <RevertDialog
         estateId={estateId}
         entry={reverting}
@@ -258,50 +232,32 @@ function RevertDialog({
   onClose: () => void;
   onChanged: () => void;
 }) {
-  const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const returnFocus = useReturnFocus();
-  return (
-    <Dialog
-      open={entry !== null}
-      onOpenChange={(open) => {
-        if (!open && !busy) onClose();
+  return entry ? (
+    <RevertConfirm
+      key={entry.id}
+      estateId={estateId}
+      entry={entry}
+      onDone={() => {
+        onChanged();
+        onClose();
       }}
-    >
-      {entry && (
-        <DialogContent
-          {...returnFocus}
-          closeLabel={t("staff.estates.history.cancel")}
-          className="max-w-xl"
-        >
-          <RevertForm
-            key={entry.id}
-            estateId={estateId}
-            entry={entry}
-            onBusy={setBusy}
-            onDone={() => {
-              onChanged();
-              onClose();
-            }}
-            onStale={onChanged}
-          />
-        </DialogContent>
-      )}
-    </Dialog>
-  );
+      onCancel={onClose}
+      onStale={onChanged}
+    />
+  ) : null;
 }
 
-function RevertForm({
+function RevertConfirm({
   estateId,
   entry,
-  onBusy,
   onDone,
+  onCancel,
   onStale,
 }: {
   estateId: number;
   entry: HistoryEntry;
-  onBusy: (busy: boolean) => void;
   onDone: () => void;
+  onCancel: () => void;
   /** The history changed under the dialog (a conflict): reload it, keep the dialog. */
   onStale: () => void;
 }) {
@@ -316,14 +272,12 @@ function RevertForm({
   const revert = async () => {
     if (saving) return;
     setSaving(true);
-    onBusy(true);
     const answer = await callStaffApi<{ revisionId: number; current?: string }>(
       "POST",
       `/api/admin/estates/${estateId}/revisions/${entry.id}/revert`,
       { language: i18n.language },
     );
     setSaving(false);
-    onBusy(false);
     if (answer.ok) {
       toast({
         title: t("staff.estates.history.revertedTitle"),
@@ -350,19 +304,24 @@ function RevertForm({
   };
 
   return (
-    <div className="grid gap-5">
-      <div className="pr-10">
-        <DialogTitle className="font-display text-heritage text-3xl font-semibold">
-          {t("staff.estates.history.revertTitle")}
-        </DialogTitle>
-        <DialogDescription className="text-ink mt-3">
-          {t("staff.estates.history.revertText", {
-            field: fieldWithLanguage,
-            who: entry.actor,
-            when: formatMoment(entry.createdAt, i18n.language),
-          })}
-        </DialogDescription>
-      </div>
+    <ConfirmDialog
+      open
+      onOpenChange={(open) => !open && onCancel()}
+      title={t("staff.estates.history.revertTitle")}
+      description={t("staff.estates.history.revertText", {
+        field: fieldWithLanguage,
+        who: entry.actor,
+        when: formatMoment(entry.createdAt, i18n.language),
+      })}
+      cancelLabel={t("staff.estates.history.cancel")}
+      confirmLabel={
+        saving ? t("staff.estates.history.reverting") : t("staff.estates.history.confirm")
+      }
+      onConfirm={() => void revert()}
+      busy={saving}
+      hideConfirm={conflict !== null}
+      className="max-w-xl"
+    >
       <div className="border-gold/30 bg-paper rounded-sm border p-4 text-sm">
         <p className="text-muted text-xs font-semibold tracking-wide uppercase">
           {t("staff.estates.history.restores")}
@@ -370,34 +329,14 @@ function RevertForm({
         <ValueText text={entry.oldText} className="mt-1" />
       </div>
       {conflict && (
-        <div
-          role="alert"
-          className="rounded-sm border border-l-4 border-orange-300 border-l-orange-500 bg-orange-50 px-4 py-3 text-sm text-orange-950"
-        >
-          <p className="font-semibold">{conflict.message}</p>
+        <Alert variant="warning">
+          <AlertTitle>{conflict.message}</AlertTitle>
           <p className="mt-2 text-xs font-semibold tracking-wide uppercase">
             {t("staff.estates.history.currentValue")}
           </p>
           <ValueText text={conflict.current} className="mt-1" />
-        </div>
+        </Alert>
       )}
-      <div className="flex flex-wrap justify-end gap-3">
-        <DialogClose asChild>
-          <Button type="button" variant="ghost" disabled={saving}>
-            {t("staff.estates.history.cancel")}
-          </Button>
-        </DialogClose>
-        {!conflict && (
-          <button
-            type="button"
-            className={DESTRUCTIVE_SOLID}
-            disabled={saving}
-            onClick={() => void revert()}
-          >
-            {saving ? t("staff.estates.history.reverting") : t("staff.estates.history.confirm")}
-          </button>
-        )}
-      </div>
-    </div>
+    </ConfirmDialog>
   );
 }

@@ -7,7 +7,10 @@ import {
   type RequestStatus,
 } from "../../../domain/requests/options.ts";
 import { Button } from "../ui/button.tsx";
+import { cn } from "../ui/cn.ts";
+import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import { statusLabelKey } from "../status-tones.ts";
+import { formatLocalDate } from "./local-date.ts";
 
 /** The filter's values as the form shows them (all optional, strings as in the URL). */
 export interface FilterValues {
@@ -20,10 +23,6 @@ export interface FilterValues {
   memberStatus?: string;
   sort: "newest" | "oldest";
 }
-
-const field =
-  "mt-1.5 block w-full rounded-sm border border-ink/25 bg-paper px-3 py-2 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold";
-const label = "text-xs font-semibold tracking-[0.08em] text-muted uppercase";
 
 /**
  * The inbox filters: a GET form, so the state lives in the URL (bookmarkable, shareable) and
@@ -40,7 +39,13 @@ export function InboxFilters({
   properties: { id: number; name: string }[] | null;
   resetHref: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  // Dates in the page's language (a native date input would follow the browser's locale).
+  const datePattern = t("staff.filters.datePattern");
+  const dateHint = t("staff.filters.dateHint", {
+    example: formatLocalDate("2026-12-25", language),
+  });
   return (
     <Form
       method="get"
@@ -51,82 +56,121 @@ export function InboxFilters({
       className="border-gold/40 bg-paper/70 grid gap-4 rounded-sm border p-4 sm:p-5"
     >
       {filter.kind !== "booking_request" && <input type="hidden" name="kind" value={filter.kind} />}
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr]">
-        <label className="block">
-          <span className={label}>{t("staff.filters.search")}</span>
-          <span className="relative block">
-            <Search
-              aria-hidden
-              className="text-muted pointer-events-none absolute top-1/2 left-3 mt-0.75 size-4 -translate-y-1/2"
-            />
-            <input
-              type="search"
-              name="q"
-              defaultValue={filter.q ?? ""}
-              maxLength={100}
-              placeholder={t("staff.filters.searchPlaceholder")}
-              className={`${field} pl-9`}
-            />
-          </span>
-        </label>
-        <label className="block">
-          <span className={label}>{t("staff.filters.status")}</span>
-          <select name="status" defaultValue={filter.status ?? ""} className={field}>
-            <option value="">{t("staff.filters.anyStatus")}</option>
-            {statuses.map((status) => (
-              <option key={status} value={status}>
-                {t(statusLabelKey(status))}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="block">
-          <span className={label}>{t("staff.filters.from")}</span>
-          <input type="date" name="from" defaultValue={filter.from ?? ""} className={field} />
-        </label>
-        <label className="block">
-          <span className={label}>{t("staff.filters.to")}</span>
-          <input type="date" name="to" defaultValue={filter.to ?? ""} className={field} />
-        </label>
+      <div className="grid items-start gap-4 sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr]">
+        <Field label={t("staff.filters.search")} labelVariant="compact">
+          {(control) => (
+            <span className="relative block">
+              <Search
+                aria-hidden
+                className="text-muted pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2"
+              />
+              <input
+                {...control}
+                type="search"
+                name="q"
+                defaultValue={filter.q ?? ""}
+                maxLength={100}
+                placeholder={t("staff.filters.searchPlaceholder")}
+                className={cn(CONTROL_CLASS, "pl-9")}
+              />
+            </span>
+          )}
+        </Field>
+        <Field label={t("staff.filters.status")} labelVariant="compact">
+          {(control) => (
+            <select
+              {...control}
+              name="status"
+              defaultValue={filter.status ?? ""}
+              className={CONTROL_CLASS}
+            >
+              <option value="">{t("staff.filters.anyStatus")}</option>
+              {statuses.map((status) => (
+                <option key={status} value={status}>
+                  {t(statusLabelKey(status))}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {(["from", "to"] as const).map((name) => (
+          <Field
+            key={name}
+            label={t(`staff.filters.${name}`)}
+            labelVariant="compact"
+            hint={dateHint}
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="text"
+                name={name}
+                inputMode="numeric"
+                autoComplete="off"
+                defaultValue={formatLocalDate(filter[name], language)}
+                placeholder={datePattern}
+                className={CONTROL_CLASS}
+                data-testid={`filter-${name}`}
+              />
+            )}
+          </Field>
+        ))}
       </div>
       <div className="flex flex-wrap items-end gap-4">
         {filter.kind === "booking_request" && (
-          <label className="block w-full sm:w-64">
-            <span className={label}>{t("staff.filters.memberStatus")}</span>
-            <select name="memberStatus" defaultValue={filter.memberStatus ?? ""} className={field}>
-              <option value="">{t("staff.filters.anyMemberStatus")}</option>
-              {MEMBER_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {t(`forms.options.memberStatus.${status}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Field
+            label={t("staff.filters.memberStatus")}
+            labelVariant="compact"
+            className="w-full sm:w-64"
+          >
+            {(control) => (
+              <select
+                {...control}
+                name="memberStatus"
+                defaultValue={filter.memberStatus ?? ""}
+                className={CONTROL_CLASS}
+              >
+                <option value="">{t("staff.filters.anyMemberStatus")}</option>
+                {MEMBER_STATUSES.map((status) => (
+                  <option key={status} value={status}>
+                    {t(`forms.options.memberStatus.${status}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         )}
         {filter.kind === "property_booking" && (
-          <label className="block w-full sm:w-80">
-            <span className={label}>{t("staff.filters.property")}</span>
-            <select
-              name="propertyId"
-              defaultValue={filter.propertyId ? String(filter.propertyId) : ""}
-              className={field}
-            >
-              <option value="">{t("staff.filters.anyProperty")}</option>
-              {(properties ?? []).map((property) => (
-                <option key={property.id} value={property.id}>
-                  {property.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Field
+            label={t("staff.filters.property")}
+            labelVariant="compact"
+            className="w-full sm:w-80"
+          >
+            {(control) => (
+              <select
+                {...control}
+                name="propertyId"
+                defaultValue={filter.propertyId ? String(filter.propertyId) : ""}
+                className={CONTROL_CLASS}
+              >
+                <option value="">{t("staff.filters.anyProperty")}</option>
+                {(properties ?? []).map((property) => (
+                  <option key={property.id} value={property.id}>
+                    {property.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         )}
-        <label className="block w-full sm:w-48">
-          <span className={label}>{t("staff.filters.sort")}</span>
-          <select name="sort" defaultValue={filter.sort} className={field}>
-            <option value="newest">{t("staff.filters.newest")}</option>
-            <option value="oldest">{t("staff.filters.oldest")}</option>
-          </select>
-        </label>
+        <Field label={t("staff.filters.sort")} labelVariant="compact" className="w-full sm:w-48">
+          {(control) => (
+            <select {...control} name="sort" defaultValue={filter.sort} className={CONTROL_CLASS}>
+              <option value="newest">{t("staff.filters.newest")}</option>
+              <option value="oldest">{t("staff.filters.oldest")}</option>
+            </select>
+          )}
+        </Field>
         <div className="ml-auto flex items-center gap-4">
           <Link
             to={resetHref}

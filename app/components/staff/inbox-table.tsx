@@ -1,8 +1,18 @@
-import { useId } from "react";
+import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
-import { Button } from "../ui/button.tsx";
+import { Link } from "react-router";
+import { buttonVariants } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../ui/table.tsx";
 import { formatDay } from "./format.ts";
 import { type InboxRow, tagGroupOf } from "./inbox-row.ts";
 import { StatusSelect } from "./status-select.tsx";
@@ -55,15 +65,23 @@ const COLUMNS: Record<RequestKind, readonly Column[]> = {
 /** How many tags (booking types, interests) a row shows before '+N'. */
 const TAGS_SHOWN = 2;
 
-const TH =
-  "border-ink/15 text-ink border-b px-2 py-3 text-left align-bottom text-xs font-semibold tracking-wide uppercase";
-const TD = "border-ink/10 text-ink border-b px-2 py-3 align-top";
-/** The actions stay in view while the rest of a wide table scrolls under them. */
-const STICKY = "bg-paper sticky right-0 border-l shadow-[-6px_0_8px_-6px_rgb(28_25_23/0.15)]";
+/** Cells that wrap: a long email or name wraps inside its column instead of widening the table. */
+const WRAP = "[overflow-wrap:anywhere]";
+
+/** An email with line-break opportunities after the `@` and before each dot. */
+function breakableEmail(email: string): React.ReactNode {
+  return email.split(/(?=\.)|(?<=@)/).map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
 
 /**
- * The inbox table. It scrolls sideways on narrow screens (a focusable region, so keyboard users
- * can scroll it too); every status dropdown is named after its guest.
+ * The inbox table. From 1280 px every column is readable side by side (long values wrap); below
+ * that each request is a card with its reference, status and 'View Details' first. Every status
+ * dropdown is named after its guest.
  */
 export function InboxTable({
   kind,
@@ -71,17 +89,17 @@ export function InboxTable({
   caption,
   busy,
   onPickStatus,
-  onView,
+  detailsHref,
 }: {
   kind: RequestKind;
   rows: readonly InboxRow[];
   caption: string;
   busy: boolean;
   onPickStatus: (row: InboxRow, status: RequestStatus) => void;
-  onView: (row: InboxRow) => void;
+  /** The nested route of the row's details (the inbox's filters kept in its search). */
+  detailsHref: (row: InboxRow) => string;
 }) {
   const { t, i18n } = useTranslation();
-  const captionId = useId();
   const locale = i18n.language;
   const columns = COLUMNS[kind];
   const tagGroup = tagGroupOf(kind);
@@ -106,63 +124,69 @@ export function InboxTable({
     actions: t("staff.inbox.columns.actions"),
   };
 
+  const cellProps = (column: Column) => ({ layout: "stack" as const, label: heading[column] });
+
   const cell = (row: InboxRow, column: Column) => {
     switch (column) {
       case "id":
         return (
-          <th
+          <TableCell
+            as="th"
             key={column}
             scope="row"
-            className={cn(TD, "text-left font-mono text-xs font-semibold whitespace-nowrap")}
+            {...cellProps(column)}
+            pinned
+            className="font-mono text-xs font-semibold whitespace-nowrap max-xl:col-span-2"
           >
             {row.reference}
-          </th>
+          </TableCell>
         );
       case "guest":
         return (
-          <td key={column} className={cn(TD, "min-w-32")}>
+          <TableCell key={column} {...cellProps(column)} className="break-words xl:min-w-28">
             <span className="font-medium">{row.name}</span>
             {row.country && <span className="text-muted block text-xs">{row.country}</span>}
-          </td>
+          </TableCell>
         );
       case "email":
         return (
-          <td key={column} className={TD}>
+          <TableCell key={column} {...cellProps(column)} className={cn(WRAP, "max-sm:col-span-2")}>
             <a
               href={`mailto:${row.email}`}
-              className="text-heritage whitespace-nowrap underline-offset-2 hover:underline"
+              // At most this wide, so one long address cannot squeeze the other columns.
+              className="text-heritage block underline-offset-2 hover:underline xl:max-w-60"
             >
-              {row.email}
+              {breakableEmail(row.email)}
             </a>
             {row.phone && (
               <span className="text-muted block text-xs whitespace-nowrap">{row.phone}</span>
             )}
-          </td>
+          </TableCell>
         );
       case "memberStatus":
         return (
-          <td key={column} className={cn(TD, "whitespace-nowrap")}>
+          <TableCell key={column} {...cellProps(column)} className="xl:whitespace-nowrap">
             {row.memberStatus ? t(`forms.options.memberStatus.${row.memberStatus}`) : ""}
-          </td>
+          </TableCell>
         );
       case "property":
         return (
-          <td key={column} className={cn(TD, "min-w-36")}>
+          <TableCell key={column} {...cellProps(column)} className={cn(WRAP, "xl:min-w-32")}>
             {row.propertyName ?? (row.propertyId ? `#${row.propertyId}` : "")}
-          </td>
+          </TableCell>
         );
       case "checkIn":
       case "checkOut": {
         const value = column === "checkIn" ? row.checkIn : row.checkOut;
         return (
-          <td key={column} className={cn(TD, "whitespace-nowrap tabular-nums")}>
+          <TableCell key={column} {...cellProps(column)} className="whitespace-nowrap tabular-nums">
             {formatDay(value, locale)}
-          </td>
+          </TableCell>
         );
       }
       case "guests":
         return (
-          <td key={column} className={cn(TD, "whitespace-nowrap tabular-nums")}>
+          <TableCell key={column} {...cellProps(column)} className="whitespace-nowrap tabular-nums">
             {row.guests && (
               <>
                 <span className="font-medium">{row.guests.total}</span>
@@ -184,19 +208,19 @@ export function InboxTable({
                 )}
               </>
             )}
-          </td>
+          </TableCell>
         );
       case "tags": {
         const labels = tagGroup ? row.tags.map((tag) => t(`${tagGroup}.${tag}`)) : [];
         const rest = labels.slice(TAGS_SHOWN);
         return (
-          <td key={column} className={cn(TD, "max-w-40 min-w-32")}>
+          <TableCell key={column} {...cellProps(column)} className="xl:max-w-36 xl:min-w-28">
             <ul className="flex flex-wrap gap-1">
               {labels.slice(0, TAGS_SHOWN).map((label) => (
                 <li
                   key={label}
                   title={label}
-                  className="border-gold/50 bg-ivory max-w-full truncate rounded-full border px-2 py-0.5 text-xs whitespace-nowrap"
+                  className="border-gold/50 bg-ivory max-w-full rounded-full border px-2 py-0.5 text-xs"
                 >
                   {label}
                 </li>
@@ -213,14 +237,13 @@ export function InboxTable({
                 </li>
               )}
             </ul>
-          </td>
+          </TableCell>
         );
       }
       case "status": {
         const tone = TONE_CLASSES[STATUS_TONES[row.status]];
         return (
-          // Wide enough for the longest status name, so the sticky Actions column never covers it.
-          <td key={column} className={cn(TD, "min-w-40")}>
+          <TableCell key={column} {...cellProps(column)} pinned>
             <div className="flex items-center gap-2">
               <span aria-hidden className={cn("size-2.5 shrink-0 rounded-full", tone.dot)} />
               <StatusSelect
@@ -230,65 +253,61 @@ export function InboxTable({
                 onPick={(status) => onPickStatus(row, status)}
               />
             </div>
-          </td>
+          </TableCell>
         );
       }
       case "submitted":
         return (
-          <td key={column} className={cn(TD, "whitespace-nowrap tabular-nums")}>
+          <TableCell key={column} {...cellProps(column)} className="whitespace-nowrap tabular-nums">
             {formatDay(row.createdAt, locale)}
-          </td>
+          </TableCell>
         );
       case "actions":
         return (
-          <td key={column} className={cn(TD, STICKY)}>
-            <Button
-              type="button"
-              size="sm"
-              variant="outline"
-              className="whitespace-nowrap"
-              onClick={() => onView(row)}
+          <TableCell key={column} {...cellProps(column)} pinned className="max-xl:self-end">
+            <Link
+              to={detailsHref(row)}
+              preventScrollReset
+              className={buttonVariants({
+                size: "sm",
+                variant: "outline",
+                className: "whitespace-nowrap",
+              })}
+              data-testid="view-details"
             >
               {t("staff.inbox.viewDetails")}
               <span className="sr-only"> {row.reference}</span>
-            </Button>
-          </td>
+            </Link>
+          </TableCell>
         );
     }
   };
 
   return (
-    <div
-      role="region"
-      aria-labelledby={captionId}
-      tabIndex={0}
-      className="border-gold/30 bg-paper focus-visible:outline-gold relative overflow-x-auto rounded-sm border focus-visible:outline-2"
+    <Table
+      layout="stack"
+      aria-busy={busy || undefined}
+      // No fade back: a half-faded table fails contrast checks (and readers) for 150 ms.
+      className={cn(busy && "opacity-60")}
+      data-testid="inbox-table"
     >
-      <table
-        aria-busy={busy || undefined}
-        className={cn("w-full border-collapse text-sm transition-opacity", busy && "opacity-60")}
-        data-testid="inbox-table"
-      >
-        <caption id={captionId} className="text-muted px-3 pt-3 pb-1 text-left text-sm">
-          {caption}
-        </caption>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th key={column} scope="col" className={cn(TH, column === "actions" && STICKY)}>
-                {heading[column]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} data-reference={row.reference} className="hover:bg-ivory/60">
-              {columns.map((column) => cell(row, column))}
-            </tr>
+      <TableCaption layout="stack">{caption}</TableCaption>
+      <TableHeader layout="stack">
+        <tr>
+          {columns.map((column) => (
+            <TableHead key={column} scope="col">
+              {heading[column]}
+            </TableHead>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </tr>
+      </TableHeader>
+      <TableBody layout="stack">
+        {rows.map((row) => (
+          <TableRow layout="stack" key={row.id} data-reference={row.reference}>
+            {columns.map((column) => cell(row, column))}
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
   );
 }

@@ -1,11 +1,15 @@
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useId, useState } from "react";
+import { useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
 import { summarizeRequest, type SummaryRow } from "../../../domain/requests/summary.ts";
 import type { RequestDetail, RequestNote } from "../../../domain/staff/inbox.ts";
 import { LANGUAGE_NAMES, isLanguage } from "../../../i18n/config.ts";
 import { toast } from "../../hooks/use-toast.ts";
+import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
+import { cn } from "../ui/cn.ts";
+import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "../ui/dialog.tsx";
 import { formatMoment } from "./format.ts";
 import { StatusBadge } from "./status-badge.tsx";
@@ -13,29 +17,22 @@ import { type StatusChange, StatusChangeDialog } from "./status-change-dialog.ts
 import { StatusSelect } from "./status-select.tsx";
 import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
 import { NOTE_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
-import { useReturnFocus } from "./use-return-focus.ts";
-
-/** Which request the dialog shows. */
-export interface DetailsTarget {
-  kind: RequestKind;
-  id: string;
-  reference: string;
-  name: string;
-}
+import { useReturnFocus } from "../ui/use-return-focus.ts";
 
 type Section = "personal" | "booking" | "preferences" | "additional";
 const SECTIONS: readonly Section[] = ["personal", "booking", "preferences", "additional"];
 
 /**
- * The cards of spec point 2, per kind: which summary field goes on which card. Fields are
- * named as in `summarizeRequest` (their `forms.fields.*` label); any other goes to the last.
+ * The cards of spec point 2, per kind: which summary field goes on which card, by the row's
+ * `key` (`summarizeRequest`); any other goes to the last.
  */
 const SECTION_FIELDS: Record<RequestKind, Partial<Record<Section, readonly string[]>>> = {
   booking_request: {
     personal: ["name", "email", "phoneNumber", "countryOfResidence", "memberStatus"],
     booking: [
       "bookingType",
-      "dates",
+      "checkInDate",
+      "checkOutDate",
       "flexibleDates",
       "estimatedGuests",
       "adults",
@@ -53,7 +50,7 @@ const SECTION_FIELDS: Record<RequestKind, Partial<Record<Section, readonly strin
   },
   property_booking: {
     personal: ["name", "email", "phone"],
-    booking: ["property", "dates", "flexibilityDays", "numberOfGuests"],
+    booking: ["property", "startDate", "endDate", "flexibilityDays", "numberOfGuests"],
     preferences: ["castellumStatus", "paymentMethod"],
   },
   membership: {
@@ -69,147 +66,110 @@ const SECTION_FIELDS: Record<RequestKind, Partial<Record<Section, readonly strin
   },
 };
 
-type Load =
-  | { state: "loading" }
-  | { state: "failed"; message: string }
-  | { state: "ready"; detail: RequestDetail };
-
 /**
  * 'View Details' (spec point 2): the request's cards, its status dropdown, the history of its
- * status and the staff's internal notes. It reads the request fresh from the API when it opens.
+ * status and the staff's internal notes. The request comes from the details route's loader
+ * (routes/admin/request-details.tsx); a change here reloads it and the inbox behind.
  */
-export default function RequestDetailsDialog({
-  target,
+export function RequestDetailsDialog({
+  detail,
   onClose,
-  onChanged,
 }: {
-  target: DetailsTarget | null;
+  detail: RequestDetail;
+  /** Closing goes back to the inbox (a navigation). */
   onClose: () => void;
-  /** A change was made here (status or note): the list behind should reload. */
-  onChanged: () => void;
 }) {
   const { t } = useTranslation();
   const returnFocus = useReturnFocus();
   return (
-    <Dialog open={target !== null} onOpenChange={(open) => !open && onClose()}>
-      {target && (
-        <DialogContent
-          {...returnFocus}
-          closeLabel={t("staff.details.close")}
-          className="max-w-5xl"
-          data-testid="request-details"
-        >
-          <DetailsBody key={target.id} target={target} onChanged={onChanged} />
-        </DialogContent>
-      )}
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        {...returnFocus}
+        closeLabel={t("staff.details.close")}
+        className="max-w-5xl"
+        data-testid="request-details"
+      >
+        <DetailsBody key={detail.id} detail={detail} />
+      </DialogContent>
     </Dialog>
   );
 }
 
-function DetailsBody({ target, onChanged }: { target: DetailsTarget; onChanged: () => void }) {
+/** The dialog when the request could not be read: what happened, and the way back. */
+export function RequestDetailsFailed({
+  message,
+  onClose,
+}: {
+  message: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const returnFocus = useReturnFocus();
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent
+        {...returnFocus}
+        closeLabel={t("staff.details.close")}
+        className="max-w-lg"
+        data-testid="request-details"
+      >
+        <DialogTitle className="font-display text-heritage pr-10 text-3xl font-semibold">
+          {t("staff.details.heading")}
+        </DialogTitle>
+        <DialogDescription className="sr-only">{message}</DialogDescription>
+        <Alert className="mt-5">
+          <AlertTitle>{message}</AlertTitle>
+        </Alert>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function DetailsBody({ detail }: { detail: RequestDetail }) {
   const { t, i18n } = useTranslation();
-  const [load, setLoad] = useState<Load>({ state: "loading" });
-  const [attempt, setAttempt] = useState(0);
+  const revalidator = useRevalidator();
   const [change, setChange] = useState<StatusChange | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    callStaffApi<RequestDetail>(
-      "GET",
-      `${COLLECTION_PATHS[target.kind]}/${encodeURIComponent(target.id)}`,
-      { language: i18n.language, signal: controller.signal },
-    )
-      .then((answer) => {
-        if (answer.ok && answer.body) setLoad({ state: "ready", detail: answer.body });
-        else setLoad({ state: "failed", message: answer.message ?? t("staff.details.failed") });
-      })
-      .catch(() => {
-        // Aborted: the dialog closed or moved to another request.
-      });
-    return () => controller.abort();
-  }, [target.kind, target.id, attempt, i18n.language, t]);
-
-  const detail = load.state === "ready" ? load.detail : null;
   const locale = i18n.language;
+  const name = `${detail.firstName} ${detail.lastName}`.trim();
+  const reload = () => void revalidator.revalidate();
 
   return (
     <div className="grid gap-6">
       <header className="pr-10">
         <DialogTitle className="font-display text-heritage text-3xl font-semibold">
-          {t("staff.details.title", { reference: target.reference })}
+          {t("staff.details.title", { reference: detail.reference })}
         </DialogTitle>
         <DialogDescription className="text-muted mt-1 text-sm">
-          {detail
-            ? t("staff.details.description", {
-                kind: t(`staff.kinds.${target.kind}`),
-                name: target.name,
-                date: formatMoment(detail.createdAt, locale),
-              })
-            : t(`staff.kinds.${target.kind}`)}
+          {t("staff.details.description", {
+            kind: t(`staff.kinds.${detail.kind}`),
+            name,
+            date: formatMoment(detail.createdAt, locale),
+          })}
         </DialogDescription>
       </header>
-      {load.state === "loading" && (
-        <p role="status" className="text-muted py-10 text-center">
-          {t("staff.details.loading")}
-        </p>
-      )}
-      {load.state === "failed" && (
-        <div role="alert" className="border-burgundy/40 bg-paper rounded-sm border p-5">
-          <p className="text-burgundy font-medium">{load.message}</p>
-          <Button
-            type="button"
-            variant="outline"
-            size="sm"
-            className="mt-4"
-            onClick={() => {
-              setLoad({ state: "loading" });
-              setAttempt((n) => n + 1);
-            }}
-          >
-            {t("staff.details.retry")}
-          </Button>
-        </div>
-      )}
-      {detail && (
-        <>
-          <StatusPanel
-            detail={detail}
-            name={target.name}
-            onPick={(to) =>
-              setChange({
-                target: {
-                  kind: detail.kind,
-                  id: detail.id,
-                  reference: detail.reference,
-                  name: target.name,
-                  status: detail.status,
-                  version: detail.version,
-                },
-                to,
-              })
-            }
-          />
-          <SummaryCards detail={detail} />
-          <div className="grid gap-6 lg:grid-cols-2">
-            <History detail={detail} />
-            <Notes
-              detail={detail}
-              onAdded={(note) => {
-                setLoad({ state: "ready", detail: { ...detail, notes: [...detail.notes, note] } });
-              }}
-            />
-          </div>
-        </>
-      )}
-      <StatusChangeDialog
-        change={change}
-        onClose={() => setChange(null)}
-        onSettled={(current) => {
-          if (current) setLoad({ state: "ready", detail: current });
-          else setAttempt((n) => n + 1);
-          onChanged();
-        }}
+      <StatusPanel
+        detail={detail}
+        name={name}
+        onPick={(to) =>
+          setChange({
+            target: {
+              kind: detail.kind,
+              id: detail.id,
+              reference: detail.reference,
+              name,
+              status: detail.status,
+              version: detail.version,
+            },
+            to,
+          })
+        }
       />
+      <SummaryCards detail={detail} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <History detail={detail} />
+        <Notes detail={detail} onAdded={reload} />
+      </div>
+      <StatusChangeDialog change={change} onClose={() => setChange(null)} onSettled={reload} />
     </div>
   );
 }
@@ -264,13 +224,12 @@ function SummaryCards({ detail }: { detail: RequestDetail }) {
     t(key, params ?? {}),
   );
   const fields = SECTION_FIELDS[detail.kind];
-  const sectionOfLabel = new Map<string, Section>();
+  const sectionOfField = new Map<string, Section>();
   for (const section of SECTIONS)
-    for (const field of fields[section] ?? [])
-      sectionOfLabel.set(t(`forms.fields.${field}`), section);
+    for (const field of fields[section] ?? []) sectionOfField.set(field, section);
   const bySection = new Map<Section, SummaryRow[]>();
   for (const row of rows) {
-    const section = sectionOfLabel.get(row.label) ?? "additional";
+    const section = sectionOfField.get(row.key) ?? "additional";
     bySection.set(section, [...(bySection.get(section) ?? []), row]);
   }
   return (
@@ -298,7 +257,7 @@ function SummaryCard({ title, rows }: { title: string; rows: SummaryRow[] }) {
       </h3>
       <dl className="mt-3 grid gap-x-4 gap-y-2 sm:grid-cols-[minmax(0,11rem)_1fr]">
         {rows.map((row) => (
-          <div key={row.label} className="contents">
+          <div key={row.key} className="contents" data-field={row.key}>
             <dt className="text-muted text-sm">{row.label}</dt>
             <dd className="text-ink text-sm break-words whitespace-pre-wrap">{row.value}</dd>
           </div>
@@ -364,15 +323,9 @@ function History({ detail }: { detail: RequestDetail }) {
   );
 }
 
-function Notes({
-  detail,
-  onAdded,
-}: {
-  detail: RequestDetail;
-  onAdded: (note: RequestNote) => void;
-}) {
+function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void }) {
   const { t, i18n } = useTranslation();
-  const ids = { heading: useId(), field: useId(), hint: useId(), error: useId() };
+  const headingId = useId();
   const [body, setBody] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -395,7 +348,7 @@ function Notes({
       if (answer.ok && answer.body) {
         setBody("");
         setError(null);
-        onAdded(answer.body);
+        onAdded();
         toast({ title: t("staff.details.noteAdded") });
         return;
       }
@@ -409,11 +362,8 @@ function Notes({
   );
 
   return (
-    <section
-      aria-labelledby={ids.heading}
-      className="border-gold/30 bg-paper rounded-sm border p-5"
-    >
-      <h3 id={ids.heading} className="font-display text-heritage text-xl font-semibold">
+    <section aria-labelledby={headingId} className="border-gold/30 bg-paper rounded-sm border p-5">
+      <h3 id={headingId} className="font-display text-heritage text-xl font-semibold">
         {t("staff.details.notes")}
       </h3>
       {detail.notes.length === 0 ? (
@@ -433,31 +383,26 @@ function Notes({
           ))}
         </ul>
       )}
-      <form onSubmit={submit} noValidate className="mt-4 grid gap-2">
-        <label htmlFor={ids.field} className="text-ink text-sm font-medium">
-          {t("staff.details.noteLabel")}
-        </label>
-        <textarea
-          id={ids.field}
-          value={body}
-          rows={3}
-          maxLength={NOTE_MAX_LENGTH}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={[ids.hint, error ? ids.error : ""].filter(Boolean).join(" ")}
-          onChange={(event) => {
-            setBody(event.target.value);
-            if (error) setError(null);
-          }}
-          className="border-ink/25 bg-paper text-ink focus-visible:outline-gold block w-full resize-y rounded-sm border px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 aria-invalid:border-orange-600"
-        />
-        <p id={ids.hint} className="text-muted text-xs">
-          {t("staff.details.noteHint")}
-        </p>
-        {error && (
-          <p id={ids.error} role="alert" className="text-sm font-medium text-orange-800">
-            {error}
-          </p>
-        )}
+      <form onSubmit={submit} noValidate className="mt-4 grid gap-3">
+        <Field
+          label={t("staff.details.noteLabel")}
+          hint={t("staff.details.noteHint")}
+          error={error && <span role="alert">{error}</span>}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              value={body}
+              rows={3}
+              maxLength={NOTE_MAX_LENGTH}
+              onChange={(event) => {
+                setBody(event.target.value);
+                if (error) setError(null);
+              }}
+              className={cn(CONTROL_CLASS, "resize-y")}
+            />
+          )}
+        </Field>
         <Button
           type="submit"
           size="sm"

@@ -9,6 +9,8 @@ import { REASON_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
 import type { RequestDetail } from "../../../domain/staff/inbox.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
+import { cn } from "../ui/cn.ts";
+import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import {
   Dialog,
   DialogClose,
@@ -20,7 +22,8 @@ import type { StatusTarget } from "./inbox-row.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
 import { statusLabelKey } from "../status-tones.ts";
-import { useReturnFocus } from "./use-return-focus.ts";
+import { statusChangedToast } from "./status-change-text.ts";
+import { useReturnFocus } from "../ui/use-return-focus.ts";
 
 export interface StatusChange {
   target: StatusTarget;
@@ -88,7 +91,7 @@ function StatusChangeForm({
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
-  const ids = { reason: useId(), hint: useId(), error: useId(), share: useId(), notify: useId() };
+  const ids = { share: useId(), notify: useId() };
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -118,7 +121,7 @@ function StatusChangeForm({
     setSaving(false);
     onBusy(false);
     if (answer.ok) {
-      toast({ title: t("staff.change.successTitle"), description: t("staff.change.successText") });
+      toast(statusChangedToast(target.kind, t));
       onDone(answer.body);
       return;
     }
@@ -157,36 +160,31 @@ function StatusChangeForm({
           <StatusBadge status={to} />
         </p>
       </div>
-      <div className="grid gap-1.5">
-        <label htmlFor={ids.reason} className="text-ink text-sm font-medium">
-          {needsReason ? t("staff.change.reasonRequired") : t("staff.change.reasonOptional")}
-        </label>
-        <textarea
-          ref={reasonRef}
-          id={ids.reason}
-          value={reason}
-          maxLength={REASON_MAX_LENGTH}
-          rows={4}
-          aria-required={needsReason || undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={[ids.hint, error ? ids.error : ""].filter(Boolean).join(" ")}
-          onChange={(event) => {
-            setReason(event.target.value);
-            if (error) setError(null);
-          }}
-          className="border-ink/25 bg-paper text-ink focus-visible:outline-gold block w-full resize-y rounded-sm border px-3 py-2 text-base focus-visible:outline-2 focus-visible:outline-offset-1 aria-invalid:border-orange-600"
-        />
-        <p id={ids.hint} className="text-muted text-sm">
-          {needsReason
+      <Field
+        label={needsReason ? t("staff.change.reasonRequired") : t("staff.change.reasonOptional")}
+        hint={
+          needsReason
             ? t("staff.change.reasonRequiredHint", { status: t(statusLabelKey(to)) })
-            : t("staff.change.reasonHint")}
-        </p>
-        {error && (
-          <p id={ids.error} className="text-sm font-medium text-orange-800">
-            {error}
-          </p>
+            : t("staff.change.reasonHint")
+        }
+        error={error}
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            ref={reasonRef}
+            value={reason}
+            maxLength={REASON_MAX_LENGTH}
+            rows={4}
+            aria-required={needsReason || undefined}
+            onChange={(event) => {
+              setReason(event.target.value);
+              if (error) setError(null);
+            }}
+            className={cn(CONTROL_CLASS, "resize-y")}
+          />
         )}
-      </div>
+      </Field>
       <div className="grid gap-3">
         <CheckboxRow
           id={ids.share}

@@ -13,6 +13,10 @@ export const buttonVariants = cva(
         ghost: "text-heritage hover:bg-heritage/5",
         /** Over a dark image or the green of the nav. */
         onDark: "border border-ivory/60 text-ivory hover:bg-white/10",
+        /** Burgundy marks an action that removes or undoes something (brand.md). */
+        destructive: "bg-burgundy text-ivory hover:bg-burgundy/90",
+        /** The quiet form of `destructive`, for a row's action. */
+        destructiveGhost: "text-burgundy hover:bg-burgundy/5",
       },
       size: {
         md: "min-h-11 px-5 py-2 text-sm",

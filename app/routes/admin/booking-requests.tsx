@@ -1,7 +1,7 @@
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigation, useRevalidator } from "react-router";
-import { ArrowLeftToLine, ArrowRight, Download } from "lucide-react";
+import { Link, Outlet, useLocation, useNavigation, useRevalidator } from "react-router";
+import { Download } from "lucide-react";
 import { DomainError, ValidationError } from "../../../domain/errors.ts";
 import { REQUEST_KINDS, type RequestKind, statusesOf } from "../../../domain/requests/options.ts";
 import type { InboxPage } from "../../../domain/staff/inbox.ts";
@@ -12,7 +12,7 @@ import {
 } from "../../../domain/staff/inbox.schema.ts";
 import type { Route } from "./+types/booking-requests";
 import { requestInfoContext } from "../../context.ts";
-import type { DetailsTarget } from "../../components/staff/request-details-dialog.tsx";
+import { detailsPathOf, INBOX_PATH } from "../../components/staff/details-path.ts";
 import { InboxFilters } from "../../components/staff/inbox-filters.tsx";
 import { KindNav, StatusCards } from "../../components/staff/inbox-nav.tsx";
 import { InboxTable } from "../../components/staff/inbox-table.tsx";
@@ -23,19 +23,28 @@ import {
   type StatusChange,
   StatusChangeDialog,
 } from "../../components/staff/status-change-dialog.tsx";
+import { parseLocalDate } from "../../components/staff/local-date.ts";
+import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
 import { buttonVariants } from "../../components/ui/button.tsx";
+import { KeysetPager } from "../../components/ui/pager.tsx";
 import { toInboxRow } from "./inbox-rows.server.ts";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
-const PATH = "/admin/booking-requests";
+const PATH = INBOX_PATH;
 
 /**
  * The filter of this view from the address. A hand-edited value that breaks the schema is left
- * out (with a notice) rather than failing the page.
+ * out (with a notice) rather than failing the page. The date fields are typed in the page's
+ * language (`local-date.ts`): they are read in it, or as ISO dates.
  */
-function readFilter(params: URLSearchParams): { filter: InboxFilter; problems: string[] } {
+function readFilter(
+  params: URLSearchParams,
+  language: string,
+): { filter: InboxFilter; problems: string[] } {
   const raw: Record<string, string> = Object.fromEntries(params);
   delete raw.lang;
+  for (const name of ["from", "to"] as const)
+    if (raw[name] !== undefined) raw[name] = parseLocalDate(raw[name], language) ?? raw[name];
   const first = InboxFilterSchema.safeParse(raw);
   if (first.success) return { filter: first.data, problems: [] };
   const problems = first.error.issues.map((issue) => issue.message);
@@ -52,7 +61,7 @@ function hrefOf(filter: Partial<InboxFilter>): string {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { staff } = requireAdmin(context, request);
   const { language } = context.get(requestInfoContext);
-  let { filter, problems } = readFilter(new URL(request.url).searchParams);
+  let { filter, problems } = readFilter(new URL(request.url).searchParams, language);
   let page: InboxPage;
   try {
     page = await staff.listInbox(filter);
@@ -134,18 +143,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** The details dialog and the summary it draws load with the first 'View Details'. */
-const RequestDetailsDialog = lazy(
-  () => import("../../components/staff/request-details-dialog.tsx"),
-);
-
 export default function BookingRequests({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
+  const { search } = useLocation();
   const [change, setChange] = useState<StatusChange | null>(null);
-  const [details, setDetails] = useState<DetailsTarget | null>(null);
-  const [hasOpenedDetails, setHasOpenedDetails] = useState(false);
   const { kind, rows, links, filter } = loaderData;
   const statuses = statusesOf(kind);
   const loading =
@@ -153,7 +156,7 @@ export default function BookingRequests({ loaderData }: Route.ComponentProps) {
     revalidator.state === "loading";
 
   return (
-    <div className="mx-auto grid max-w-[100rem] grid-cols-[minmax(0,1fr)] gap-8 px-4 py-10 sm:px-6 lg:py-12">
+    <div className="mx-auto grid max-w-[100rem] grid-cols-[minmax(0,1fr)] gap-8 px-4 py-8 sm:px-6 lg:py-10">
       <StaffPageHeader
         title={t("staff.inbox.title")}
         actions={
@@ -168,7 +171,7 @@ export default function BookingRequests({ loaderData }: Route.ComponentProps) {
           </a>
         }
       />
-      <OverviewPanel overview={loaderData.overview} oldestNewHref={links.oldestNew} />
+      {/* The counts and the requests first (the work of the day); the overview below them. */}
       <section aria-labelledby="inbox-requests" className="grid grid-cols-[minmax(0,1fr)] gap-5">
         <h2 id="inbox-requests" className="sr-only">
           {t(`staff.inbox.kinds.${kind}`)}
@@ -188,17 +191,10 @@ export default function BookingRequests({ loaderData }: Route.ComponentProps) {
           resetHref={links.all}
         />
         {loaderData.problems.length > 0 && (
-          <div
-            role="alert"
-            className="rounded-sm border border-l-4 border-orange-300 border-l-orange-500 bg-orange-50 px-4 py-3 text-sm text-orange-950"
-          >
-            <p className="font-semibold">{t("staff.filters.invalid")}</p>
-            <ul className="mt-1 list-disc pl-5">
-              {[...new Set(loaderData.problems)].map((problem) => (
-                <li key={problem}>{t(problem)}</li>
-              ))}
-            </ul>
-          </div>
+          <Alert variant="warning">
+            <AlertTitle>{t("staff.filters.invalid")}</AlertTitle>
+            <AlertList items={loaderData.problems.map((problem) => t(problem))} />
+          </Alert>
         )}
         <p role="status" className="text-muted min-h-5 text-sm" data-testid="inbox-loading">
           {loading ? t("staff.inbox.loading") : ""}
@@ -244,59 +240,45 @@ export default function BookingRequests({ loaderData }: Route.ComponentProps) {
                 to,
               })
             }
-            onView={(row) => {
-              setHasOpenedDetails(true);
-              setDetails({ kind: row.kind, id: row.id, reference: row.reference, name: row.name });
-            }}
+            detailsHref={(row) => detailsPathOf(row.kind, row.id, search)}
           />
         )}
-        {(links.next || links.first) && (
-          <nav
-            aria-label={t("staff.inbox.pagination")}
-            className="flex flex-wrap items-center justify-between gap-4"
-          >
-            <p className="text-muted text-sm">
-              {t("staff.inbox.shown", { shown: rows.length, total: loaderData.total })}
-            </p>
-            <div className="flex gap-3">
-              {links.first && (
-                <Link
-                  to={links.first}
-                  className={buttonVariants({ variant: "ghost", size: "sm" })}
-                  preventScrollReset
-                >
-                  <ArrowLeftToLine aria-hidden className="size-4" />
-                  {t("staff.inbox.firstPage")}
-                </Link>
-              )}
-              {links.next && (
-                <Link
-                  to={links.next}
-                  rel="next"
-                  className={buttonVariants({ variant: "outline", size: "sm" })}
-                >
-                  {t("staff.inbox.nextPage")}
-                  <ArrowRight aria-hidden className="size-4" />
-                </Link>
-              )}
-            </div>
-          </nav>
-        )}
+        <KeysetPager
+          label={t("staff.inbox.pagination")}
+          summary={t("staff.inbox.shown", { shown: rows.length, total: loaderData.total })}
+          firstHref={links.first}
+          nextHref={links.next}
+        />
       </section>
+      <OverviewPanel overview={loaderData.overview} oldestNewHref={links.oldestNew} />
       <StatusChangeDialog
         change={change}
         onClose={() => setChange(null)}
         onSettled={() => void revalidator.revalidate()}
       />
-      {hasOpenedDetails && (
-        <Suspense fallback={null}>
-          <RequestDetailsDialog
-            target={details}
-            onClose={() => setDetails(null)}
-            onChanged={() => void revalidator.revalidate()}
-          />
-        </Suspense>
-      )}
+      {/* A request's details (routes/admin/request-details.tsx), over the inbox. */}
+      <Outlet />
+    </div>
+  );
+}
+
+/** The inbox could not be read ('Failed to fetch booking requests', spec point 8). */
+export function ErrorBoundary() {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto grid max-w-3xl gap-6 px-4 py-10 sm:px-6">
+      <StaffPageHeader title={t("staff.inbox.title")} />
+      <Alert data-testid="inbox-failed">
+        <AlertTitle>{t("staff.inbox.fetchFailed")}</AlertTitle>
+        <p className="mt-1">{t("staff.inbox.fetchFailedText")}</p>
+      </Alert>
+      <Link
+        to={PATH}
+        reloadDocument
+        className="text-heritage justify-self-start font-medium underline underline-offset-4"
+      >
+        {t("staff.inbox.tryAgain")}
+      </Link>
     </div>
   );
 }

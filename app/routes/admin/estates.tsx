@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation } from "react-router";
-import { ArrowLeftToLine, ArrowRight, Search } from "lucide-react";
+import { Search } from "lucide-react";
 import {
   EstateSearchSchema,
   estateSearchToParams,
@@ -10,8 +10,20 @@ import type { Route } from "./+types/estates";
 import { requestInfoContext } from "../../context.ts";
 import { formatDay } from "../../components/staff/format.ts";
 import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
-import { Button, buttonVariants } from "../../components/ui/button.tsx";
+import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
+import { Button } from "../../components/ui/button.tsx";
 import { cn } from "../../components/ui/cn.ts";
+import { CONTROL_CLASS, Field } from "../../components/ui/field.tsx";
+import { KeysetPager } from "../../components/ui/pager.tsx";
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../../components/ui/table.tsx";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 const PATH = "/admin/estates";
@@ -60,12 +72,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: "robots", content: "noindex" },
 ];
 
-const TH =
-  "border-ink/15 text-ink border-b px-3 py-3 text-left text-xs font-semibold tracking-wide uppercase";
-const TD = "border-ink/10 text-ink border-b px-3 py-3 align-top";
-const FIELD =
-  "mt-1.5 block w-full rounded-sm border border-ink/25 bg-paper px-3 py-2 text-sm text-ink focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-gold";
-
 /**
  * The estates for support: a search by name (any language) or owner email, kept in the
  * address, and 'Next page' links on the estate id. Each estate opens its support page.
@@ -87,26 +93,30 @@ export default function Estates({ loaderData }: Route.ComponentProps) {
         aria-label={t("staff.estates.searchLabel")}
         className="border-gold/40 bg-paper/70 flex flex-wrap items-end gap-4 rounded-sm border p-4 sm:p-5"
       >
-        <label className="block min-w-0 flex-1 basis-72">
-          <span className="text-muted text-xs font-semibold tracking-[0.08em] uppercase">
-            {t("staff.estates.searchLabel")}
-          </span>
-          <span className="relative block">
-            <Search
-              aria-hidden
-              className="text-muted pointer-events-none absolute top-1/2 left-3 mt-0.75 size-4 -translate-y-1/2"
-            />
-            <input
-              key={q}
-              type="search"
-              name="q"
-              defaultValue={q}
-              maxLength={100}
-              placeholder={t("staff.estates.searchPlaceholder")}
-              className={`${FIELD} pl-9`}
-            />
-          </span>
-        </label>
+        <Field
+          label={t("staff.estates.searchLabel")}
+          labelVariant="compact"
+          className="min-w-0 flex-1 basis-72"
+        >
+          {(control) => (
+            <span className="relative block">
+              <Search
+                aria-hidden
+                className="text-muted pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2"
+              />
+              <input
+                {...control}
+                key={q}
+                type="search"
+                name="q"
+                defaultValue={q}
+                maxLength={100}
+                placeholder={t("staff.estates.searchPlaceholder")}
+                className={cn(CONTROL_CLASS, "pl-9")}
+              />
+            </span>
+          )}
+        </Field>
         <div className="flex items-center gap-4">
           {q && (
             <Link
@@ -120,17 +130,10 @@ export default function Estates({ loaderData }: Route.ComponentProps) {
         </div>
       </Form>
       {loaderData.problems.length > 0 && (
-        <div
-          role="alert"
-          className="rounded-sm border border-l-4 border-orange-300 border-l-orange-500 bg-orange-50 px-4 py-3 text-sm text-orange-950"
-        >
-          <p className="font-semibold">{t("staff.filters.invalid")}</p>
-          <ul className="mt-1 list-disc pl-5">
-            {[...new Set(loaderData.problems)].map((problem) => (
-              <li key={problem}>{t(problem)}</li>
-            ))}
-          </ul>
-        </div>
+        <Alert variant="warning">
+          <AlertTitle>{t("staff.filters.invalid")}</AlertTitle>
+          <AlertList items={loaderData.problems.map((problem) => t(problem))} />
+        </Alert>
       )}
       <p role="status" className="text-muted min-h-5 text-sm">
         {loading ? t("staff.estates.loading") : ""}
@@ -149,117 +152,82 @@ export default function Estates({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       ) : (
-        <div
-          role="region"
-          aria-labelledby="estates-caption"
-          tabIndex={0}
-          className="border-gold/30 bg-paper focus-visible:outline-gold overflow-x-auto rounded-sm border focus-visible:outline-2"
+        <Table
+          frameProps={{ "aria-labelledby": "estates-caption" }}
+          className={cn(loading && "opacity-60")}
+          aria-busy={loading || undefined}
+          data-testid="estates-table"
         >
-          <table
-            className={cn("w-full border-collapse text-sm", loading && "opacity-60")}
-            aria-busy={loading || undefined}
-            data-testid="estates-table"
-          >
-            <caption id="estates-caption" className="text-muted px-3 pt-3 pb-1 text-left text-sm">
-              {q ? t("staff.estates.captionSearch", { q }) : t("staff.estates.caption")}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className={TH}>
-                  {t("staff.estates.columns.estate")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.estates.columns.location")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.estates.columns.ownerEmail")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.estates.columns.claimed")}
-                </th>
-                <th scope="col" className={cn(TH, "text-right")}>
-                  {t("staff.estates.columns.stale")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.estates.columns.changes")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {estates.map((estate) => (
-                <tr key={estate.id} data-estate-id={estate.id}>
-                  <th scope="row" className={cn(TD, "min-w-48 text-left font-medium")}>
-                    <Link
-                      to={`${PATH}/${estate.id}`}
-                      className="text-heritage underline-offset-4 hover:underline"
-                    >
-                      {estate.name}
-                    </Link>
-                    <span className="text-muted block text-xs font-normal tabular-nums">
-                      {t("staff.estates.estateId", { id: estate.id })}
-                    </span>
-                  </th>
-                  <td className={cn(TD, "min-w-48")}>{estate.location}</td>
-                  <td className={cn(TD, "break-words")}>{estate.ownerEmail}</td>
-                  <td className={cn(TD, "whitespace-nowrap")}>
-                    {estate.claimedAt ? (
-                      formatDay(estate.claimedAt, i18n.language)
-                    ) : (
-                      <span className="text-muted">{t("staff.estates.notClaimed")}</span>
-                    )}
-                  </td>
-                  <td
-                    className={cn(
-                      TD,
-                      "text-right tabular-nums",
-                      estate.staleCount > 0 ? "font-semibold" : "text-muted",
-                    )}
+          <TableCaption id="estates-caption">
+            {q ? t("staff.estates.captionSearch", { q }) : t("staff.estates.caption")}
+          </TableCaption>
+          <TableHeader>
+            <tr>
+              <TableHead scope="col">{t("staff.estates.columns.estate")}</TableHead>
+              <TableHead scope="col">{t("staff.estates.columns.location")}</TableHead>
+              <TableHead scope="col">{t("staff.estates.columns.ownerEmail")}</TableHead>
+              <TableHead scope="col">{t("staff.estates.columns.claimed")}</TableHead>
+              <TableHead scope="col" className="text-right">
+                {t("staff.estates.columns.stale")}
+              </TableHead>
+              <TableHead scope="col">{t("staff.estates.columns.changes")}</TableHead>
+            </tr>
+          </TableHeader>
+          <TableBody>
+            {estates.map((estate) => (
+              <TableRow key={estate.id} data-estate-id={estate.id}>
+                <TableCell as="th" scope="row" className="min-w-48 font-medium">
+                  <Link
+                    to={`${PATH}/${estate.id}`}
+                    className="text-heritage underline-offset-4 hover:underline"
                   >
-                    {integer.format(estate.staleCount)}
-                  </td>
-                  <td className={cn(TD, "whitespace-nowrap")}>
-                    {estate.revisionCount === 0 ? (
-                      <span className="text-muted">{t("staff.estates.noChanges")}</span>
-                    ) : (
-                      <>
-                        {t("staff.estates.changes", { count: estate.revisionCount })}
-                        <span className="text-muted block text-xs">
-                          {t("staff.estates.lastChange", {
-                            date: formatDay(estate.lastChangeAt, i18n.language),
-                          })}
-                        </span>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    {estate.name}
+                  </Link>
+                  <span className="text-muted block text-xs font-normal tabular-nums">
+                    {t("staff.estates.estateId", { id: estate.id })}
+                  </span>
+                </TableCell>
+                <TableCell className="min-w-48">{estate.location}</TableCell>
+                <TableCell className="break-words">{estate.ownerEmail}</TableCell>
+                <TableCell className="whitespace-nowrap">
+                  {estate.claimedAt ? (
+                    formatDay(estate.claimedAt, i18n.language)
+                  ) : (
+                    <span className="text-muted">{t("staff.estates.notClaimed")}</span>
+                  )}
+                </TableCell>
+                <TableCell
+                  className={cn(
+                    "text-right tabular-nums",
+                    estate.staleCount > 0 ? "font-semibold" : "text-muted",
+                  )}
+                >
+                  {integer.format(estate.staleCount)}
+                </TableCell>
+                <TableCell className="whitespace-nowrap">
+                  {estate.revisionCount === 0 ? (
+                    <span className="text-muted">{t("staff.estates.noChanges")}</span>
+                  ) : (
+                    <>
+                      {t("staff.estates.changes", { count: estate.revisionCount })}
+                      <span className="text-muted block text-xs">
+                        {t("staff.estates.lastChange", {
+                          date: formatDay(estate.lastChangeAt, i18n.language),
+                        })}
+                      </span>
+                    </>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
       )}
-      {(links.next || links.first) && (
-        <nav
-          aria-label={t("staff.estates.pagination")}
-          className="flex flex-wrap items-center justify-end gap-3"
-        >
-          {links.first && (
-            <Link to={links.first} className={buttonVariants({ variant: "ghost", size: "sm" })}>
-              <ArrowLeftToLine aria-hidden className="size-4" />
-              {t("staff.estates.firstPage")}
-            </Link>
-          )}
-          {links.next && (
-            <Link
-              to={links.next}
-              rel="next"
-              className={buttonVariants({ variant: "outline", size: "sm" })}
-            >
-              {t("staff.estates.nextPage")}
-              <ArrowRight aria-hidden className="size-4" />
-            </Link>
-          )}
-        </nav>
-      )}
+      <KeysetPager
+        label={t("staff.estates.pagination")}
+        firstHref={links.first}
+        nextHref={links.next}
+      />
     </div>
   );
 }

@@ -1,5 +1,12 @@
 import { useTranslation } from "react-i18next";
-import { isRouteErrorResponse, Link, Outlet, redirect, useRouteError } from "react-router";
+import {
+  isRouteErrorResponse,
+  Link,
+  Outlet,
+  redirect,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
 import { ShieldAlert } from "lucide-react";
 import { isLanguage } from "../../../i18n/config.ts";
 import type { Route } from "./+types/layout";
@@ -61,6 +68,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const { t } = useTranslation();
   const error = useRouteError();
+  const layoutData = useRouteLoaderData<typeof loader>("routes/admin/layout");
   if (isRouteErrorResponse(error) && isAccessDenied(error.data))
     return (
       <StaffPlainPage>
@@ -84,6 +92,19 @@ export function ErrorBoundary() {
       </StaffPlainPage>
     );
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // This layout's loader is the check of who is signed in: when it is what failed (its data is
+  // missing), say so ('Failed to check authentication', spec point 7), not a page's failure.
+  const isAuthFailure = !notFound && layoutData === undefined;
+  if (isAuthFailure)
+    return (
+      <StaffPlainPage>
+        <StaffCard title={t("staff.shell.authFailed")}>
+          <p className="text-ink mt-6" data-testid="auth-check-failed">
+            {t("staff.shell.authFailedText")}
+          </p>
+        </StaffCard>
+      </StaffPlainPage>
+    );
   return (
     <StaffPlainPage>
       <StaffCard title={notFound ? t("notFound.title") : t("staff.shell.errorTitle")}>

@@ -9,11 +9,19 @@ import type { Route } from "./+types/login";
 import { sessionContext, staffPagesContext } from "../../context.ts";
 import { TextField } from "../../components/forms/fields.tsx";
 import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
+import { pageAddressOfPath } from "../../components/staff/page-address.ts";
 import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
 import { callStaffApi, safeRedirectTarget, STAFF_HOME } from "../../components/staff/staff-api.ts";
+import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { toast } from "../../hooks/use-toast.ts";
 import { staffTitle } from "./require-admin.server.ts";
+
+/** Where a sign-in goes: the local page it was asked for (never a data request), or the inbox. */
+function returnTarget(redirectTo: string | null): string {
+  const target = safeRedirectTarget(redirectTo);
+  return target ? pageAddressOfPath(target) : STAFF_HOME;
+}
 
 export function loader({ context, request }: Route.LoaderArgs) {
   const staff = context.get(staffPagesContext);
@@ -25,10 +33,16 @@ export function loader({ context, request }: Route.LoaderArgs) {
     session?.role === "staff" &&
     staffAccessOf(session.user, staff.adminEmailDomain) === "granted"
   )
-    throw redirect(safeRedirectTarget(url.searchParams.get("redirectTo")) ?? STAFF_HOME);
+    throw redirect(returnTarget(url.searchParams.get("redirectTo")));
+  // Signed in, but not as an admin (the staff area sent them here): say why they cannot enter.
+  const isRefused =
+    staff !== null &&
+    session?.role === "staff" &&
+    staffAccessOf(session.user, staff.adminEmailDomain) === "not_admin";
   return {
     title: staffTitle(context, "staff.login.title"),
     domain: staff?.adminEmailDomain ?? null,
+    isRefused,
   };
 }
 
@@ -46,6 +60,7 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const [failure, setFailure] = useState<string[] | null>(null);
+  const [isRefused, setRefused] = useState(loaderData.isRefused);
   // The same schema as the API's, loaded on first use; the server checks again with it.
   const schema = useMemo(
     () =>
@@ -63,6 +78,7 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
 
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
+    setRefused(false);
     const answer = await callStaffApi<{ user: StaffUser }>("POST", "/api/admin/login", {
       body: values,
       language: i18n.language,
@@ -86,11 +102,20 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
       );
       return;
     }
-    toast({
-      title: t("staff.login.successTitle"),
-      description: t("staff.login.successText", { email: user.email }),
-    });
-    const target = safeRedirectTarget(searchParams.get("redirectTo")) ?? STAFF_HOME;
+    // The password was right, but the account may still not open the staff area: no welcome
+    // then. A non-admin stays here and is told why; an admin of another domain goes on to the
+    // page, which answers 'Access Denied' with the account's email (spec point 6).
+    const access = loaderData.domain ? staffAccessOf(user, loaderData.domain) : "granted";
+    if (access === "not_admin") {
+      setRefused(true);
+      return;
+    }
+    if (access === "granted")
+      toast({
+        title: t("staff.login.successTitle"),
+        description: t("staff.login.successText", { email: user.email }),
+      });
+    const target = returnTarget(searchParams.get("redirectTo"));
     // The staff area opens in the account's language (unless the address names one): a
     // `?lang=` makes the page reload its messages, where a plain navigation keeps the current.
     const url = new URL(target, window.location.origin);
@@ -107,23 +132,21 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
             ? t("staff.login.domainNotice", { domain: loaderData.domain })
             : t("staff.login.domainNoticeGeneric")}
         </p>
+        {isRefused && (
+          <Alert className="mt-6" data-testid="login-refused">
+            <AlertTitle>{t("staff.login.notAdminTitle")}</AlertTitle>
+            <p className="mt-1">{t("staff.login.notAdmin")}</p>
+          </Alert>
+        )}
         {failure && (
-          <div
-            role="alert"
-            data-testid="login-error"
-            className="border-burgundy/50 text-burgundy mt-6 rounded-sm border border-l-4 bg-red-50 px-4 py-3 text-sm"
-          >
-            <p className="font-semibold">{t("staff.login.failed")}</p>
+          <Alert className="mt-6" data-testid="login-error">
+            <AlertTitle>{t("staff.login.failed")}</AlertTitle>
             {failure.length > 1 ? (
-              <ul className="mt-1 list-disc pl-5">
-                {failure.map((message) => (
-                  <li key={message}>{message}</li>
-                ))}
-              </ul>
+              <AlertList items={failure} />
             ) : (
               failure[0] !== t("staff.login.failed") && <p className="mt-1">{failure[0]}</p>
             )}
-          </div>
+          </Alert>
         )}
         <FormProvider {...form}>
           <form

@@ -6,16 +6,18 @@ import type { Route } from "./+types/mail";
 import { formatMoment } from "../../components/staff/format.ts";
 import { callStaffApi } from "../../components/staff/staff-api.ts";
 import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
-import { useReturnFocus } from "../../components/staff/use-return-focus.ts";
-import { Button } from "../../components/ui/button.tsx";
-import { cn } from "../../components/ui/cn.ts";
+import { Button, buttonVariants } from "../../components/ui/button.tsx";
+import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
 import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogTitle,
-} from "../../components/ui/dialog.tsx";
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from "../../components/ui/table.tsx";
+import { cn } from "../../components/ui/cn.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
@@ -47,15 +49,6 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 type Mail = Route.ComponentProps["loaderData"]["mails"][number];
 
-const TH =
-  "border-ink/15 text-ink border-b px-3 py-3 text-left text-xs font-semibold tracking-wide whitespace-nowrap uppercase";
-const TD = "border-ink/10 text-ink border-b px-3 py-3 align-top";
-/** Burgundy marks destructive actions (brand.md); the button variants have no such tone. */
-const DESTRUCTIVE_BASE =
-  "inline-flex items-center justify-center gap-2 rounded-sm font-medium tracking-wide transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-gold disabled:pointer-events-none disabled:opacity-60";
-const DESTRUCTIVE_SOFT = `${DESTRUCTIVE_BASE} min-h-9 px-3 py-1.5 text-sm text-burgundy hover:bg-burgundy/5`;
-const DESTRUCTIVE_SOLID = `${DESTRUCTIVE_BASE} min-h-11 px-5 py-2 text-sm bg-burgundy text-ivory hover:bg-burgundy/90`;
-
 /**
  * The mail the outbox gave up on (decisions.md: a mail outage delays mail, never loses it
  * silently): who it was for, why it failed, and Retry or Discard.
@@ -66,7 +59,6 @@ export default function UndeliveredMail({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const [busyId, setBusyId] = useState<string | null>(null);
   const [discarding, setDiscarding] = useState<Mail | null>(null);
-  const returnFocus = useReturnFocus();
   const integer = new Intl.NumberFormat(i18n.language);
   const { mails, failedCount, pendingCount, oldestWaitingSince, lastWaitingError } = loaderData;
   const loading = navigation.state === "loading" || revalidator.state === "loading";
@@ -158,132 +150,101 @@ export default function UndeliveredMail({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       ) : (
-        <div
-          role="region"
-          aria-labelledby="mail-caption"
-          tabIndex={0}
-          className="border-gold/30 bg-paper focus-visible:outline-gold relative overflow-x-auto rounded-sm border focus-visible:outline-2"
+        <Table
+          frameProps={{ "aria-labelledby": "mail-caption" }}
+          className={cn(loading && "opacity-60")}
+          aria-busy={loading || undefined}
+          data-testid="mail-table"
         >
-          <table
-            className={cn("w-full border-collapse text-sm", loading && "opacity-60")}
-            aria-busy={loading || undefined}
-            data-testid="mail-table"
-          >
-            <caption id="mail-caption" className="text-muted px-3 pt-3 pb-1 text-left text-sm">
-              {failedCount > mails.length
-                ? t("staff.mail.captionPartial", { shown: mails.length, total: failedCount })
-                : t("staff.mail.caption")}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className={TH}>
-                  {t("staff.mail.columns.recipient")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.mail.columns.subject")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.mail.columns.reference")}
-                </th>
-                <th scope="col" className={cn(TH, "text-right")}>
-                  {t("staff.mail.columns.attempts")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.mail.columns.lastError")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.mail.columns.date")}
-                </th>
-                <th scope="col" className={TH}>
-                  {t("staff.mail.columns.actions")}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {mails.map((mail) => (
-                <tr key={mail.id} data-mail-id={mail.id}>
-                  <th scope="row" className={cn(TD, "text-left font-medium whitespace-nowrap")}>
-                    {mail.recipient}
-                  </th>
-                  <td className={cn(TD, "min-w-48")}>{mail.subject}</td>
-                  <td className={cn(TD, "font-mono text-xs whitespace-nowrap")}>
-                    {mail.reference ?? t("staff.mail.noReference")}
-                  </td>
-                  <td className={cn(TD, "text-right tabular-nums")}>
-                    {integer.format(mail.attempts)}
-                  </td>
-                  <td className={cn(TD, "min-w-56")}>
-                    <code className="text-muted text-xs break-words whitespace-pre-wrap">
-                      {mail.lastError ?? ""}
-                    </code>
-                  </td>
-                  <td className={cn(TD, "whitespace-nowrap")}>
-                    {formatMoment(mail.createdAt, i18n.language)}
-                  </td>
-                  <td className={TD}>
-                    <div className="flex gap-2">
-                      <Button
-                        type="button"
-                        size="sm"
-                        variant="outline"
-                        disabled={busyId === mail.id}
-                        onClick={() => void act(mail, "retry")}
-                      >
-                        <RotateCw aria-hidden className="size-4" />
-                        {t("staff.mail.retry")}
-                        <span className="sr-only"> {mail.recipient}</span>
-                      </Button>
-                      <button
-                        type="button"
-                        className={DESTRUCTIVE_SOFT}
-                        disabled={busyId === mail.id}
-                        onClick={() => setDiscarding(mail)}
-                      >
-                        <Trash2 aria-hidden className="size-4" />
-                        {t("staff.mail.discard")}
-                        <span className="sr-only"> {mail.recipient}</span>
-                      </button>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+          <TableCaption id="mail-caption">
+            {failedCount > mails.length
+              ? t("staff.mail.captionPartial", { shown: mails.length, total: failedCount })
+              : t("staff.mail.caption")}
+          </TableCaption>
+          <TableHeader>
+            <tr>
+              <TableHead scope="col">{t("staff.mail.columns.recipient")}</TableHead>
+              <TableHead scope="col">{t("staff.mail.columns.subject")}</TableHead>
+              <TableHead scope="col">{t("staff.mail.columns.reference")}</TableHead>
+              <TableHead scope="col" className="text-right">
+                {t("staff.mail.columns.attempts")}
+              </TableHead>
+              <TableHead scope="col">{t("staff.mail.columns.lastError")}</TableHead>
+              <TableHead scope="col">{t("staff.mail.columns.date")}</TableHead>
+              <TableHead scope="col">{t("staff.mail.columns.actions")}</TableHead>
+            </tr>
+          </TableHeader>
+          <TableBody>
+            {mails.map((mail) => (
+              <TableRow key={mail.id} data-mail-id={mail.id}>
+                <TableCell as="th" scope="row" className="font-medium whitespace-nowrap">
+                  {mail.recipient}
+                </TableCell>
+                <TableCell className="min-w-48">{mail.subject}</TableCell>
+                <TableCell className="font-mono text-xs whitespace-nowrap">
+                  {mail.reference ?? t("staff.mail.noReference")}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">
+                  {integer.format(mail.attempts)}
+                </TableCell>
+                <TableCell className="min-w-56">
+                  <code className="text-muted text-xs break-words whitespace-pre-wrap">
+                    {mail.lastError ?? ""}
+                  </code>
+                </TableCell>
+                <TableCell className="whitespace-nowrap">
+                  {formatMoment(mail.createdAt, i18n.language)}
+                </TableCell>
+                <TableCell>
+                  <div className="flex gap-2">
+                    <Button
+                      type="button"
+                      size="sm"
+                      variant="outline"
+                      disabled={busyId === mail.id}
+                      onClick={() => void act(mail, "retry")}
+                    >
+                      <RotateCw aria-hidden className="size-4" />
+                      {t("staff.mail.retry")}
+                      <span className="sr-only"> {mail.recipient}</span>
+                    </Button>
+                    <button
+                      type="button"
+                      className={buttonVariants({ variant: "destructiveGhost", size: "sm" })}
+                      disabled={busyId === mail.id}
+                      onClick={() => setDiscarding(mail)}
+                    >
+                      <Trash2 aria-hidden className="size-4" />
+                      {t("staff.mail.discard")}
+                      <span className="sr-only"> {mail.recipient}</span>
+                    </button>
+                  </div>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
       )}
-      <Dialog open={discarding !== null} onOpenChange={(open) => !open && setDiscarding(null)}>
-        {discarding && (
-          <DialogContent {...returnFocus} closeLabel={t("staff.mail.cancel")} className="max-w-md">
-            <DialogTitle className="font-display text-heritage pr-10 text-3xl font-semibold">
-              {t("staff.mail.discardTitle")}
-            </DialogTitle>
-            <DialogDescription className="text-ink mt-3">
-              {t("staff.mail.discardText", {
+      <ConfirmDialog
+        open={discarding !== null}
+        onOpenChange={(open) => !open && setDiscarding(null)}
+        title={t("staff.mail.discardTitle")}
+        description={
+          discarding
+            ? t("staff.mail.discardText", {
                 recipient: discarding.recipient,
                 subject: discarding.subject,
-              })}
-            </DialogDescription>
-            <div className="mt-6 flex flex-wrap justify-end gap-3">
-              <DialogClose asChild>
-                <Button type="button" variant="ghost">
-                  {t("staff.mail.cancel")}
-                </Button>
-              </DialogClose>
-              <button
-                type="button"
-                className={DESTRUCTIVE_SOLID}
-                onClick={() => {
-                  const mail = discarding;
-                  setDiscarding(null);
-                  void act(mail, "discard");
-                }}
-              >
-                {t("staff.mail.discardConfirm")}
-              </button>
-            </div>
-          </DialogContent>
-        )}
-      </Dialog>
+              })
+            : ""
+        }
+        cancelLabel={t("staff.mail.cancel")}
+        confirmLabel={t("staff.mail.discardConfirm")}
+        onConfirm={() => {
+          const mail = discarding;
+          setDiscarding(null);
+          if (mail) void act(mail, "discard");
+        }}
+      />
     </div>
   );
 }

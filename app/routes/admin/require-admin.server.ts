@@ -9,10 +9,14 @@ import {
   staffPagesContext,
 } from "../../context.ts";
 import type { AccessDeniedData } from "../../components/staff/access-denied.ts";
+import { pageAddressOf } from "../../components/staff/page-address.ts";
 
-/** The sign-in page, coming back to `url` afterwards. */
+/**
+ * The sign-in page, coming back afterwards to the page `url` is for (a client navigation's
+ * data request, `/admin/estates.data`, returns to `/admin/estates`).
+ */
 export function loginRedirect(url: URL) {
-  return redirect(`/admin/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  return redirect(`/admin/login?redirectTo=${encodeURIComponent(pageAddressOf(url))}`);
 }
 
 /**

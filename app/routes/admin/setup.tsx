@@ -12,6 +12,7 @@ import { SelectField, TextField } from "../../components/forms/fields.tsx";
 import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
 import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
 import { callStaffApi, STAFF_HOME } from "../../components/staff/staff-api.ts";
+import { Alert } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { toast } from "../../hooks/use-toast.ts";
 import { staffTitle } from "./require-admin.server.ts";
@@ -135,14 +136,7 @@ function SetupForm({
   return (
     <StaffPlainPage>
       <StaffCard title={t("staff.setup.title")} intro={t("staff.setup.intro")}>
-        {rootError && (
-          <div
-            role="alert"
-            className="border-burgundy/50 text-burgundy mt-6 rounded-sm border border-l-4 bg-red-50 px-4 py-3 text-sm"
-          >
-            {rootError}
-          </div>
-        )}
+        {rootError && <Alert className="mt-6">{rootError}</Alert>}
         <FormProvider {...form}>
           <form
             method="post"
