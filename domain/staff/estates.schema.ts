@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isEmailAddress } from "../owners/owner-fields.ts";
+import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 
 const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
@@ -14,7 +15,12 @@ export const ESTATE_PAGE_SIZE = 50;
 export const EstateSearchSchema = z.object({
   q: z.preprocess(
     emptyAsUndefined,
-    z.string().trim().max(100, "staff.validation.searchTooLong").optional(),
+    z
+      .string()
+      .trim()
+      .max(100, "staff.validation.searchTooLong")
+      .refine(isStorableText, UNSTORABLE_TEXT)
+      .optional(),
   ),
   after: z.preprocess(
     emptyAsUndefined,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 import { NOTE_MAX_LENGTH, REASON_MAX_LENGTH } from "./inbox-limits.ts";
 import { MEMBER_STATUSES, REQUEST_KINDS, REQUEST_STATUSES } from "../requests/options.ts";
 
@@ -28,7 +29,12 @@ export const InboxFilterSchema = z.object({
   ),
   q: z.preprocess(
     emptyAsUndefined,
-    z.string().trim().max(100, "staff.validation.searchTooLong").optional(),
+    z
+      .string()
+      .trim()
+      .max(100, "staff.validation.searchTooLong")
+      .refine(isStorableText, UNSTORABLE_TEXT)
+      .optional(),
   ),
   from: z.preprocess(emptyAsUndefined, isoDate.optional()),
   to: z.preprocess(emptyAsUndefined, isoDate.optional()),
@@ -48,7 +54,10 @@ export const InboxFilterSchema = z.object({
     emptyAsUndefined,
     z.enum(INBOX_SORTS, "staff.validation.sortInvalid").default("newest"),
   ),
-  after: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+  after: z.preprocess(
+    emptyAsUndefined,
+    z.string().max(200).refine(isStorableText, UNSTORABLE_TEXT).optional(),
+  ),
   limit: z.preprocess(
     emptyAsUndefined,
     z.coerce

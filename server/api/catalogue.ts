@@ -12,7 +12,7 @@ import {
 } from "../../domain/catalogue/read-properties.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { mediaUrl } from "../../domain/media/media-url.ts";
-import { DEFAULT_LANGUAGE, matchLanguage } from "../../i18n/config.ts";
+import { DEFAULT_LANGUAGE, isLanguage, matchLanguage } from "../../i18n/config.ts";
 import { sendError } from "./errors.ts";
 
 /**
@@ -93,6 +93,9 @@ export function catalogueRoutes(deps: Deps): Router {
     matchLanguage(typeof lang === "string" ? lang : undefined) ?? DEFAULT_LANGUAGE;
 
   router.get("/castles", async (req, res) => {
+    // The documented languages only: `lang=de` is a client's mistake, not a request for English.
+    if (req.query.lang !== undefined && req.query.lang !== "" && !isLanguage(req.query.lang))
+      return sendError(res, 400, "errors.invalidFilter", { field: "lang" });
     const language = contentLanguage(req.query.lang);
     const url = new URL(req.originalUrl, "http://localhost");
     const parsed = CatalogueFilterSchema.safeParse(filterInputFromSearchParams(url.searchParams));
