@@ -4,6 +4,9 @@ import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 
 const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
+/** The largest id an integer column holds (`parseEstateId` refuses larger ones too). */
+const MAX_ESTATE_ID = 2_147_483_647;
+
 /** Estates per page of the staff list. */
 export const ESTATE_PAGE_SIZE = 50;
 
@@ -28,6 +31,7 @@ export const EstateSearchSchema = z.object({
       .number("staff.validation.cursorInvalid")
       .int("staff.validation.cursorInvalid")
       .positive("staff.validation.cursorInvalid")
+      .max(MAX_ESTATE_ID, "staff.validation.cursorInvalid")
       .optional(),
   ),
 });
@@ -56,5 +60,5 @@ export type OwnerEmailChange = z.infer<typeof OwnerEmailChangeSchema>;
 export function parseEstateId(value: unknown): number | null {
   if (typeof value !== "string" || !/^[1-9]\d{0,9}$/.test(value)) return null;
   const id = Number(value);
-  return id <= 2_147_483_647 ? id : null;
+  return id <= MAX_ESTATE_ID ? id : null;
 }

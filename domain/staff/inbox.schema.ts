@@ -11,6 +11,9 @@ const isoDate = z
     "staff.validation.dateInvalid",
   );
 
+/** The largest id an integer column holds: a larger one matches nothing and is refused. */
+const MAX_ROW_ID = 2_147_483_647;
+
 const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
 export const INBOX_SORTS = ["newest", "oldest"] as const;
@@ -44,6 +47,7 @@ export const InboxFilterSchema = z.object({
       .number("staff.validation.propertyInvalid")
       .int("staff.validation.propertyInvalid")
       .positive("staff.validation.propertyInvalid")
+      .max(MAX_ROW_ID, "staff.validation.propertyInvalid")
       .optional(),
   ),
   memberStatus: z.preprocess(
