@@ -21,10 +21,11 @@ import { loadPages, type PageServer } from "../tests/setup/pages.ts";
 import { countQueries, type QueryCounter } from "../tests/setup/query-counter.ts";
 import { rawRequest } from "../tests/setup/raw-http.ts";
 import { createTestStaff, signIn } from "../tests/setup/staff.ts";
+import { demoEstate } from "../tests/factories/demo-estates.ts";
 import { createExpressApp } from "./app.ts";
 import { createServices, type Services } from "./services.ts";
 
-const GORDON = { id: 15, slug: "gordon-castle", email: "estate-office@gordon-castle.example" };
+const GORDON = demoEstate("gordon-castle");
 const OWNER = { role: "owner", email: GORDON.email } as const;
 
 /**

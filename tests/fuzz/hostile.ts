@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { demoEstate } from "../factories/demo-estates.ts";
 
 /**
  * Generated inputs per endpoint. FUZZ_RUNS scales them (e.g. 500 for a quick local run, 100000
@@ -72,7 +73,7 @@ export const HOSTILE_TEXTS = [
   "0000-00-00",
   "a@b",
   "admin@castellum.test",
-  "estate-office@gordon-castle.example",
+  demoEstate("gordon-castle").email,
   "x".repeat(255),
   "a".repeat(5_000),
 ];
