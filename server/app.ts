@@ -51,6 +51,8 @@ import { requestRoutes } from "./api/requests.ts";
 import { seoRoutes } from "./api/seo.ts";
 import { whitepaperRoutes } from "./api/whitepaper.ts";
 import { languageMiddleware } from "./middleware/language.ts";
+import { supportedMethodsOnly } from "./middleware/methods.ts";
+import { storableQueryOnly } from "./middleware/query-text.ts";
 import { invalidateOnWrite, responseCacheMiddleware } from "./middleware/response-cache.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
@@ -99,6 +101,8 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
     }),
   );
   app.use(languageMiddleware({ secureCookie: isProduction && isHttps }));
+  app.use(supportedMethodsOnly());
+  app.use(storableQueryOnly());
   const sessionCookie = sessionCookieOf(isProduction, {
     idleMs: (env.SESSION_IDLE_HOURS ?? 12) * 60 * 60_000,
     absoluteMs: (env.SESSION_MAX_DAYS ?? 7) * 24 * 60 * 60_000,

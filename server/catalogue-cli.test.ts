@@ -20,6 +20,9 @@ import {
 import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
 import type { Deps } from "../domain/deps.ts";
 import { DEMO_CATALOGUE } from "../tests/setup/database.ts";
+import { demoEstate } from "../tests/factories/demo-estates.ts";
+
+const GORDON = demoEstate("gordon-castle");
 
 const CLI = join(import.meta.dirname, "catalogue-cli.ts");
 
@@ -193,23 +196,28 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
     const seven = edited.find((estate) => estate.id === 7)!;
     seven.content.fr.name = "Côte amalfitaine, villa Sospesa";
     seven.guestCapacity = 18;
-    edited.find((estate) => estate.id === 15)!.content.it.summary =
+    edited.find((estate) => estate.id === GORDON.id)!.content.it.summary =
       "Un nuovo testo dal file importato, che non deve prendere il posto di quello scritto dal proprietario.";
 
     beforeAll(async () => {
       writeFileSync(file("edited.csv"), formatCatalogueCsv(edited));
-      // The owner of estate 15 has rewritten its Italian description on the dashboard.
+      // The owner of the estate has rewritten its Italian description on the dashboard.
       await withDatabase(dataDir, async (deps) => {
         await deps.db
           .update(propertyTranslations)
           .set({ summary: OWNER_TEXT })
-          .where(and(eq(propertyTranslations.propertyId, 15), eq(propertyTranslations.lang, "it")));
+          .where(
+            and(
+              eq(propertyTranslations.propertyId, GORDON.id),
+              eq(propertyTranslations.lang, "it"),
+            ),
+          );
         await deps.db.insert(propertyFieldEdits).values({
-          propertyId: 15,
+          propertyId: GORDON.id,
           field: "description",
           lang: "it",
           editedByRole: "owner",
-          editedBy: "owner@estate-15.example",
+          editedBy: GORDON.email,
         });
       });
     });
@@ -218,7 +226,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
       `Checked 43 estates in ${file("edited.csv")}: no problems.`,
       `${verb.create} 1, ${verb.update} 42 estates (${imagesOf(edited)} images).`,
       `${verb.keep} 1 field that an owner or staff edited:`,
-      "  estate 15: description (it) kept — edited by owner",
+      `  estate ${GORDON.id}: description (it) kept — edited by owner`,
     ];
 
     it("is only reported with --dry-run", async () => {
@@ -235,7 +243,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
       await withDatabase(dataDir, async (deps) => {
         expect(await deps.db.select().from(properties).where(eq(properties.id, 43))).toEqual([]);
         expect((await translation(deps, 7, "fr"))?.name).toBe("Côte amalfitaine");
-        expect((await translation(deps, 15, "it"))?.summary).toBe(OWNER_TEXT);
+        expect((await translation(deps, GORDON.id, "it"))?.summary).toBe(OWNER_TEXT);
       });
     });
 
@@ -250,10 +258,10 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
         const [estate] = await deps.db.select().from(properties).where(eq(properties.id, 7));
         expect(estate?.guestCapacity).toBe(18);
         expect((await translation(deps, 7, "fr"))?.name).toBe("Côte amalfitaine, villa Sospesa");
-        expect((await translation(deps, 15, "it"))?.summary).toBe(OWNER_TEXT);
+        expect((await translation(deps, GORDON.id, "it"))?.summary).toBe(OWNER_TEXT);
         const exported = await exportCatalogue(deps);
         const expected = structuredClone(edited);
-        expected.find((e) => e.id === 15)!.content.it.summary = OWNER_TEXT;
+        expected.find((e) => e.id === GORDON.id)!.content.it.summary = OWNER_TEXT;
         expect(exported).toEqual(expected);
       });
     });

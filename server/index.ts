@@ -2,9 +2,9 @@
  * The process: reads the environment, serves static files, loads the app (built in production,
  * through Vite in development) and listens. Run by Node 24 directly (type stripping).
  */
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import compression from "compression";
 import express from "express";
 import { type Env, EnvError, parseEnv } from "./env.ts";
@@ -59,6 +59,23 @@ if (env.NODE_ENV === "production") {
   const vite = await import("vite").then(({ createServer }) =>
     createServer({ server: { middlewareMode: true } }),
   );
+  // Vite resolves the app's `react-router` with the development condition; packages Node
+  // loads itself (@react-router/express) get whichever copy Node's own conditions pick. Two
+  // copies make every page a 500 ("Invalid `context` value"), so refuse to start instead.
+  const viteCopy = await vite.environments.ssr.pluginContainer.resolveId(
+    "react-router",
+    join(rootDir, "server/app.ts"),
+  );
+  const nodeCopy = fileURLToPath(import.meta.resolve("react-router"));
+  if (!viteCopy || realpathSync(viteCopy.id) !== realpathSync(nodeCopy)) {
+    console.error(
+      `NODE_ENV=${env.NODE_ENV} needs Node's development condition, or every page fails: ` +
+        "run `npm run dev` (node --conditions=development server/index.ts), " +
+        "or `npm start` for production.",
+    );
+    await vite.close();
+    process.exit(1);
+  }
   server.use(vite.middlewares);
   entry = (await vite.ssrLoadModule("./server/entry.ts")) as Entry;
 }

@@ -5,6 +5,11 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
+import {
+  type CatalogueChange,
+  listenForCatalogueChanges,
+  notifyCatalogueChanged,
+} from "../domain/catalogue/catalogue-changes.ts";
 import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
 import type { Deps } from "../domain/deps.ts";
 import { updateEstateField } from "../domain/owners/edits.ts";
@@ -21,10 +26,11 @@ import { loadPages, type PageServer } from "../tests/setup/pages.ts";
 import { countQueries, type QueryCounter } from "../tests/setup/query-counter.ts";
 import { rawRequest } from "../tests/setup/raw-http.ts";
 import { createTestStaff, signIn } from "../tests/setup/staff.ts";
+import { demoEstate } from "../tests/factories/demo-estates.ts";
 import { createExpressApp } from "./app.ts";
 import { createServices, type Services } from "./services.ts";
 
-const GORDON = { id: 15, slug: "gordon-castle", email: "estate-office@gordon-castle.example" };
+const GORDON = demoEstate("gordon-castle");
 const OWNER = { role: "owner", email: GORDON.email } as const;
 
 /**
@@ -194,10 +200,25 @@ describeEachBackend("the site's response cache", (database) => {
     await get("/api/castles?lang=en");
     expect((await get("/api/castles?lang=en")).headers["x-cache"]).toBe("HIT");
 
-    await seedCatalogue(database().deps, changed, { dryRun: true });
-    // A dry run writes nothing, so announces nothing: the stored answer stays.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await get("/api/castles?lang=en")).headers["x-cache"]).toBe("HIT");
+    // Every announcement, heard as the cache hears it. A marker sent after the dry run arrives
+    // after anything the dry run announced (notifications arrive in commit order).
+    const heard: CatalogueChange[] = [];
+    const listener = await listenForCatalogueChanges(database().deps, {
+      onChange: (change) => heard.push(change),
+      onListening: () => {},
+      onLost: () => {},
+    });
+    try {
+      await seedCatalogue(database().deps, changed, { dryRun: true });
+      expect((await get("/api/castles?lang=en")).headers["x-cache"]).toBe("HIT");
+      const marker = { propertyIds: [0] };
+      await notifyCatalogueChanged(database().deps, marker);
+      // A dry run writes nothing, so announces nothing: the marker is all there was to hear.
+      await expect.poll(() => heard).toContainEqual(marker);
+      expect(heard).toEqual([marker]);
+    } finally {
+      await listener.close();
+    }
 
     await seedCatalogue(database().deps, changed);
     await within(1000, async () =>

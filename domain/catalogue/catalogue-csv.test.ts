@@ -37,7 +37,7 @@ describe("the catalogue as CSV", () => {
   it("round-trips the demo catalogue: one row per estate, each starting on the line it reports", () => {
     const text = formatCatalogueCsv(DEMO);
     expect(text.startsWith(`\uFEFF${CATALOGUE_CSV_COLUMNS.join(",")}\n`)).toBe(true);
-    expect(CATALOGUE_CSV_COLUMNS.slice(0, 12)).toEqual([
+    expect(CATALOGUE_CSV_COLUMNS.slice(0, 24)).toEqual([
       "id",
       "region",
       "bedrooms",
@@ -45,13 +45,25 @@ describe("the catalogue as CSV", () => {
       "membersOnly",
       "ownerEmail",
       "amenityKeys",
+      "websiteUrl",
+      "startingPrice.amount",
+      "startingPrice.currency",
+      "priceRange.min",
+      "priceRange.max",
+      "priceRange.currency",
+      "phone",
+      "address",
+      "postalCode",
+      "city",
+      "coordinates.lat",
+      "coordinates.lng",
       "illustration.terrain",
       "illustration.architecture",
       "illustration.imageCount",
       "name_en",
       "location_en",
     ]);
-    expect(CATALOGUE_CSV_COLUMNS).toHaveLength(10 + 4 * 6);
+    expect(CATALOGUE_CSV_COLUMNS).toHaveLength(22 + 4 * 6);
     expect(CATALOGUE_CSV_COLUMNS.at(-1)).toBe("historicalSignificance_zh");
 
     const { entries, problems, catalogue } = readBack(text);
@@ -194,6 +206,20 @@ describe("the catalogue as CSV", () => {
       { line: 1, field: "region", message: "missing column" },
       { line: 1, field: "ownerEmail", message: "missing column" },
     ]);
+  });
+
+  it("reads a file without the owner's facts (an older export): the estates lack only them", () => {
+    const { websiteUrl: _w, startingPrice: _s, priceRange: _r, ...older } = DEMO[0]!;
+    const { phone: _p, address: _a, postalCode: _c, city: _t, coordinates: _g, ...bare } = older;
+    const text = formatCatalogueCsv([bare]);
+    const kept = CATALOGUE_CSV_COLUMNS.filter((column) =>
+      rawRows(text).every((row) => row[column] !== ""),
+    );
+    const rows = rawRows(text).map((row) => kept.map((column) => row[column]!));
+    const withoutColumns = stringify(rows, { header: true, columns: kept });
+    const { problems, catalogue } = readBack(withoutColumns);
+    expect(problems).toEqual([]);
+    expect(catalogue).toEqual([bare]);
   });
 
   it("reports rows of the wrong width and broken quoting by line", () => {

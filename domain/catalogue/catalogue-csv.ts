@@ -32,10 +32,38 @@ const SHARED_COLUMNS = [
   "membersOnly",
   "ownerEmail",
   "amenityKeys",
+  "websiteUrl",
+  "startingPrice.amount",
+  "startingPrice.currency",
+  "priceRange.min",
+  "priceRange.max",
+  "priceRange.currency",
+  "phone",
+  "address",
+  "postalCode",
+  "city",
+  "coordinates.lat",
+  "coordinates.lng",
   "illustration.terrain",
   "illustration.architecture",
   "illustration.imageCount",
 ] as const;
+
+/** The owner's facts: a file may leave these columns out (an older export), and any cell empty. */
+const OPTIONAL_COLUMNS = new Set([
+  "websiteUrl",
+  "startingPrice.amount",
+  "startingPrice.currency",
+  "priceRange.min",
+  "priceRange.max",
+  "priceRange.currency",
+  "phone",
+  "address",
+  "postalCode",
+  "city",
+  "coordinates.lat",
+  "coordinates.lng",
+]);
 
 /** The columns, in order: the facts, then en, fr, it and zh text. */
 export const CATALOGUE_CSV_COLUMNS: readonly string[] = [
@@ -73,6 +101,18 @@ export function formatCatalogueCsv(catalogue: readonly PropertyContent[]): strin
       String(estate.membersOnly),
       estate.ownerEmail,
       estate.amenityKeys.join(AMENITY_KEY_SEPARATOR),
+      estate.websiteUrl ?? "",
+      String(estate.startingPrice?.amount ?? ""),
+      estate.startingPrice?.currency ?? "",
+      String(estate.priceRange?.min ?? ""),
+      String(estate.priceRange?.max ?? ""),
+      estate.priceRange?.currency ?? "",
+      estate.phone ?? "",
+      estate.address ?? "",
+      estate.postalCode ?? "",
+      estate.city ?? "",
+      String(estate.coordinates?.lat ?? ""),
+      String(estate.coordinates?.lng ?? ""),
       estate.illustration.terrain,
       estate.illustration.architecture,
       String(estate.illustration.imageCount),
@@ -180,13 +220,14 @@ function headerProblems(columns: string[], line: number): CatalogueProblem[] {
     seen.add(column);
   }
   for (const column of CATALOGUE_CSV_COLUMNS)
-    if (!seen.has(column)) problems.push({ line, field: column, message: "missing column" });
+    if (!seen.has(column) && !OPTIONAL_COLUMNS.has(column))
+      problems.push({ line, field: column, message: "missing column" });
   return problems;
 }
 
 /** One row's cells in the content shape; the schema judges the values. */
 function estateOf(row: Map<string, string>): unknown {
-  const cell = (column: string) => row.get(column)!.trim();
+  const cell = (column: string) => (row.get(column) ?? "").trim();
   const optional = (column: string) => cell(column) || undefined;
   const content: Record<string, unknown> = {};
   for (const lang of LANGUAGES) {
@@ -208,6 +249,24 @@ function estateOf(row: Map<string, string>): unknown {
     membersOnly: yesNo(cell("membersOnly")),
     ownerEmail: optional("ownerEmail"),
     amenityKeys: items(cell("amenityKeys"), AMENITY_KEY_SEPARATOR),
+    websiteUrl: optional("websiteUrl"),
+    startingPrice: group({
+      amount: decimal(cell("startingPrice.amount")),
+      currency: optional("startingPrice.currency"),
+    }),
+    priceRange: group({
+      min: decimal(cell("priceRange.min")),
+      max: decimal(cell("priceRange.max")),
+      currency: optional("priceRange.currency"),
+    }),
+    phone: optional("phone"),
+    address: optional("address"),
+    postalCode: optional("postalCode"),
+    city: optional("city"),
+    coordinates: group({
+      lat: decimal(cell("coordinates.lat")),
+      lng: decimal(cell("coordinates.lng")),
+    }),
     illustration: {
       terrain: optional("illustration.terrain"),
       architecture: optional("illustration.architecture"),
@@ -215,6 +274,17 @@ function estateOf(row: Map<string, string>): unknown {
     },
     content,
   };
+}
+
+/** Cells that make one value: absent when every one is empty, else all of them. */
+function group(cells: Record<string, unknown>): Record<string, unknown> | undefined {
+  return Object.values(cells).every((value) => value === undefined) ? undefined : cells;
+}
+
+/** A decimal number when the cell is one, else the text (which the schema refuses by name). */
+function decimal(cell: string): number | string | undefined {
+  if (cell === "") return undefined;
+  return /^[+-]?\d{1,10}(\.\d{1,10})?$/.test(cell) ? Number(cell) : cell;
 }
 
 /** A number when the cell is one, else the text (which the schema then refuses by name). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 import { AMENITY_KEYS, REGIONS } from "./catalogue-keys.ts";
 
 /** Results per page of the catalogue (issue 3: keyset pages of 24). */
@@ -59,7 +60,7 @@ const list = <T extends z.ZodType>(item: T) =>
 export const CatalogueFilterSchema = z.object({
   q: z.preprocess(
     (value) => (typeof value === "string" ? value.trim() || undefined : value),
-    z.string().max(100, "errors.searchTooLong").optional(),
+    z.string().max(100, "errors.searchTooLong").refine(isStorableText, UNSTORABLE_TEXT).optional(),
   ),
   region: z.preprocess(
     (v) => (v === "" ? undefined : v),

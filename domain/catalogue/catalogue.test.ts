@@ -2,6 +2,7 @@ import { count } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { properties, propertyImages, propertyTranslations } from "../../db/schema/index.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { demoEstate } from "../../tests/factories/demo-estates.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { getProperty, listProperties, listPropertiesBySlug } from "./read-properties.ts";
@@ -99,7 +100,7 @@ describeEachBackend("catalogue", (database) => {
   });
 });
 
-const OWNER = { role: "owner", email: "estate-office@gordon-castle.example" } as const;
+const OWNER = { role: "owner", email: demoEstate("gordon-castle").email } as const;
 
 async function counts(deps: Deps) {
   const [p] = await deps.db.select({ n: count() }).from(properties);

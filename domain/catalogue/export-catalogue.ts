@@ -66,8 +66,26 @@ export async function exportCatalogue(deps: Deps): Promise<PropertyContent[]> {
       membersOnly: estate.membersOnly,
       ownerEmail: estate.ownerEmail,
       amenityKeys: estate.amenityKeys as PropertyContent["amenityKeys"],
+      ...ownerFactsOf(estate),
       illustration,
       content,
     };
   });
+}
+
+/** The owner's facts an estate has, in the content's shape and order (unset ones left out). */
+function ownerFactsOf(estate: typeof properties.$inferSelect) {
+  const facts: Partial<PropertyContent> = {};
+  if (estate.websiteUrl !== null) facts.websiteUrl = estate.websiteUrl;
+  if (estate.startingPrice !== null)
+    facts.startingPrice = estate.startingPrice as PropertyContent["startingPrice"];
+  if (estate.priceRange !== null)
+    facts.priceRange = estate.priceRange as PropertyContent["priceRange"];
+  if (estate.phone !== null) facts.phone = estate.phone;
+  if (estate.address !== null) facts.address = estate.address;
+  if (estate.postalCode !== null) facts.postalCode = estate.postalCode;
+  if (estate.city !== null) facts.city = estate.city;
+  if (estate.latitude !== null && estate.longitude !== null)
+    facts.coordinates = { lat: estate.latitude, lng: estate.longitude };
+  return facts;
 }

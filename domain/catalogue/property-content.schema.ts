@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { OWNER_LIMITS } from "../owners/owner-fields.ts";
+import {
+  CURRENCIES,
+  isHttpUrl,
+  isPhoneNumber,
+  OWNER_LIMITS,
+  POSTAL_CODE,
+} from "../owners/owner-fields.ts";
 import { AMENITY_KEYS, ARCHITECTURES, REGIONS, TERRAINS } from "./catalogue-keys.ts";
 import { slugify } from "./slug.ts";
 
@@ -26,6 +32,28 @@ export const PropertyTranslationSchema = z.strictObject({
   historicalSignificance: text(OWNER_LIMITS.history).optional(),
 });
 
+const price = z.number().min(OWNER_LIMITS.price.min).max(OWNER_LIMITS.price.max);
+
+/**
+ * The owner's facts (spec point 3, Owner property) that the content may give, each with the
+ * owner editor's rules. Optional: an import without them leaves what the database holds.
+ */
+const OwnerFactsSchema = {
+  websiteUrl: z.string().refine(isHttpUrl, "not an http(s) address").optional(),
+  startingPrice: z.strictObject({ amount: price, currency: z.enum(CURRENCIES) }).optional(),
+  priceRange: z
+    .strictObject({ min: price, max: price, currency: z.enum(CURRENCIES) })
+    .refine((range) => range.min <= range.max, "min is above max")
+    .optional(),
+  phone: z.string().refine(isPhoneNumber, "not a phone number").optional(),
+  address: text({ min: 2, max: OWNER_LIMITS.address.max }).optional(),
+  postalCode: z.string().regex(POSTAL_CODE).optional(),
+  city: text({ min: 2, max: OWNER_LIMITS.city.max }).optional(),
+  coordinates: z
+    .strictObject({ lat: z.number().min(-90).max(90), lng: z.number().min(-180).max(180) })
+    .optional(),
+};
+
 export const PropertyContentSchema = z.strictObject({
   /** Stable public id: /property/{id}. Never reused. */
   id: z.number().int().positive(),
@@ -36,6 +64,7 @@ export const PropertyContentSchema = z.strictObject({
   ownerEmail: z.email(),
   /** Amenity keys used by filters; must agree with the translated amenity lists. */
   amenityKeys: z.array(z.enum(AMENITY_KEYS)).min(1),
+  ...OwnerFactsSchema,
   illustration: z.strictObject({
     terrain: z.enum(TERRAINS),
     architecture: z.enum(ARCHITECTURES),

@@ -127,6 +127,28 @@ export async function seedCatalogue(
   return report;
 }
 
+/**
+ * The owner's facts the content gives, as columns: each one absent from the content, or set by
+ * a person (provenance under the owner editor's field name), is left as the database has it.
+ */
+function ownerFactsOf(item: PropertyContent, keep: (field: string) => boolean) {
+  const facts: Partial<typeof properties.$inferInsert> = {};
+  const given = <T>(value: T | undefined, field: string): value is T =>
+    value !== undefined && !keep(field);
+  if (given(item.websiteUrl, "url")) facts.websiteUrl = item.websiteUrl;
+  if (given(item.startingPrice, "starting_price")) facts.startingPrice = item.startingPrice;
+  if (given(item.priceRange, "price_range")) facts.priceRange = item.priceRange;
+  if (given(item.phone, "phone")) facts.phone = item.phone;
+  if (given(item.address, "address")) facts.address = item.address;
+  if (given(item.postalCode, "postal_code")) facts.postalCode = item.postalCode;
+  if (given(item.city, "city")) facts.city = item.city;
+  if (given(item.coordinates, "coordinates")) {
+    facts.latitude = item.coordinates.lat;
+    facts.longitude = item.coordinates.lng;
+  }
+  return facts;
+}
+
 async function seedOne(
   tx: Database,
   item: PropertyContent,
@@ -143,6 +165,7 @@ async function seedOne(
     ...(keep("beds") ? {} : { bedrooms: item.bedrooms }),
     ...(keep("guest_capacity") ? {} : { guestCapacity: item.guestCapacity }),
     ...(keep("owner_email") ? {} : { ownerEmail: item.ownerEmail }),
+    ...ownerFactsOf(item, keep),
   };
   await tx
     .insert(properties)

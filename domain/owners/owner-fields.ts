@@ -216,7 +216,7 @@ function keyValues(
   return record;
 }
 
-function isHttpUrl(value: string): boolean {
+export function isHttpUrl(value: string): boolean {
   if (value.length > OWNER_LIMITS.url.max || /\s/.test(value)) return false;
   try {
     const url = new URL(value);
@@ -230,6 +230,9 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}\.[^\s@.]{2,}$/;
 export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && EMAIL.test(value);
 }
+
+/** A postal code as the owner editor takes it: letters, digits, spaces and dashes, 2-16. */
+export const POSTAL_CODE = /^[A-Za-z0-9][A-Za-z0-9 -]{1,15}$/;
 
 /** A phone number: an optional +, then digits with spaces, dots, dashes or brackets; 6-15 digits. */
 export function isPhoneNumber(value: string): boolean {
@@ -341,7 +344,7 @@ export const FIELD_SCHEMAS = {
   city: optionalText(2, OWNER_LIMITS.city.max),
   postal_code: rawText.transform((value, ctx) => {
     if (value === "") return null;
-    if (!/^[A-Za-z0-9][A-Za-z0-9 -]{1,15}$/.test(value)) fail(ctx, "owner.errors.postalCode");
+    if (!POSTAL_CODE.test(value)) fail(ctx, "owner.errors.postalCode");
     return value.toUpperCase();
   }),
   starting_price: rawText.transform((value, ctx): MoneyValue | null => {

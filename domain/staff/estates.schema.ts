@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { isEmailAddress } from "../owners/owner-fields.ts";
+import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 
 const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
+
+/** The largest id an integer column holds (`parseEstateId` refuses larger ones too). */
+const MAX_ESTATE_ID = 2_147_483_647;
 
 /** Estates per page of the staff list. */
 export const ESTATE_PAGE_SIZE = 50;
@@ -14,7 +18,12 @@ export const ESTATE_PAGE_SIZE = 50;
 export const EstateSearchSchema = z.object({
   q: z.preprocess(
     emptyAsUndefined,
-    z.string().trim().max(100, "staff.validation.searchTooLong").optional(),
+    z
+      .string()
+      .trim()
+      .max(100, "staff.validation.searchTooLong")
+      .refine(isStorableText, UNSTORABLE_TEXT)
+      .optional(),
   ),
   after: z.preprocess(
     emptyAsUndefined,
@@ -22,6 +31,7 @@ export const EstateSearchSchema = z.object({
       .number("staff.validation.cursorInvalid")
       .int("staff.validation.cursorInvalid")
       .positive("staff.validation.cursorInvalid")
+      .max(MAX_ESTATE_ID, "staff.validation.cursorInvalid")
       .optional(),
   ),
 });
@@ -50,5 +60,5 @@ export type OwnerEmailChange = z.infer<typeof OwnerEmailChangeSchema>;
 export function parseEstateId(value: unknown): number | null {
   if (typeof value !== "string" || !/^[1-9]\d{0,9}$/.test(value)) return null;
   const id = Number(value);
-  return id <= 2_147_483_647 ? id : null;
+  return id <= MAX_ESTATE_ID ? id : null;
 }

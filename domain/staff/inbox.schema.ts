@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 import { NOTE_MAX_LENGTH, REASON_MAX_LENGTH } from "./inbox-limits.ts";
 import { MEMBER_STATUSES, REQUEST_KINDS, REQUEST_STATUSES } from "../requests/options.ts";
 
@@ -9,6 +10,9 @@ const isoDate = z
     (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
     "staff.validation.dateInvalid",
   );
+
+/** The largest id an integer column holds: a larger one matches nothing and is refused. */
+const MAX_ROW_ID = 2_147_483_647;
 
 const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
@@ -28,7 +32,12 @@ export const InboxFilterSchema = z.object({
   ),
   q: z.preprocess(
     emptyAsUndefined,
-    z.string().trim().max(100, "staff.validation.searchTooLong").optional(),
+    z
+      .string()
+      .trim()
+      .max(100, "staff.validation.searchTooLong")
+      .refine(isStorableText, UNSTORABLE_TEXT)
+      .optional(),
   ),
   from: z.preprocess(emptyAsUndefined, isoDate.optional()),
   to: z.preprocess(emptyAsUndefined, isoDate.optional()),
@@ -38,6 +47,7 @@ export const InboxFilterSchema = z.object({
       .number("staff.validation.propertyInvalid")
       .int("staff.validation.propertyInvalid")
       .positive("staff.validation.propertyInvalid")
+      .max(MAX_ROW_ID, "staff.validation.propertyInvalid")
       .optional(),
   ),
   memberStatus: z.preprocess(
@@ -48,7 +58,10 @@ export const InboxFilterSchema = z.object({
     emptyAsUndefined,
     z.enum(INBOX_SORTS, "staff.validation.sortInvalid").default("newest"),
   ),
-  after: z.preprocess(emptyAsUndefined, z.string().max(200).optional()),
+  after: z.preprocess(
+    emptyAsUndefined,
+    z.string().max(200).refine(isStorableText, UNSTORABLE_TEXT).optional(),
+  ),
   limit: z.preprocess(
     emptyAsUndefined,
     z.coerce

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "../../i18n/config.ts";
 import { tokenomicsFigures } from "./figures.ts";
+import { ALLOCATION, STAKING_TIERS, USE_OF_FUNDS } from "./token-terms.ts";
 
 /** Intl puts no-break spaces (U+00A0, U+202F) in French figures; compare them as spaces. */
 function plain(figures: Record<string, string>): Record<string, string> {
@@ -75,7 +76,16 @@ describe("tokenomicsFigures", () => {
 
   it("fills every placeholder in every language", () => {
     const keys = Object.keys(tokenomicsFigures("en")).sort();
-    expect(keys).toHaveLength(31);
+    // A figure for every term the texts quote: each allocation's share, each staking tier's
+    // minimum and lock, each use of the funds (capitalised after `funds`).
+    const capitalised = (key: string) => key[0]!.toUpperCase() + key.slice(1);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        ...ALLOCATION.map((item) => `${item.key}Share`),
+        ...STAKING_TIERS.flatMap((item) => [`${item.key}Min`, `${item.key}Lock`]),
+        ...USE_OF_FUNDS.map((item) => `funds${capitalised(item.key)}`),
+      ]),
+    );
     for (const language of LANGUAGES) {
       const figures = tokenomicsFigures(language);
       expect(Object.keys(figures).sort()).toEqual(keys);

@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from "express";
+import { isStorableText } from "../../domain/storable-text.ts";
 import { translate } from "../../i18n/translate.ts";
 import { sendError } from "./errors.ts";
 
@@ -44,9 +45,7 @@ export function findJsonBodyFault(value: unknown, maxDepth: number): JsonBodyFau
 }
 
 /** False for text with a NUL character or an unpaired surrogate (no text column holds either). */
-export function isStorableText(text: string): boolean {
-  return text.isWellFormed() && !text.includes("\u0000");
-}
+export { isStorableText };
 
 /** True when `value` nests objects or arrays more than `max` levels deep. */
 export function isNestedDeeperThan(value: unknown, max: number): boolean {

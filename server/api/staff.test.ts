@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authSessions, guestRequests } from "../../db/schema/index.ts";
+import { authSessions, guestRequests, staffUsers } from "../../db/schema/index.ts";
 import { setStaffDisabled } from "../../domain/staff/accounts.ts";
+import { verifyPassword } from "../../domain/staff/passwords.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
 import { expectErrorLog } from "../../tests/setup/error-log.ts";
 import {
@@ -51,7 +52,15 @@ describeEachBackend("staff sign-in and sessions", (database) => {
     });
     expect(response.status).toBe(200);
     expect(response.body.user).toMatchObject({ email: "admin@castellum.test", isAdmin: true });
-    expect(response.text).not.toContain("scrypt");
+    // The stored hash is argon2id and verifies the password; no part of it is in the answer.
+    const [account] = await database()
+      .deps.db.select({ hash: staffUsers.passwordHash })
+      .from(staffUsers)
+      .where(eq(staffUsers.email, "admin@castellum.test"));
+    expect(account!.hash).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(account!.hash, STAFF_PASSWORD)).toBe(true);
+    for (const part of account!.hash.split("$").filter((part) => part.length >= 16))
+      expect(response.text).not.toContain(part);
     const cookie = response.headers.getSetCookie().find((c) => c.startsWith("castellum_session="));
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);

@@ -44,6 +44,13 @@ import {
 import type { StaffServices } from "../services.ts";
 import { defineRoute, refuse, STREAMED } from "./define-route.ts";
 
+/** The items of a generator whose first result was already read. */
+async function* startingWith<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>) {
+  if (first.done) return;
+  yield first.value;
+  yield* rest;
+}
+
 function signedInStaff(res: Response) {
   const session = res.locals.session;
   if (!session || session.role !== "staff") throw new Error("requireAdminApi must run first");
@@ -211,6 +218,9 @@ export function staffRoutes(
       // not once the first byte is written.
       async handle({ query, res }) {
         const filter = { ...query, kind, after: undefined, limit: INBOX_PAGE_SIZE };
+        // The first batch is read before the first byte too: a failed query is still an answer.
+        const batches = streamInbox(deps, filter);
+        const first = await batches.next();
         const language = res.locals.language;
         const stamp = new Date().toISOString().slice(0, 10);
         res
@@ -220,7 +230,7 @@ export function staffRoutes(
         // A byte-order mark so spreadsheet programs read the UTF-8 (accents, Chinese) correctly.
         res.write("\uFEFF");
         const t = (key: string) => translate(language, key);
-        const rows = Readable.from(streamInbox(deps, filter));
+        const rows = Readable.from(startingWith(first, batches));
         const toCells = new Transform({
           objectMode: true,
           transform(item, _encoding, done) {

@@ -26,14 +26,65 @@ export const PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-r
 const PAGE_WITH_COOKIE_CACHE_CONTROL = "private, no-cache";
 
 /**
- * The reads anyone may make and that are the same for every visitor with the same address and
- * language. Everything else (staff, owners, forms' endpoints, bot-check challenges, request
- * status pages, media) is never kept: that includes every `/admin/*` page, such as a request's
- * details over the inbox (`/admin/booking-requests/:collection/:id`). Pages include their client-side navigation data
- * (`/castles.data`; the home page's is `/_root.data`).
+ * Every page route of app/routes.ts, in its syntax, and whether its anonymous answer is kept:
+ * the same for every visitor with the same address and language. `prefix/*` covers every route
+ * under the prefix, so a new staff page is never kept without being listed; a new route outside
+ * these fails response-cache-routes.test.ts until it is classified here. Pages include their
+ * client-side navigation data (`/castles.data`; the home page's is `/_root.data`).
  */
-const PAGE_PATH =
-  /^\/(?:|castles|team|contact|faqs|roadmap|tokenomics|tokensale|whitepaper|booking-request|membership|(?:property|booking)\/[^/]+)$/;
+export const PAGE_ROUTES: readonly { route: string; isCached: boolean }[] = [
+  { route: "", isCached: true },
+  { route: "castles", isCached: true },
+  { route: "property/:idOrSlug", isCached: true },
+  { route: "team", isCached: true },
+  { route: "contact", isCached: true },
+  { route: "faqs", isCached: true },
+  { route: "roadmap", isCached: true },
+  { route: "tokenomics", isCached: true },
+  { route: "tokensale", isCached: true },
+  { route: "whitepaper", isCached: true },
+  // The form pages hold no per-visitor data: the bot-check challenge is fetched apart.
+  { route: "booking-request", isCached: true },
+  { route: "booking/:idOrSlug", isCached: true },
+  { route: "membership", isCached: true },
+  // One guest's request, behind its secret token.
+  { route: "requests/:token", isCached: false },
+  // Owners and staff: signed-in areas, sign-in and setup included.
+  { route: "onboard/*", isCached: false },
+  { route: "admin", isCached: false },
+  { route: "admin/*", isCached: false },
+  // The not-found page answers 404, which is never kept anyway.
+  { route: "*", isCached: false },
+];
+
+/** The entry of PAGE_ROUTES that classifies a route path of app/routes.ts, if any. */
+export function pageRouteOf(route: string) {
+  return PAGE_ROUTES.find(
+    (entry) =>
+      entry.route === route ||
+      (entry.route.endsWith("/*") &&
+        (route === entry.route.slice(0, -2) || route.startsWith(entry.route.slice(0, -1)))),
+  );
+}
+
+/** An address matches a route: `:name` is one segment, a trailing `*` anything. */
+function routePattern(route: string): RegExp {
+  const source = route
+    .split("/")
+    .map((segment) =>
+      segment === "*"
+        ? ".*"
+        : segment.startsWith(":")
+          ? "[^/]+"
+          : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+    )
+    .join("/");
+  return new RegExp(`^/${source}$`);
+}
+
+const CACHED_PAGES = PAGE_ROUTES.filter((entry) => entry.isCached).map((entry) =>
+  routePattern(entry.route),
+);
 const RESOURCE_PATHS = new Set([
   "/api/castles",
   "/api/openapi.json",
@@ -48,7 +99,8 @@ type PublicRead = "page" | "resource";
 
 export function publicReadOf(path: string): PublicRead | null {
   if (path === "/_root.data") return "page";
-  if (PAGE_PATH.test(path.endsWith(".data") ? path.slice(0, -".data".length) : path)) return "page";
+  const page = path.endsWith(".data") ? path.slice(0, -".data".length) : path;
+  if (CACHED_PAGES.some((pattern) => pattern.test(page))) return "page";
   if (RESOURCE_PATHS.has(path) || API_PROPERTY_PATH.test(path)) return "resource";
   return null;
 }

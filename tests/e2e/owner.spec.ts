@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client.ts";
 import { createStaffAccount } from "../../domain/staff/accounts.ts";
 import itOwner from "../../i18n/locales/it/owner.json" with { type: "json" };
+import { demoEstate } from "../factories/demo-estates.ts";
 import { decodeMail } from "../setup/mail-text.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
@@ -18,7 +19,7 @@ import { ROOT, type RunningServer, startServer } from "./server.ts";
  * directory, no SMTP: mail is filed as .eml in DATA_DIR/mail, as on a fresh machine), so the
  * journey can stop it, re-run the demo seed and start it again.
  */
-const ESTATE = { id: 15, slug: "gordon-castle", email: "estate-office@gordon-castle.example" };
+const ESTATE = demoEstate("gordon-castle");
 const ADMIN = { email: `support@${E2E_ADMIN_DOMAIN}`, password: "drawbridge-evening-mist-73" };
 const NEW_DESCRIPTION =
   "Gordon Castle accoglie gli ospiti in un parco sul fiume Spey: un orto murato che rifornisce la cucina, dodici camere con vista sul lago e lunghe passeggiate fino al mare.";

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { demoEstate } from "../factories/demo-estates.ts";
 import { useBrowser } from "./browser.ts";
 
 describe("property gallery, full-size image and share control", () => {
@@ -43,8 +44,9 @@ describe("property gallery, full-size image and share control", () => {
 
   it("links 'Book this Property' to the booking page by slug", async () => {
     const page = await browser.newPage();
-    await page.goto("/property/15?lang=it");
-    const book = page.locator('a[href="/booking/gordon-castle#top"]');
+    const gordon = demoEstate("gordon-castle");
+    await page.goto(`/property/${gordon.id}?lang=it`);
+    const book = page.locator(`a[href="/booking/${gordon.slug}#top"]`);
     expect(await book.count()).toBe(1);
   });
 

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { join } from "node:path";
-import { loadPropertyContent } from "../../content/load-properties.ts";
+import { demoEstate } from "../factories/demo-estates.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
-const GORDON = loadPropertyContent(join(import.meta.dirname, "../../content/properties")).find(
-  (estate) => estate.content.en.name === "Gordon Castle",
-)!;
+const GORDON = demoEstate("gordon-castle").content;
 
 describe("a property page", () => {
   const browser = useBrowser();

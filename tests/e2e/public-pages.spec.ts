@@ -1,14 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { join } from "node:path";
-import { loadPropertyContent } from "../../content/load-properties.ts";
+import { demoEstate } from "../factories/demo-estates.ts";
 import { PUBLIC_PAGES, SITE } from "../../content/site.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
-const GORDON = loadPropertyContent(join(import.meta.dirname, "../../content/properties")).find(
-  (estate) => estate.content.en.name === "Gordon Castle",
-)!;
+const GORDON = demoEstate("gordon-castle").content;
 
 /** Text as the browser reads it from the server's HTML (React escapes these five). */
 const unescapeHtml = (text: string | undefined) =>

@@ -12,6 +12,8 @@ import { buildOpenApiDocument } from "../../server/api/openapi.ts";
 import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
 import { testServicesEnv } from "../setup/intake.ts";
 import { FUZZ_RUNS, hostileHeaders, hostileQuery, prototypesAreClean } from "./hostile.ts";
+import { isStorableText } from "../../domain/storable-text.ts";
+import { encodeLoosely, hostileString } from "./hostile.ts";
 import { type InjectedAnswer, inject } from "./inject.ts";
 
 const PUBLIC_URL = "http://localhost";
@@ -246,4 +248,147 @@ export function logReport(name: string, report: FuzzReport) {
   console.info(
     `fuzz ${name}: ${report.runs} requests in ${(report.ms / 1000).toFixed(1)} s; answers ${JSON.stringify(report.statuses)}`,
   );
+}
+
+// ─── GET query strings (issue 18 m) ──────────────────────────────────────────────────────────
+// A separate block on purpose: fuzzEndpoint above drives bodies; this drives the query string of
+// every documented GET from the parameters the OpenAPI document gives it.
+
+interface DocumentedParameter {
+  name: string;
+  in: string;
+  schema?: { type?: string; enum?: unknown[]; items?: { enum?: unknown[] } };
+}
+interface DocumentedGet {
+  parameters?: DocumentedParameter[];
+  responses: object;
+}
+
+/** Every GET the OpenAPI document lists, by its documented path. */
+export function documentedGets(): string[] {
+  return Object.entries(DOCUMENT.paths as Record<string, Record<string, unknown>>)
+    .filter(([, operations]) => operations.get)
+    .map(([path]) => path);
+}
+
+/** Values that stress a query parser or what reads its result: all sent percent-encoded. */
+const HOSTILE_QUERY_VALUES = [
+  "\u0000",
+  "a\u0000b",
+  "\uD800",
+  "x\uDC00y",
+  "1e309",
+  "-1",
+  "0",
+  "-0",
+  "0x10",
+  "1.5",
+  "NaN",
+  "Infinity",
+  "9007199254740993",
+  "99999999999999999999999999999999",
+  "2147483648",
+  "-2147483649",
+  "1~1",
+  "99999999999~99999999999",
+  ",,,",
+  "a,b,c,d,e,f,g,h,i,j,k,l,m,n",
+  "x".repeat(101),
+];
+
+/** Valid-looking values for one documented parameter (its enum, or numbers), else a word. */
+function plausibleValues(parameter: DocumentedParameter): string[] {
+  const schema = parameter.schema ?? {};
+  const listed = schema.enum ?? schema.items?.enum;
+  if (listed?.length) return listed.map(String);
+  if (schema.type === "integer" || schema.type === "number") return ["1", "15", "24", "100"];
+  if (schema.type === "boolean") return ["true", "false", "1", "0"];
+  return ["gordon", "castle", "2026-01-01", "1", ""];
+}
+
+/**
+ * A query string over one operation's documented parameters: any of them (and an unknown one,
+ * prototype keys, bracket forms), repeated or not (`q=a&q=b`), each with a plausible, hostile
+ * or random value. Lone surrogates, which percent-encoding cannot carry, go as CESU-8 junk.
+ */
+export function queryOf(parameters: DocumentedParameter[]): fc.Arbitrary<string> {
+  const names = parameters.filter((p) => p.in === "query").map((p) => p.name);
+  const name = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...(names.length ? names : ["q"])) },
+    { weight: 1, arbitrary: fc.constantFrom("unknown", "__proto__", "constructor", "lang") },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...(names.length ? names : ["q"])), fc.constantFrom("[]", "[a]"))
+        .map(([base, suffix]) => base + suffix),
+    },
+  );
+  const value = (parameterName: string) => {
+    const parameter = parameters.find((p) => p.name === parameterName);
+    return fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(...(parameter ? plausibleValues(parameter) : ["x"])),
+      },
+      { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_QUERY_VALUES) },
+      { weight: 2, arbitrary: hostileString.map((text) => text.slice(0, 300)) },
+    );
+  };
+  const pair = name.chain((key) => value(key).map((text) => [key, text] as const));
+  return fc
+    .array(pair, { minLength: 0, maxLength: 6 })
+    .map((pairs) =>
+      pairs.length
+        ? "?" + pairs.map(([key, text]) => `${encodeLoosely(key)}=${encodeLoosely(text)}`).join("&")
+        : "",
+    );
+}
+
+export interface FuzzQueryCall {
+  /** The path as the OpenAPI document names it, e.g. `/api/castles/{idOrSlug}`. */
+  documented: string;
+  /** The path with its parameters filled in, without the query. */
+  paths: fc.Arbitrary<string>;
+  /** Headers every request carries (a session cookie). */
+  headers?: () => Record<string, string>;
+}
+
+/**
+ * Sends FUZZ_RUNS GETs with generated query strings (every documented parameter of the call,
+ * with hostile values) and checks every answer: never a 5xx; every refusal a 4xx the OpenAPI
+ * document lists for the operation, as JSON `{message}`. The one refusal every call shares, a
+ * 400 for text no database holds (a NUL; server/middleware/query-text.ts), is accepted when the
+ * query holds such text, whether or not the operation's entry lists it yet.
+ */
+export async function fuzzQuery(app: Express, call: FuzzQueryCall): Promise<FuzzReport> {
+  const operation = (DOCUMENT.paths as Record<string, Record<string, DocumentedGet>>)[
+    call.documented
+  ]?.get;
+  if (!operation) throw new Error(`GET ${call.documented} is not documented`);
+  const documented = new Set(Object.keys(operation.responses));
+  const statuses: Record<number, number> = {};
+  const started = performance.now();
+  const details = await fc.check(
+    fc.asyncProperty(call.paths, queryOf(operation.parameters ?? []), async (path, query) => {
+      const answer = await inject(app, {
+        method: "GET",
+        url: path + query,
+        headers: call.headers?.() ?? {},
+      });
+      statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+      const isUnstorable = [...new URLSearchParams(query)].some(
+        ([key, value]) => !isStorableText(key) || !isStorableText(value),
+      );
+      expectDocumentedAnswer(answer, isUnstorable ? new Set([...documented, "400"]) : documented);
+      expect(prototypesAreClean(), "Object.prototype polluted").toBe(true);
+    }),
+    { numRuns: FUZZ_RUNS, endOnFailure: true },
+  );
+  if (details.failed)
+    throw new Error(
+      `GET ${call.documented} failed after ${details.numRuns} requests (seed ${details.seed}):\n` +
+        `${String((details.errorInstance as Error | undefined)?.message ?? details.errorInstance)}\n` +
+        JSON.stringify(details.counterexample),
+    );
+  return { runs: FUZZ_RUNS, statuses, ms: Math.round(performance.now() - started) };
 }

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { demoEstate } from "../factories/demo-estates.ts";
 import { readFuzzRuns } from "../setup/tier.ts";
 
 /**
@@ -67,7 +68,7 @@ export const HOSTILE_TEXTS = [
   "0000-00-00",
   "a@b",
   "admin@castellum.test",
-  "estate-office@gordon-castle.example",
+  demoEstate("gordon-castle").email,
   "x".repeat(255),
   "a".repeat(5_000),
 ];

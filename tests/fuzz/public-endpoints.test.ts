@@ -8,6 +8,7 @@ import { membershipSchema } from "../../domain/requests/membership.schema.ts";
 import type { RequestKind } from "../../domain/requests/options.ts";
 import { propertyBookingSchema } from "../../domain/requests/property-booking.schema.ts";
 import { describeEachBackend } from "../setup/database.ts";
+import { demoEstate } from "../factories/demo-estates.ts";
 import { validBookingRequest, validMembership, validPropertyBooking } from "../setup/intake.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport, passingToken } from "./harness.ts";
 import {
@@ -38,10 +39,11 @@ function formBodies(base: Record<string, unknown>): fc.Arbitrary<string> {
   );
 }
 
+const GORDON = demoEstate("gordon-castle");
 const OWNER_BODIES = {
-  verifyEmail: { email: "estate-office@gordon-castle.example" },
-  verifyCode: { email: "estate-office@gordon-castle.example", code: "123456" },
-  claim: { email: "estate-office@gordon-castle.example", propertyId: 15 },
+  verifyEmail: { email: GORDON.email },
+  verifyCode: { email: GORDON.email, code: "123456" },
+  claim: { email: GORDON.email, propertyId: GORDON.id },
 };
 
 function ownerBodies(base: Record<string, unknown>): fc.Arbitrary<string> {

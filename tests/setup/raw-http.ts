@@ -11,13 +11,14 @@ export interface RawAnswer {
 }
 
 /**
- * A GET (or HEAD) as sent on the wire: no automatic Accept-Encoding and no transparent
- * decompression, unlike fetch, so a test sees which encoding the server chose.
+ * A request as sent on the wire: no automatic Accept-Encoding and no transparent
+ * decompression, unlike fetch, so a test sees which encoding the server chose; and any method
+ * Node's parser knows (fetch refuses TRACE and TRACK).
  */
 export function rawRequest(
   url: string,
   headers: Record<string, string> = {},
-  method: "GET" | "HEAD" = "GET",
+  method = "GET",
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {

@@ -1,0 +1,64 @@
+import fc from "fast-check";
+import { beforeAll, expect, it } from "vitest";
+import { createSession } from "../../domain/auth/sessions.ts";
+import { slugify } from "../../domain/catalogue/slug.ts";
+import { describeEachBackend, DEMO_CATALOGUE } from "../setup/database.ts";
+import { createTestStaff } from "../setup/staff.ts";
+import { documentedGets, fuzzApp, fuzzQuery, logReport } from "./harness.ts";
+import { encodePathSegment, FUZZ_TIMEOUT_MS, hostileString } from "./hostile.ts";
+
+/** A path parameter: a value that exists, one that may not, or hostile text. */
+const PATH_VALUES: Record<string, string[]> = {
+  idOrSlug: DEMO_CATALOGUE.slice(0, 2).flatMap((estate) => [
+    slugify(estate.content.en.name),
+    String(estate.id),
+  ]),
+  id: ["1", "00000000-0000-4000-8000-000000000000", String(DEMO_CATALOGUE[0]!.id)],
+};
+
+function pathsOf(documented: string): fc.Arbitrary<string> {
+  const names = [...documented.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+  if (!names.length) return fc.constant(documented);
+  const values = names.map((name) =>
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...(PATH_VALUES[name] ?? ["1"])) },
+      { weight: 1, arbitrary: hostileString.map((text) => encodePathSegment(text.slice(0, 100))) },
+    ),
+  );
+  return fc
+    .tuple(...values)
+    .map((filled) =>
+      names.reduce((path, name, i) => path.replace(`{${name}}`, filled[i]!), documented),
+    );
+}
+
+describeEachBackend("fuzzing the query string of every GET", (database) => {
+  const server = fuzzApp(() => database().deps, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
+  let adminCookie = "";
+  beforeAll(async () => {
+    const deps = database().deps;
+    const admin = await createTestStaff(deps, "admin@castellum.test", { isAdmin: true });
+    const { token } = await createSession(deps, { role: "staff", staffUserId: admin.id }, {});
+    adminCookie = `castellum_session=${token}`;
+  });
+
+  it("covers every documented GET", () => {
+    expect(documentedGets()).toContain("/api/castles");
+    expect(documentedGets()).toContain("/api/booking-requests/export.csv");
+  });
+
+  for (const documented of documentedGets())
+    it(
+      `GET ${documented}: no 5xx, documented refusals, whatever the query string`,
+      async () => {
+        // Signed in as an admin, so the staff and owner calls reach their parameters.
+        const report = await fuzzQuery(server().app, {
+          documented,
+          paths: pathsOf(documented),
+          headers: () => ({ cookie: adminCookie }),
+        });
+        logReport(`GET ${documented}`, report);
+      },
+      FUZZ_TIMEOUT_MS,
+    );
+});
