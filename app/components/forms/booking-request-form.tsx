@@ -77,7 +77,10 @@ export function BookingRequestForm({ countries, botCheck, serverToday }: Booking
       import("../../../domain/requests/booking-request.schema.ts").then(
         (module) => module.bookingRequestSchema,
       ),
-    endpoint: "/api/booking-requests",
+    loadOperation: () =>
+      import("../../../domain/requests/requests.contract.ts").then(
+        (module) => module.createBookingRequest,
+      ),
     fields: FIELDS,
     defaultValues: {
       firstName: "",

@@ -54,7 +54,10 @@ export function MembershipForm({ botCheck }: MembershipFormProps) {
       import("../../../domain/requests/membership.schema.ts").then(
         (module) => module.membershipSchema,
       ),
-    endpoint: "/api/membership/apply",
+    loadOperation: () =>
+      import("../../../domain/requests/requests.contract.ts").then(
+        (module) => module.createMembershipApplication,
+      ),
     fields: FIELDS,
     defaultValues: {
       title: "" as never,

@@ -86,7 +86,10 @@ export function PropertyBookingForm({
       import("../../../domain/requests/property-booking.schema.ts").then((module) =>
         module.propertyBookingSchema(bookingHorizonMonths),
       ),
-    endpoint: "/api/bookings",
+    loadOperation: () =>
+      import("../../../domain/requests/requests.contract.ts").then(
+        (module) => module.createPropertyBooking,
+      ),
     fields: FIELDS,
     defaultValues,
     failure: { failed: t("forms.propertyBooking.failed") },

@@ -7,14 +7,18 @@ import { toast } from "../../hooks/use-toast.ts";
 import type { BotCheckHandle } from "./bot-check.tsx";
 import type { SummaryError } from "./error-summary.tsx";
 import { fieldId } from "./fields.tsx";
+import type { z } from "zod";
+import type {
+  FORM_OPERATIONS,
+  StoredRequestSchema,
+} from "../../../domain/requests/requests.contract.ts";
+import { readAnswer } from "../../api-client.ts";
 
 /** What the API answers with 201 (spec point 7 and the issue: the stored record). */
-export interface StoredRequest {
-  id: string;
-  reference: string;
-  status: string;
-  createdAt: string;
-}
+export type StoredRequest = z.output<typeof StoredRequestSchema>;
+
+/** The operation a guest form sends to (domain/requests/requests.contract.ts). */
+export type GuestFormOperation = (typeof FORM_OPERATIONS)[keyof typeof FORM_OPERATIONS];
 
 interface GuestFormOptions<Values extends FieldValues> {
   /** The `<form>` element's id: its server-rendered fields may hold what the guest typed. */
@@ -22,7 +26,11 @@ interface GuestFormOptions<Values extends FieldValues> {
   /** Loads the form's shared zod schema (dynamic import: not in the page's first load). */
   loadSchema: () => Promise<import("zod").ZodType>;
   defaultValues: DefaultValues<Values>;
-  endpoint: string;
+  /**
+   * Loads the operation the form sends to (dynamic import, like the schema: the contract holds
+   * every form's schema). Its answers are read with the schemas it documents.
+   */
+  loadOperation: () => Promise<GuestFormOperation>;
   /** The form's fields, in page order: their labels (`forms.fields.*`) name them in messages. */
   fields: readonly string[];
   /**
@@ -47,9 +55,18 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
   const labels = useMemo(() => fieldLabels(options.fields, t), [t]);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- one resolver per form
   const schema = useMemo(() => lazyZodResolver<Values, Values>(options.loadSchema), []);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- one operation per form
+  const operation = useMemo(() => lazyOperation(options.loadOperation), []);
   // Fetched when the guest starts on the form (or the page is idle), so the first submit does
-  // not wait for it; a submit before it arrived awaits it in the resolver.
-  useEffect(() => whenEngaged(document, schema.preload), [schema]);
+  // not wait for them; a submit before they arrived awaits them.
+  useEffect(
+    () =>
+      whenEngaged(document, () => {
+        schema.preload();
+        operation.preload();
+      }),
+    [schema, operation],
+  );
   // The form hydrates when the guest engages with it (see form-island.tsx): start from what
   // they already typed into the server's HTML, or registering the fields would overwrite it.
   const [initialValues] = useState(() => valuesInPage(options.formId, options.defaultValues));
@@ -137,7 +154,8 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
     lastSent.current = { body, key };
     setSubmitting(true);
     try {
-      const response = await fetch(options.endpoint, {
+      const sendTo = await operation.get();
+      const response = await fetch(sendTo.path, {
         method: "POST",
         credentials: "same-origin",
         headers: {
@@ -149,14 +167,15 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
         },
         body,
       });
-      const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-      if (response.ok) {
+      const json: unknown = await response.json().catch(() => undefined);
+      const answer = readAnswer(sendTo, response.status, json);
+      if (answer.ok) {
         lastSent.current = null;
         setShowSummary(false);
-        options.onSuccess(answer as unknown as StoredRequest, values);
+        options.onSuccess(answer.data, values);
         return;
       }
-      if (response.status === 403) {
+      if (answer.status === 403) {
         botCheck.current?.reset();
         toast({
           variant: "destructive",
@@ -165,9 +184,7 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
         });
         return;
       }
-      const errors = Array.isArray(answer.errors)
-        ? (answer.errors as { path: string; message: string }[])
-        : [];
+      const { errors } = answer;
       if (errors.length > 0) {
         for (const error of errors)
           form.setError(error.path as never, { type: "server", message: error.message });
@@ -185,7 +202,7 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
       toast({
         variant: "destructive",
         title: t("forms.toast.errorTitle"),
-        description: failureText(response.status, answer.message, options.failure, t),
+        description: failureText(answer.status, answer.message, options.failure, t),
       });
     } catch {
       // No answer at all (offline, the connection dropped): the form's own words.
@@ -223,6 +240,17 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
     botCheck,
     labels,
   };
+}
+
+/** `load` run once (again after a failure), and early with `preload`. */
+function lazyOperation(load: () => Promise<GuestFormOperation>) {
+  let ready: Promise<GuestFormOperation> | null = null;
+  const get = () =>
+    (ready ??= load().catch((error: unknown) => {
+      ready = null;
+      throw error;
+    }));
+  return { get, preload: () => void get().catch(() => undefined) };
 }
 
 /**

@@ -2,34 +2,11 @@ import { UPLOAD_FIELD } from "../../../domain/media/upload-limits.ts";
 import type { OwnerImage } from "../../../domain/owners/owner-property.ts";
 import { uploadOwnerImages } from "../../../domain/owners/owners.contract.ts";
 import { readAnswer } from "../../api-client.ts";
-import { callStaffApi, type StaffAnswer } from "../staff/staff-api.ts";
-
-/** The owner API's base path (server/api/owners.ts). */
-export const OWNER_API = "/api/property-owners";
 
 /** `path` with the page's language, so the server's messages come back in it. */
-export function withLanguage(path: string, language: string, query: Record<string, string> = {}) {
+function withLanguage(path: string, language: string, query: Record<string, string> = {}) {
   const params = new URLSearchParams({ ...query, lang: language });
-  return `${path}${path.includes("?") ? "&" : "?"}${params}`;
-}
-
-/**
- * One JSON call of the owner API (same origin, session cookie): the same answer shape as the
- * staff API's, network failures as status 0.
- */
-export function callOwnerApi<T>(
-  method: "GET" | "POST" | "DELETE",
-  path: string,
-  options: { body?: unknown; language: string; query?: Record<string, string> },
-): Promise<StaffAnswer<T>> {
-  return callStaffApi<T>(
-    method,
-    withLanguage(`${OWNER_API}${path}`, options.language, options.query),
-    {
-      body: options.body,
-      language: options.language,
-    },
-  );
+  return `${path}?${params}`;
 }
 
 export interface UploadAnswer {
@@ -52,7 +29,7 @@ export function uploadOwnerImage(
     const xhr = new XMLHttpRequest();
     xhr.open(
       "POST",
-      withLanguage(`${OWNER_API}/upload-image`, options.language, {
+      withLanguage(uploadOwnerImages.path, options.language, {
         propertyId: String(options.propertyId),
       }),
     );

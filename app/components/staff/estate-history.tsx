@@ -17,7 +17,8 @@ import {
 import { cn } from "../ui/cn.ts";
 import { useEstateLabels } from "./estate-labels.ts";
 import { formatMoment } from "./format.ts";
-import { callStaffApi } from "./staff-api.ts";
+import { revertEstateRevision } from "../../../domain/staff/estates.contract.ts";
+import { callApi } from "../../api-client.ts";
 
 /** One change as the history shows it (EstateRevision without the raw values). */
 export interface HistoryEntry {
@@ -272,9 +273,9 @@ function RevertConfirm({
   const revert = async () => {
     if (saving) return;
     setSaving(true);
-    const answer = await callStaffApi<{ revisionId: number; current?: string }>(
-      "POST",
-      `/api/admin/estates/${estateId}/revisions/${entry.id}/revert`,
+    const answer = await callApi(
+      revertEstateRevision,
+      { params: { id: estateId, revisionId: entry.id } },
       { language: i18n.language },
     );
     setSaving(false);
@@ -289,7 +290,7 @@ function RevertConfirm({
     if (answer.status === 409) {
       setConflict({
         message: answer.message ?? t("staff.estates.errors.conflict"),
-        current: answer.body?.current ?? "",
+        current: answer.data?.current ?? "",
       });
       onStale();
       return;

@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { OwnerEmailChangeSchema } from "../../../domain/staff/estates.schema.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
-import { callStaffApi } from "./staff-api.ts";
+import { setEstateOwnerEmail } from "../../../domain/staff/estates.contract.ts";
+import { callApi } from "../../api-client.ts";
 import { useHydrated } from "./staff-page.tsx";
 
 /**
@@ -38,14 +39,14 @@ export function OwnerEmailForm({
     const parsed = OwnerEmailChangeSchema.safeParse({ email });
     if (!parsed.success) return fail(t(parsed.error.issues[0]?.message ?? "errors.generic"));
     setSaving(true);
-    const answer = await callStaffApi<{ email: string; changed: boolean }>(
-      "PATCH",
-      `/api/admin/estates/${estateId}/owner-email`,
-      { language: i18n.language, body: parsed.data },
+    const answer = await callApi(
+      setEstateOwnerEmail,
+      { params: { id: estateId }, body: parsed.data },
+      { language: i18n.language },
     );
     setSaving(false);
-    if (answer.ok && answer.body) {
-      const { email: saved, changed } = answer.body;
+    if (answer.ok) {
+      const { email: saved, changed } = answer.data;
       toast({
         title: t(changed ? "staff.estates.owner.savedTitle" : "staff.estates.owner.unchangedTitle"),
         description: t(

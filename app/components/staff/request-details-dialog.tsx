@@ -3,7 +3,7 @@ import { useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
 import { summarizeRequest, type SummaryRow } from "../../../domain/requests/summary.ts";
-import type { RequestDetail, RequestNote } from "../../../domain/staff/inbox.ts";
+import type { RequestDetail } from "../../../domain/staff/inbox.ts";
 import { LANGUAGE_NAMES, isLanguage } from "../../../i18n/config.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
@@ -15,7 +15,8 @@ import { formatMoment } from "./format.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { type StatusChange, StatusChangeDialog } from "./status-change-dialog.tsx";
 import { StatusSelect } from "./status-select.tsx";
-import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
+import { COLLECTION_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
+import { callApi } from "../../api-client.ts";
 import { NOTE_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
 import { useReturnFocus } from "../ui/use-return-focus.ts";
 
@@ -284,7 +285,7 @@ function History({ detail }: { detail: RequestDetail }) {
               <p className="flex flex-wrap items-center gap-2">
                 {entry.fromStatus ? (
                   <>
-                    <StatusBadge status={entry.fromStatus as RequestStatus} />
+                    <StatusBadge status={entry.fromStatus} />
                     <span aria-hidden className="text-muted">
                       →
                     </span>
@@ -293,7 +294,7 @@ function History({ detail }: { detail: RequestDetail }) {
                 ) : (
                   <span className="text-muted">{t("staff.details.received")}</span>
                 )}
-                <StatusBadge status={entry.toStatus as RequestStatus} />
+                <StatusBadge status={entry.toStatus} />
               </p>
               <p className="text-muted mt-1">
                 {t("staff.details.changedBy", {
@@ -339,13 +340,13 @@ function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void
         return;
       }
       setSaving(true);
-      const answer = await callStaffApi<RequestNote>(
-        "POST",
-        `${COLLECTION_PATHS[detail.kind]}/${encodeURIComponent(detail.id)}/notes`,
-        { language: i18n.language, body: { body } },
+      const answer = await callApi(
+        COLLECTION_OPERATIONS[detail.kind].addNote,
+        { params: { id: detail.id }, body: { body } },
+        { language: i18n.language },
       );
       setSaving(false);
-      if (answer.ok && answer.body) {
+      if (answer.ok) {
         setBody("");
         setError(null);
         onAdded();

@@ -7,6 +7,8 @@ import {
 } from "../../../domain/requests/options.ts";
 import { REASON_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
 import type { RequestDetail } from "../../../domain/staff/inbox.ts";
+import { COLLECTION_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
+import { callApi } from "../../api-client.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
@@ -20,7 +22,6 @@ import {
 } from "../ui/dialog.tsx";
 import type { StatusTarget } from "./inbox-row.ts";
 import { StatusBadge } from "./status-badge.tsx";
-import { callStaffApi, COLLECTION_PATHS } from "./staff-api.ts";
 import { statusLabelKey } from "../status-tones.ts";
 import { statusChangedToast } from "./status-change-text.ts";
 import { useReturnFocus } from "../ui/use-return-focus.ts";
@@ -104,11 +105,10 @@ function StatusChangeForm({
     }
     setSaving(true);
     onBusy(true);
-    const answer = await callStaffApi<RequestDetail & { current?: RequestDetail }>(
-      "PATCH",
-      `${COLLECTION_PATHS[target.kind]}/${encodeURIComponent(target.id)}`,
+    const answer = await callApi(
+      COLLECTION_OPERATIONS[target.kind].updateStatus,
       {
-        language: i18n.language,
+        params: { id: target.id },
         body: {
           status: to,
           reason: trimmed || undefined,
@@ -117,12 +117,13 @@ function StatusChangeForm({
           version: target.version,
         },
       },
+      { language: i18n.language },
     );
     setSaving(false);
     onBusy(false);
     if (answer.ok) {
       toast(statusChangedToast(target.kind, t));
-      onDone(answer.body);
+      onDone(answer.data);
       return;
     }
     const reasonError = answer.errors.find((issue) => issue.path === "reason");
@@ -137,7 +138,8 @@ function StatusChangeForm({
       description: answer.message ?? t("staff.change.failed"),
     });
     // 409: someone else changed it; 404: it is gone. Either way the page must show what is.
-    if (answer.status === 409 || answer.status === 404) onDone(answer.body?.current ?? null);
+    if (answer.status === 409) onDone(answer.data?.current ?? null);
+    else if (answer.status === 404) onDone(null);
   };
 
   return (

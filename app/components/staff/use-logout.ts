@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { toast } from "../../hooks/use-toast.ts";
-import { callStaffApi } from "./staff-api.ts";
+import { logoutStaff } from "../../../domain/staff/staff-auth.contract.ts";
+import { callApi } from "../../api-client.ts";
 
 /**
  * Logout (spec point 8): the server ends the session, then 'Logged out' and the sign-in page;
@@ -16,7 +17,7 @@ export function useLogout() {
   const logout = async () => {
     if (pending) return;
     setPending(true);
-    const answer = await callStaffApi("POST", "/api/admin/logout", { language: i18n.language });
+    const answer = await callApi(logoutStaff, {}, { language: i18n.language });
     setPending(false);
     if (!answer.ok) {
       toast({

@@ -17,7 +17,7 @@ import { InboxFilters } from "../../components/staff/inbox-filters.tsx";
 import { KindNav, StatusCards } from "../../components/staff/inbox-nav.tsx";
 import { InboxTable } from "../../components/staff/inbox-table.tsx";
 import { OverviewPanel } from "../../components/staff/overview-panel.tsx";
-import { COLLECTION_PATHS } from "../../components/staff/staff-api.ts";
+import { COLLECTION_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
 import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
 import {
   type StatusChange,
@@ -132,7 +132,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       ),
       next: page.nextCursor ? hrefOf({ ...filter, after: page.nextCursor }) : null,
       first: filter.after ? hrefOf(firstPage) : null,
-      csv: `${COLLECTION_PATHS[kind]}/export.csv${exportSearch ? `?${exportSearch}` : ""}`,
+      csv: `${COLLECTION_OPERATIONS[kind].exportCsv.path}${exportSearch ? `?${exportSearch}` : ""}`,
       oldestNew: hrefOf({ kind, status: "New", sort: "oldest" }),
     },
   };

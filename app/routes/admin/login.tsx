@@ -3,7 +3,9 @@ import { FormProvider, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { redirect, useNavigate, useSearchParams } from "react-router";
 import { LogIn } from "lucide-react";
-import { staffAccessOf, type StaffUser } from "../../../domain/staff/staff-user.ts";
+import { staffAccessOf } from "../../../domain/staff/staff-user.ts";
+import { loginStaff } from "../../../domain/staff/staff-auth.contract.ts";
+import { callApi } from "../../api-client.ts";
 import type { StaffLogin } from "../../../domain/staff/login.schema.ts";
 import type { Route } from "./+types/login";
 import { sessionContext, staffPagesContext } from "../../context.ts";
@@ -11,11 +13,14 @@ import { TextField } from "../../components/forms/fields.tsx";
 import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
 import { pageAddressOfPath } from "../../components/staff/page-address.ts";
 import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
-import { callStaffApi, safeRedirectTarget, STAFF_HOME } from "../../components/staff/staff-api.ts";
+import { safeRedirectTarget, STAFF_HOME } from "../../components/staff/staff-api.ts";
 import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { toast } from "../../hooks/use-toast.ts";
 import { staffTitle } from "./require-admin.server.ts";
+
+/** The fields a 400's `errors[]` may name, shown under their input. */
+const LOGIN_FIELDS = ["email", "password"] as const satisfies readonly (keyof StaffLogin)[];
 
 /** Where a sign-in goes: the local page it was asked for (never a data request), or the inbox. */
 function returnTarget(redirectTo: string | null): string {
@@ -79,18 +84,15 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
   const onSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     setRefused(false);
-    const answer = await callStaffApi<{ user: StaffUser }>("POST", "/api/admin/login", {
-      body: values,
-      language: i18n.language,
-    });
-    const user = answer.body?.user;
-    if (!answer.ok || !user) {
-      const fields = answer.errors.filter(
-        (issue) => issue.path === "email" || issue.path === "password",
-      );
+    const answer = await callApi(loginStaff, { body: values }, { language: i18n.language });
+    if (!answer.ok) {
+      const fields = answer.errors.flatMap((issue) => {
+        const path = LOGIN_FIELDS.find((name) => name === issue.path);
+        return path ? [{ path, message: issue.message }] : [];
+      });
       fields.forEach((issue, index) =>
         form.setError(
-          issue.path as keyof StaffLogin,
+          issue.path,
           { type: "server", message: issue.message },
           { shouldFocus: index === 0 },
         ),
@@ -102,6 +104,7 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
       );
       return;
     }
+    const { user } = answer.data;
     // The password was right, but the account may still not open the staff area: no welcome
     // then. A non-admin stays here and is told why; an admin of another domain goes on to the
     // page, which answers 'Access Denied' with the account's email (spec point 6).

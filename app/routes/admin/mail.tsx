@@ -4,7 +4,11 @@ import { useNavigation, useRevalidator } from "react-router";
 import { MailCheck, RotateCw, Trash2 } from "lucide-react";
 import type { Route } from "./+types/mail";
 import { formatMoment } from "../../components/staff/format.ts";
-import { callStaffApi } from "../../components/staff/staff-api.ts";
+import {
+  discardUndeliveredMail,
+  retryUndeliveredMail,
+} from "../../../domain/mail/mail.contract.ts";
+import { callApi } from "../../api-client.ts";
 import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
 import { Button, buttonVariants } from "../../components/ui/button.tsx";
 import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
@@ -67,12 +71,16 @@ export default function UndeliveredMail({ loaderData }: Route.ComponentProps) {
     setBusyId(mail.id);
     const answer =
       action === "retry"
-        ? await callStaffApi("POST", `/api/admin/mail/${encodeURIComponent(mail.id)}/retry`, {
-            language: i18n.language,
-          })
-        : await callStaffApi("DELETE", `/api/admin/mail/${encodeURIComponent(mail.id)}`, {
-            language: i18n.language,
-          });
+        ? await callApi(
+            retryUndeliveredMail,
+            { params: { id: mail.id } },
+            { language: i18n.language },
+          )
+        : await callApi(
+            discardUndeliveredMail,
+            { params: { id: mail.id } },
+            { language: i18n.language },
+          );
     setBusyId(null);
     if (answer.ok)
       toast({

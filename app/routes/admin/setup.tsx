@@ -5,17 +5,26 @@ import { useNavigate } from "react-router";
 import { LANGUAGE_NAMES, LANGUAGES } from "../../../i18n/config.ts";
 import { PASSWORD_MIN_LENGTH } from "../../../domain/staff/password-rules.ts";
 import type { StaffSetup } from "../../../domain/staff/setup.schema.ts";
-import type { StaffUser } from "../../../domain/staff/staff-user.ts";
+import { completeStaffSetup } from "../../../domain/staff/staff-auth.contract.ts";
+import { callApi } from "../../api-client.ts";
 import type { Route } from "./+types/setup";
 import { requestInfoContext, staffPagesContext } from "../../context.ts";
 import { SelectField, TextField } from "../../components/forms/fields.tsx";
 import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
 import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
-import { callStaffApi, STAFF_HOME } from "../../components/staff/staff-api.ts";
+import { STAFF_HOME } from "../../components/staff/staff-api.ts";
 import { Alert } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { toast } from "../../hooks/use-toast.ts";
 import { staffTitle } from "./require-admin.server.ts";
+
+/** The fields a 400's `errors[]` may name, shown under their input. */
+const SETUP_FIELDS = [
+  "displayName",
+  "email",
+  "password",
+  "language",
+] as const satisfies readonly (keyof StaffSetup)[];
 
 /** How an operator makes an admin when the link cannot be used (server/staff-cli.ts). */
 const CREATE_ADMIN_COMMAND = "npm run staff -- create <email> --admin";
@@ -101,12 +110,9 @@ function SetupForm({
   const rootError = form.formState.errors.root?.message;
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const answer = await callStaffApi<{ user: StaffUser }>("POST", "/api/admin/setup", {
-      body: values,
-      language: i18n.language,
-    });
-    const user = answer.body?.user;
-    if (answer.ok && user) {
+    const answer = await callApi(completeStaffSetup, { body: values }, { language: i18n.language });
+    if (answer.ok) {
+      const { user } = answer.data;
       toast({
         title: t("staff.setup.successTitle"),
         description: t("staff.setup.successText", { name: user.displayName }),
@@ -118,11 +124,13 @@ function SetupForm({
       );
       return;
     }
-    const known = new Set(["displayName", "email", "password", "language"]);
-    const fieldErrors = answer.errors.filter((issue) => known.has(issue.path));
+    const fieldErrors = answer.errors.flatMap((issue) => {
+      const field = SETUP_FIELDS.find((name) => name === issue.path);
+      return field ? [{ field, message: issue.message }] : [];
+    });
     for (const issue of fieldErrors)
       form.setError(
-        issue.path as keyof StaffSetup,
+        issue.field,
         { type: "server", message: issue.message },
         { shouldFocus: issue === fieldErrors[0] },
       );

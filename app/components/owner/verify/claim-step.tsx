@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Check } from "lucide-react";
 import { Button } from "../../ui/button.tsx";
-import { callOwnerApi } from "../owner-api.ts";
+import { claimProperty } from "../../../../domain/owners/owners.contract.ts";
+import { callApi } from "../../../api-client.ts";
 import { type Problem, ProblemBox, PropertyLines, type PropertySummary } from "./verify-shared.tsx";
 
 /** Step 3: the estate to claim; claiming opens the owner's session and the dashboard. */
@@ -19,13 +20,13 @@ export function ClaimStep({ email, properties }: { email: string; properties: Pr
     if (chosen === null) return;
     setProblem(null);
     setBusy(true);
-    const answer = await callOwnerApi<{ claimed: boolean; property: PropertySummary }>(
-      "POST",
-      "/claim-property",
-      { body: { email, propertyId: chosen }, language: i18n.language },
+    const answer = await callApi(
+      claimProperty,
+      { body: { email, propertyId: chosen } },
+      { language: i18n.language },
     );
-    if (answer.ok && answer.body?.claimed) {
-      await navigate(`/admin/dashboard?estate=${answer.body.property?.id ?? chosen}`);
+    if (answer.ok) {
+      await navigate(`/admin/dashboard?estate=${answer.data.property.id}`);
       return;
     }
     setBusy(false);

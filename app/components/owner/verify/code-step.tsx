@@ -10,16 +10,11 @@ import { inputClass } from "../../forms/fields.tsx";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { Field } from "../../ui/field.tsx";
-import { callOwnerApi } from "../owner-api.ts";
+import { verifyOwnerCode } from "../../../../domain/owners/owners.contract.ts";
+import { callApi } from "../../../api-client.ts";
 import { type Problem, ProblemBox, type PropertySummary, requestCode } from "./verify-shared.tsx";
 
 const CODE_LENGTH = OWNER_CODE_POLICY.length;
-
-type VerifyCodeAnswer = {
-  propertyFound: boolean;
-  property?: PropertySummary;
-  properties?: PropertySummary[];
-};
 
 /** Step 2: the code from the email; a correct one answers the estates to claim. */
 export function CodeStep({
@@ -52,19 +47,16 @@ export function CodeStep({
     }
     setFieldError(null);
     setBusy(true);
-    const answer = await callOwnerApi<VerifyCodeAnswer>("POST", "/verify-code", {
-      body: { email, code: digits },
-      language: i18n.language,
-    });
+    const answer = await callApi(
+      verifyOwnerCode,
+      { body: { email, code: digits } },
+      { language: i18n.language },
+    );
     setBusy(false);
-    const body = answer.body;
-    if (answer.ok && body?.propertyFound) {
-      const properties = body.properties?.length
-        ? body.properties
-        : body.property
-          ? [body.property]
-          : [];
-      if (properties.length > 0) return onVerified(properties);
+    if (answer.ok && answer.data.propertyFound) {
+      const { properties, property } = answer.data;
+      const found = properties.length > 0 ? properties : property ? [property] : [];
+      if (found.length > 0) return onVerified(found);
     }
     setCode("");
     setProblem({

@@ -1,14 +1,15 @@
 import type { TFunction } from "i18next";
 import { MapPin } from "lucide-react";
+import type { z } from "zod";
+import {
+  type OwnerEstateSchema,
+  verifyOwnerEmail,
+} from "../../../../domain/owners/owners.contract.ts";
+import { callApi } from "../../../api-client.ts";
 import { Alert, AlertTitle } from "../../ui/alert.tsx";
-import { callOwnerApi } from "../owner-api.ts";
 
-/** An estate the owner may claim, as the verify steps show it. */
-export interface PropertySummary {
-  id: number;
-  name: string;
-  location: string;
-}
+/** An estate the owner may claim, as verify-code answers it. */
+export type PropertySummary = z.output<typeof OwnerEstateSchema>;
 
 /** A problem shown above a step's form: a title (spec point 8) and the server's detail. */
 export interface Problem {
@@ -36,21 +37,14 @@ export function ProblemBox({
   );
 }
 
-type VerifyEmailAnswer = { propertyFound: boolean; codeSent?: boolean };
-
 /** Asks for a code for `email`: null when it was sent, else what went wrong. */
 export async function requestCode(
   email: string,
   language: string,
   t: TFunction,
 ): Promise<Problem | null> {
-  const answer = await callOwnerApi<VerifyEmailAnswer>("POST", "/verify-email", {
-    body: { email },
-    language,
-  });
-  if (answer.ok && answer.body?.propertyFound === false)
-    return { title: t("owner.errors.noProperty") };
-  if (answer.ok && answer.body?.propertyFound && answer.body.codeSent) return null;
+  const answer = await callApi(verifyOwnerEmail, { body: { email } }, { language });
+  if (answer.ok) return answer.data.propertyFound ? null : { title: t("owner.errors.noProperty") };
   return {
     title: t("owner.verify.emailFailed"),
     detail: answer.errors[0]?.message ?? answer.message ?? undefined,
