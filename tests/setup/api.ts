@@ -17,7 +17,14 @@ export async function answerOf<O extends Operation>(
 }
 
 /** An answer already read: a `fetch` Response, or `staffCall`'s `{status, body, text}`. */
-export type AnswerLike = Response | { status: number; body: unknown; text: string };
+export type AnswerLike = Response | ReadAnswer;
+
+/** An answer whose body was read (as JSON when it is JSON): `staffCall`'s `{status, body, text}`. */
+export interface ReadAnswer {
+  status: number;
+  body: unknown;
+  text?: string;
+}
 
 /**
  * The body of an answer that must have `status`, read with the schema the operation documents
@@ -30,25 +37,33 @@ export async function expectAnswer<O extends Operation, S extends StatusOf<O>>(
   answer: AnswerLike,
   status: S,
 ): Promise<AnswerOf<O, S>> {
-  const { body, text } =
-    answer instanceof Response ? await bodyOf(answer) : { body: answer.body, text: answer.text };
+  return dataOf(operation, answer instanceof Response ? await bodyOf(answer) : answer, status);
+}
+
+/** `expectAnswer` for an answer whose body was already read (`staffCall`). */
+export function dataOf<O extends Operation, S extends StatusOf<O>>(
+  operation: O,
+  answer: ReadAnswer,
+  status: S,
+): AnswerOf<O, S> {
+  const text = answer.text ?? JSON.stringify(answer.body);
   const where = `${operation.id} ${answer.status}: ${text.slice(0, 2000)}`;
   expect(answer.status, where).toBe(status);
   const spec = operation.responses[status];
   if (!spec) throw new Error(`${operation.id} does not document ${status}`);
   if (!spec.schema) return undefined as AnswerOf<O, S>;
-  const parsed = spec.schema.safeParse(body);
+  const parsed = spec.schema.safeParse(answer.body);
   if (!parsed.success) throw new Error(`${where}\n${parsed.error.message}`);
-  if (!isDeepStrictEqual(parsed.data, body))
+  if (!isDeepStrictEqual(parsed.data, answer.body))
     throw new Error(`${where}\nthe body carries what its schema does not name`);
   return parsed.data as AnswerOf<O, S>;
 }
 
-async function bodyOf(response: Response): Promise<{ body: unknown; text: string }> {
+async function bodyOf(response: Response): Promise<ReadAnswer> {
   const text = await response.text();
   try {
-    return { body: JSON.parse(text) as unknown, text };
+    return { status: response.status, body: JSON.parse(text) as unknown, text };
   } catch {
-    return { body: undefined, text };
+    return { status: response.status, body: undefined, text };
   }
 }
