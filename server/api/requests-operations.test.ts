@@ -256,7 +256,9 @@ describe("GET /api/openapi.json", () => {
       ]?.schema?.$ref;
     expect(schemaOf(post.responses!["201"])).toBe("#/components/schemas/StoredRequest");
     expect(schemaOf(post.responses!["403"])).toBe("#/components/schemas/BotCheckError");
-    expect(Object.keys(post.responses!["429"]!.headers ?? {})).toEqual(["Retry-After"]);
+    const headersOf = (response: unknown) =>
+      (response as { headers?: Record<string, unknown> }).headers ?? {};
+    expect(Object.keys(headersOf(post.responses!["429"]))).toEqual(["Retry-After"]);
     expect((post.parameters ?? []).map((p) => "name" in p && p.name)).toEqual([
       "Idempotency-Key",
       "X-Bot-Token",
