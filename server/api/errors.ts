@@ -80,7 +80,7 @@ export function apiErrorHandler(log: Logger): ErrorRequestHandler {
       return res.status(500).json({ message: error.message });
     }
     // body-parser style errors carry a status; keep their 4xx, hide their text.
-    const status = clientStatusOf(error as unknown) ?? 500;
+    const status = clientStatusOf(error) ?? 500;
     if (status === 500)
       log.error(
         { err: error, requestId: res.locals.requestId, url: req.originalUrl },
