@@ -358,15 +358,25 @@ function planMatrix(estates: number): Record<string, string>[] {
     { amenities: "golf,lake" },
     { members: "1" },
   ];
-  const texts = [{}, { q: "castle" }, { q: "Ravengate" }, { q: "城堡" }, { q: "Ravngate" }];
-  const cursors = [{}, { after: String(Math.floor(estates * 0.9)) }];
+  const texts: Record<string, string>[] = [
+    {},
+    { q: "castle" },
+    { q: "Ravengate" },
+    { q: "城堡" },
+    { q: "Ravngate" },
+  ];
+  const cursors: Record<string, string>[] = [{}, { after: String(Math.floor(estates * 0.9)) }];
   const matrix: Record<string, string>[] = [];
   for (let mask = 0; mask < 1 << facts.length; mask++)
     for (const text of texts)
       for (const cursor of cursors)
-        matrix.push(
-          Object.assign({}, ...facts.filter((_, bit) => mask & (1 << bit)), text, cursor),
-        );
+        matrix.push({
+          ...Object.fromEntries(
+            facts.filter((_, bit) => mask & (1 << bit)).flatMap((fact) => Object.entries(fact)),
+          ),
+          ...text,
+          ...cursor,
+        });
   return matrix;
 }
 

@@ -174,7 +174,7 @@ function readEntries(
     throw new RefusedError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
   // One estate on its own (a file of content/properties) is a catalogue of one.
-  const list = Array.isArray(value)
+  const list: unknown[] | null = Array.isArray(value)
     ? value
     : value !== null && typeof value === "object"
       ? [value]

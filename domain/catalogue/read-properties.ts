@@ -415,7 +415,8 @@ export async function explainSearchProperties(
     const result = await deps.db.execute(sql`explain (analyze, format json) ${page}`);
     const [row] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
     const plan = row?.["QUERY PLAN"];
-    plans.push(typeof plan === "string" ? JSON.parse(plan) : (plan as (typeof plans)[number]));
+    const parsed: unknown = typeof plan === "string" ? JSON.parse(plan) : plan;
+    plans.push(parsed as (typeof plans)[number]);
   }
   return plans;
 }

@@ -15,9 +15,13 @@ const FACTS = [
   { amenities: "golf,lake" },
   { members: "1" },
 ];
-const COMBINATIONS = Array.from({ length: 1 << FACTS.length }, (_, mask) =>
-  Object.assign({}, ...FACTS.filter((_, bit) => mask & (1 << bit))),
-) as Record<string, string>[];
+const COMBINATIONS: Record<string, string>[] = Array.from(
+  { length: 1 << FACTS.length },
+  (_, mask) =>
+    Object.fromEntries(
+      FACTS.filter((_, bit) => mask & (1 << bit)).flatMap((fact) => Object.entries(fact)),
+    ),
+);
 /** No text, a common word, a rare place name, Chinese, a typo (the names fallback). */
 const TEXTS = [{}, { q: "castle" }, { q: "Ravengate" }, { q: "城堡" }, { q: "Ravngate" }];
 

@@ -39,7 +39,7 @@ describe("canonicalJson", () => {
 
   it("takes JSON nested 100,000 levels deep without overflowing the stack", () => {
     const depth = 100_000;
-    const deep = JSON.parse("[".repeat(depth) + "]".repeat(depth));
+    const deep: unknown = JSON.parse("[".repeat(depth) + "]".repeat(depth));
     expect(() => recursiveCanonicalJson(deep)).toThrow(RangeError);
     expect(canonicalJson(deep)).toBe("[".repeat(depth) + "]".repeat(depth));
   });

@@ -15,6 +15,7 @@ import {
 } from "./outbox.ts";
 import { listUndeliveredMail } from "./outbox-health.ts";
 import { classifySmtpError, createMailTransport, type MailTransport } from "./transport.ts";
+import { stringContaining, stringMatching } from "../../tests/setup/matchers.ts";
 
 const RETRY: RetryPolicy = { baseMs: 60_000, maxMs: 60_000, maxAttempts: 3 };
 
@@ -136,7 +137,7 @@ describeEachBackend(
           recipient: "nobody@example.com",
           status: "failed",
           attempts: 1,
-          lastError: expect.stringContaining("No such user here"),
+          lastError: stringContaining("No such user here"),
         },
         { recipient: "zoe@example.com", status: "sent", attempts: 1, lastError: null },
       ]);
@@ -157,7 +158,7 @@ describeEachBackend(
           recipient: "later@example.com",
           status: "pending",
           attempts: 1,
-          lastError: expect.stringContaining("Try again later"),
+          lastError: stringContaining("Try again later"),
         },
       ]);
       // Not due again before the wait is over.
@@ -183,13 +184,13 @@ describeEachBackend(
           recipient: "new@example.com",
           status: "pending",
           attempts: 0,
-          lastError: expect.stringMatching(/ECONNREFUSED/),
+          lastError: stringMatching(/ECONNREFUSED/),
         },
         {
           recipient: "old@example.com",
           status: "failed",
           attempts: 0,
-          lastError: expect.stringMatching(
+          lastError: stringMatching(
             /^Not delivered within 72 h: the mail relay could not be reached/,
           ),
         },

@@ -16,7 +16,7 @@ const sources = { artwork: TEST_ARTWORK };
  * most that were under way at the same moment.
  */
 function watchEncodes() {
-  const original = sharp.prototype.toBuffer;
+  const original = (sharp.prototype as Sharp).toBuffer;
   const counts = { started: 0, running: 0, peak: 0 };
   vi.spyOn(sharp.prototype, "toBuffer").mockImplementation(function (
     this: Sharp,

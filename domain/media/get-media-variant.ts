@@ -67,7 +67,8 @@ export function getMediaVariant(
   sources: MediaSources,
 ): Promise<MediaVariant> {
   let inFlight = variantsInFlight.get(deps.db);
-  if (!inFlight) variantsInFlight.set(deps.db, (inFlight = new Map()));
+  if (!inFlight)
+    variantsInFlight.set(deps.db, (inFlight = new Map<string, Promise<MediaVariant>>()));
   const id = `${input.key}/${input.width}.${input.format}`;
   let variant = inFlight.get(id);
   if (!variant) {

@@ -20,6 +20,7 @@ import type { MediaStoreConfig } from "../media/uploads.ts";
 import { UploadRejectedError } from "../media/uploads.ts";
 import { addEstateUploads, deleteEstateUpload, uploadKeyFor } from "./estate-uploads.ts";
 import type { EstateActor } from "./owner-property.ts";
+import { stringMatching } from "../../tests/setup/matchers.ts";
 
 const work = mkdtempSync(join(tmpdir(), "castellum-estate-uploads-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -98,7 +99,7 @@ describeEachBackend("estate uploads", (database) => {
     );
     expect(added).toHaveLength(2);
     expect(added[1]).toEqual({
-      key: expect.stringMatching(new RegExp(`^${estate.slug}-u-[0-9a-f]{12}$`)),
+      key: stringMatching(new RegExp(`^${estate.slug}-u-[0-9a-f]{12}$`)),
       width: 300,
       height: 500,
       selectedRank: null,

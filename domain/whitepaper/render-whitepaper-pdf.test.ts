@@ -15,7 +15,7 @@ const text: WhitepaperText = {
     // Long enough to run over one A4 page: the renderer must open pages as it goes.
     {
       heading: "Deuxième partie",
-      paragraphs: Array(80).fill("Une phrase qui revient. ".repeat(6)),
+      paragraphs: Array<string>(80).fill("Une phrase qui revient. ".repeat(6)),
     },
   ],
 };

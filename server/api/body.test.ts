@@ -1,6 +1,9 @@
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ErrorSchema } from "../../domain/api/operation.ts";
+import { readJson } from "../../tests/setup/api.ts";
 import { listenOnFreePort } from "../../tests/setup/http.ts";
+import { anyOf } from "../../tests/setup/matchers.ts";
 import { languageMiddleware } from "../middleware/language.ts";
 import {
   findJsonBodyFault,
@@ -12,7 +15,7 @@ import {
 import { apiErrorHandler } from "./errors.ts";
 import { createTestLogger } from "../../tests/setup/error-log.ts";
 
-const nested = (depth: number) => JSON.parse("[".repeat(depth) + "]".repeat(depth));
+const nested = (depth: number): unknown => JSON.parse("[".repeat(depth) + "]".repeat(depth));
 
 describe("isNestedDeeperThan", () => {
   it("counts the top-level object or array as level 1", () => {
@@ -44,10 +47,12 @@ describe("the API's body readers", () => {
     const app = express();
     app.use(languageMiddleware({ secureCookie: false }));
     app.post("/json", ...jsonBody(), (req, res) => {
-      res.json({ received: req.body });
+      const received: unknown = req.body;
+      res.json({ received });
     });
     app.post("/none", ignoredBody(), (req, res) => {
-      res.json({ body: req.body ?? null });
+      const body: unknown = req.body;
+      res.json({ body: body ?? null });
     });
     app.use(apiErrorHandler(createTestLogger()));
     server = await listenOnFreePort(app);
@@ -60,7 +65,7 @@ describe("the API's body readers", () => {
       headers: { "Content-Type": "application/json", ...headers },
       body,
     });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: await readJson(response) };
   };
 
   it("takes JSON nested up to the limit", async () => {
@@ -81,7 +86,7 @@ describe("the API's body readers", () => {
       "Accept-Language": "fr",
     });
     expect(french.status).toBe(400);
-    expect(french.body.message).toContain("imbriqué");
+    expect(ErrorSchema.parse(french.body).message).toContain("imbriqué");
   });
 
   it("refuses urlencoded and other non-JSON bodies with 415, bodies over 32 KB with 413", async () => {
@@ -89,7 +94,7 @@ describe("the API's body readers", () => {
       "Content-Type": "application/x-www-form-urlencoded",
     });
     expect(form.status).toBe(415);
-    expect(form.body.message).toEqual(expect.any(String));
+    expect(ErrorSchema.parse(form.body).message).toEqual(anyOf(String));
     const large = await post("/json", JSON.stringify({ text: "x".repeat(40_000) }));
     expect(large).toEqual({
       status: 413,
@@ -103,6 +108,6 @@ describe("the API's body readers", () => {
       "Content-Type": "application/x-www-form-urlencoded",
     });
     expect(large.status).toBe(413);
-    expect(large.body.message).toContain("32kb");
+    expect(ErrorSchema.parse(large.body).message).toContain("32kb");
   });
 });

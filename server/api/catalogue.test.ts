@@ -7,6 +7,9 @@ import { translate } from "../../i18n/translate.ts";
 import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
 import { serveApp } from "../../tests/setup/http.ts";
+import { ErrorSchema } from "../../domain/api/operation.ts";
+import { getCastle, listCastles } from "../../domain/catalogue/catalogue.contract.ts";
+import { expectAnswer, readJson } from "../../tests/setup/api.ts";
 
 const slugOf = (item: (typeof DEMO_CATALOGUE)[number]) => slugify(item.content.en.name);
 const demo = (slug: string) => {
@@ -22,9 +25,9 @@ describeEachBackend("GET /api/castles", (database) => {
     const response = await fetch(`${url()}/api/castles?lang=it`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
-    const body = await response.json();
-    expect(body.map((p: { id: number }) => p.id)).toEqual(DEMO_CATALOGUE.map((item) => item.id));
-    const tuscany = body.find((p: { slug: string }) => p.slug === "tuscany");
+    const body = await expectAnswer(listCastles, response, 200);
+    expect(body.map((p) => p.id)).toEqual(DEMO_CATALOGUE.map((item) => item.id));
+    const tuscany = body.find((p) => p.slug === "tuscany");
     const content = demo("tuscany");
     expect(tuscany).toMatchObject({
       id: content.id,
@@ -37,25 +40,33 @@ describeEachBackend("GET /api/castles", (database) => {
       membersOnly: content.membersOnly,
       region: content.region,
     });
-    expect(tuscany.images).toHaveLength(content.illustration.imageCount);
-    expect(tuscany.images[0]).toMatch(/^\/media\/tuscany-1-[0-9a-f]+\/800\.jpg$/);
-    expect(tuscany.preview).toMatch(/^\/media\/tuscany-1-[0-9a-f]+\/1200\.jpg$/);
+    expect(tuscany?.images).toHaveLength(content.illustration.imageCount);
+    expect(tuscany?.images?.[0]).toMatch(/^\/media\/tuscany-1-[0-9a-f]+\/800\.jpg$/);
+    expect(tuscany?.preview).toMatch(/^\/media\/tuscany-1-[0-9a-f]+\/1200\.jpg$/);
     expect(tuscany).not.toHaveProperty("ownerEmail");
   });
 
   it("answers in English without lang, and refuses a language it does not have with 400", async () => {
-    const missing = await fetch(`${url()}/api/castles`).then((r) => r.json());
-    expect(missing.find((p: { slug: string }) => p.slug === "tuscany")?.name).toBe("Tuscany");
+    const missing = await expectAnswer(listCastles, await fetch(`${url()}/api/castles`), 200);
+    expect(missing.find((p) => p.slug === "tuscany")?.name).toBe("Tuscany");
     for (const path of ["/api/castles?lang=de", "/api/castles/tuscany?lang=de"]) {
       const unknown = await fetch(`${url()}${path}`);
       expect(unknown.status, path).toBe(400);
-      expect(await unknown.json(), path).toEqual({ message: "Invalid filter: lang" });
+      expect(await readJson(unknown), path).toEqual({ message: "Invalid filter: lang" });
     }
   });
 
   it("returns one property by id or by slug", async () => {
-    const bySlug = await fetch(`${url()}/api/castles/gordon-castle?lang=zh`).then((r) => r.json());
-    const byId = await fetch(`${url()}/api/castles/${bySlug.id}?lang=zh`).then((r) => r.json());
+    const bySlug = await expectAnswer(
+      getCastle,
+      await fetch(`${url()}/api/castles/gordon-castle?lang=zh`),
+      200,
+    );
+    const byId = await expectAnswer(
+      getCastle,
+      await fetch(`${url()}/api/castles/${bySlug.id}?lang=zh`),
+      200,
+    );
     expect(byId).toEqual(bySlug);
     expect(bySlug.name).toBe(demo("gordon-castle").content.zh.name);
   });
@@ -63,12 +74,12 @@ describeEachBackend("GET /api/castles", (database) => {
   it("answers 404 {message} in the caller's language for an unknown property", async () => {
     const english = await fetch(`${url()}/api/castles/no-such-castle`);
     expect(english.status).toBe(404);
-    expect(await english.json()).toEqual({ message: "Property not found" });
+    expect(await readJson(english)).toEqual({ message: "Property not found" });
     const french = await fetch(`${url()}/api/castles/424242`, {
       headers: { "Accept-Language": "fr-FR,fr;q=0.9" },
     });
     expect(french.status).toBe(404);
-    expect(await french.json()).toEqual({
+    expect(await readJson(french)).toEqual({
       message: translate("fr", "errors.propertyNotFound"),
     });
   });
@@ -92,7 +103,7 @@ describeEachBackend("GET /api/castles", (database) => {
   it("answers unknown API paths with 404 JSON", async () => {
     const response = await fetch(`${url()}/api/nothing-here`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ message: "Not found" });
+    expect(await readJson(response)).toEqual({ message: "Not found" });
   });
 
   it("redirects the old castle-network addresses to /castles with 301", async () => {
@@ -110,19 +121,21 @@ describeEachBackend("GET /api/castles with filters", (database) => {
   it("filters and searches, in any language, with the same array shape", async () => {
     const response = await fetch(`${url()}/api/castles?lang=fr&region=uk&amenities=garden`);
     expect(response.status).toBe(200);
-    const body = await response.json();
+    const body = await expectAnswer(listCastles, response, 200);
     const britishGardens = DEMO_CATALOGUE.filter(
       (item) => item.region === "uk" && item.amenityKeys.includes("garden"),
     );
-    expect(body.map((p: { id: number; name: string }) => [p.id, p.name])).toEqual(
+    expect(body.map((p) => [p.id, p.name])).toEqual(
       britishGardens.map((item) => [item.id, item.content.fr.name]),
     );
     expect(response.headers.get("x-total-count")).toBe(String(britishGardens.length));
-    const chinese = await fetch(`${url()}/api/castles?q=${encodeURIComponent("城堡")}`).then((r) =>
-      r.json(),
+    const chinese = await expectAnswer(
+      listCastles,
+      await fetch(`${url()}/api/castles?q=${encodeURIComponent("城堡")}`),
+      200,
     );
     // Every estate whose Chinese text has the word, named in English (the default language).
-    expect(chinese.map((p: { id: number; name: string }) => [p.id, p.name]).sort()).toEqual(
+    expect(chinese.map((p) => [p.id, p.name]).sort()).toEqual(
       DEMO_CATALOGUE.filter(({ content: { zh } }) =>
         [zh.name, zh.location, zh.summary, ...zh.amenities, ...zh.activities]
           .join(" ")
@@ -135,29 +148,29 @@ describeEachBackend("GET /api/castles with filters", (database) => {
 
   it("pages with a Link header once the results exceed a page", async () => {
     const first = await fetch(`${url()}/api/castles?bedrooms=1`);
-    const body = await first.json();
+    const body = await expectAnswer(listCastles, first, 200);
     // Every estate has a bedroom: the whole demo catalogue, more than one page of it.
     expect(DEMO_CATALOGUE.length).toBeGreaterThan(CATALOGUE_PAGE_SIZE);
     expect(body).toHaveLength(CATALOGUE_PAGE_SIZE);
     expect(first.headers.get("x-total-count")).toBe(String(DEMO_CATALOGUE.length));
     const next = first.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
     expect(next).toMatch(/after=\d+/);
-    const second = await fetch(`${url()}${next}`).then((r) => r.json());
-    expect(second.map((p: { id: number }) => p.id)).toEqual(
+    const second = await expectAnswer(listCastles, await fetch(`${url()}${next}`), 200);
+    expect(second.map((p) => p.id)).toEqual(
       DEMO_CATALOGUE.slice(CATALOGUE_PAGE_SIZE, 2 * CATALOGUE_PAGE_SIZE).map((item) => item.id),
     );
-    expect(second[0].id).toBeGreaterThan(body.at(-1).id);
+    expect(second[0]?.id).toBeGreaterThan(body.at(-1)?.id ?? Number.POSITIVE_INFINITY);
   });
 
   it("refuses an invalid filter with 400 {message} in the caller's language", async () => {
     const response = await fetch(`${url()}/api/castles?region=atlantis`);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ message: "Unknown region" });
+    expect(await readJson(response)).toEqual({ message: "Unknown region" });
     const guests = await fetch(`${url()}/api/castles?guests=lots`, {
       headers: { "Accept-Language": "it" },
     });
     expect(guests.status).toBe(400);
-    expect(await guests.json()).toEqual({
+    expect(await readJson(guests)).toEqual({
       message: translate("it", "errors.invalidFilter", { field: "guests" }),
     });
   });
@@ -167,13 +180,13 @@ describeEachBackend("GET /api/castles paging and fields", (database) => {
   const url = serveApp(() => database().deps);
 
   it("pages the whole catalogue by keyset with `limit` and `after`, following the Link header", async () => {
-    const full = await fetch(`${url()}/api/castles?lang=fr`).then((r) => r.json());
-    const seen: number[] = [];
+    const full = await expectAnswer(listCastles, await fetch(`${url()}/api/castles?lang=fr`), 200);
+    const seen: (number | undefined)[] = [];
     let next: string | undefined = "/api/castles?lang=fr&limit=10";
     let pages = 0;
     while (next) {
       const response: Response = await fetch(`${url()}${next}`);
-      const body = (await response.json()) as { id: number }[];
+      const body = await expectAnswer(listCastles, response, 200);
       expect(body.length).toBeLessThanOrEqual(10);
       expect(response.headers.get("x-total-count")).toBe(String(full.length));
       seen.push(...body.map((p) => p.id));
@@ -181,12 +194,14 @@ describeEachBackend("GET /api/castles paging and fields", (database) => {
       pages += 1;
     }
     expect(pages).toBe(Math.ceil(full.length / 10));
-    expect(seen).toEqual(full.map((p: { id: number }) => p.id));
+    expect(seen).toEqual(full.map((p) => p.id));
   });
 
   it("answers only the fields asked for, paged or in the full list", async () => {
-    const list = await fetch(`${url()}/api/castles?fields=id,slug,name&lang=it`).then((r) =>
-      r.json(),
+    const list = await expectAnswer(
+      listCastles,
+      await fetch(`${url()}/api/castles?fields=id,slug,name&lang=it`),
+      200,
     );
     expect(list).toEqual(
       DEMO_CATALOGUE.map((item) => ({
@@ -195,19 +210,23 @@ describeEachBackend("GET /api/castles paging and fields", (database) => {
         name: item.content.it.name,
       })),
     );
-    const page = await fetch(`${url()}/api/castles?limit=2&fields=slug&fields=preview`).then((r) =>
-      r.json(),
+    const page = await expectAnswer(
+      listCastles,
+      await fetch(`${url()}/api/castles?limit=2&fields=slug&fields=preview`),
+      200,
     );
     expect(page).toHaveLength(2);
-    expect(Object.keys(page[0])).toEqual(["slug", "preview"]);
-    expect(page[0].preview).toMatch(/^\/media\/.+\/1200\.jpg$/);
+    expect(Object.keys(page[0] ?? {})).toEqual(["slug", "preview"]);
+    expect(page[0]?.preview).toMatch(/^\/media\/.+\/1200\.jpg$/);
   });
 
   it("refuses an unknown field, a bad cursor or a page too large with 400", async () => {
     for (const query of ["fields=id,ownerEmail", "after=abc", "limit=101", "limit=0"]) {
       const response = await fetch(`${url()}/api/castles?${query}`);
       expect(response.status, query).toBe(400);
-      expect((await response.json()).message).toMatch(/^Invalid filter: (fields|after|limit)$/);
+      expect(ErrorSchema.parse(await readJson(response)).message).toMatch(
+        /^Invalid filter: (fields|after|limit)$/,
+      );
     }
   });
 });
@@ -221,7 +240,7 @@ describeEachBackend("GET /api/castles on a catalogue larger than the count's cap
   it("says X-Total-Count: 1000+ rather than counting every match", async () => {
     const response = await fetch(`${url()}/api/castles?limit=3&fields=id`);
     expect(response.headers.get("x-total-count")).toBe("1000+");
-    expect(await response.json()).toHaveLength(3);
+    expect(await readJson(response)).toHaveLength(3);
     // Under the cap, the exact count (as a plain count of the table says).
     const [{ british } = { british: -1 }] = await database()
       .deps.db.select({ british: count() })

@@ -6,6 +6,7 @@ import { listenOnFreePort } from "../../tests/setup/http.ts";
 import { createTestLogger, expectErrorLog } from "../../tests/setup/error-log.ts";
 import { defineRoute, refuse } from "./define-route.ts";
 import { apiErrorHandler } from "./errors.ts";
+import { stringContaining, stringMatching } from "../../tests/setup/matchers.ts";
 
 const GreetingSchema = z.object({ greeting: z.string(), count: z.number().int() });
 
@@ -75,7 +76,7 @@ describe("defineRoute", () => {
     const answer = await get("/api/greeting/Ada?answer=wrongType");
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({
-      message: expect.stringMatching(/^getGreeting .*the 200 answer breaks its schema: count/),
+      message: stringMatching(/^getGreeting .*the 200 answer breaks its schema: count/),
     });
   });
 
@@ -84,7 +85,7 @@ describe("defineRoute", () => {
     const answer = await get("/api/greeting/Ada?answer=extraField");
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({
-      message: expect.stringContaining("carries fields its schema does not name"),
+      message: stringContaining("carries fields its schema does not name"),
     });
   });
 
@@ -92,7 +93,7 @@ describe("defineRoute", () => {
     const answer = await get("/api/greeting/Ada?answer=undocumented");
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({
-      message: expect.stringContaining("getGreeting answered 404"),
+      message: stringContaining("getGreeting answered 404"),
     });
   });
 });

@@ -41,6 +41,13 @@ const DOMAIN_STATUS: Record<DomainError["code"], number> = {
   forbidden: 403,
 };
 
+/** The 4xx a body-parser style error carries in `status`, if any. */
+function clientStatusOf(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null || !("status" in error)) return undefined;
+  const { status } = error;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : undefined;
+}
+
 /** Maps domain errors to 4xx and anything unexpected to a logged 500, always as JSON. */
 export function apiErrorHandler(log: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
@@ -73,10 +80,7 @@ export function apiErrorHandler(log: Logger): ErrorRequestHandler {
       return res.status(500).json({ message: error.message });
     }
     // body-parser style errors carry a status; keep their 4xx, hide their text.
-    const status =
-      typeof error?.status === "number" && error.status >= 400 && error.status < 500
-        ? error.status
-        : 500;
+    const status = clientStatusOf(error) ?? 500;
     if (status === 500)
       log.error(
         { err: error, requestId: res.locals.requestId, url: req.originalUrl },

@@ -1,13 +1,18 @@
 import { expect, it } from "vitest";
 import sharp from "sharp";
+import { ErrorSchema } from "../../domain/api/operation.ts";
+import { listCastles } from "../../domain/catalogue/catalogue.contract.ts";
+import { expectAnswer, readJson } from "../../tests/setup/api.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import { serveApp } from "../../tests/setup/http.ts";
 
 describeEachBackend("GET /media/{key}/{width}.{format}", (database) => {
   const url = serveApp(() => database().deps);
   const firstImage = async () => {
-    const [property] = await fetch(`${url()}/api/castles`).then((r) => r.json());
-    return (property.images[0] as string).replace(/\/800\.jpg$/, "");
+    const [property] = await expectAnswer(listCastles, await fetch(`${url()}/api/castles`), 200);
+    const image = property?.images?.[0];
+    if (!image) throw new Error("the first estate has no image");
+    return image.replace(/\/800\.jpg$/, "");
   };
 
   it.each([
@@ -44,10 +49,12 @@ describeEachBackend("GET /media/{key}/{width}.{format}", (database) => {
     const base = await firstImage();
     const width = await fetch(`${url()}${base}/801.webp`);
     expect(width.status).toBe(400);
-    expect((await width.json()).message).toMatch(/320, 480, 640, 800, 1200, 1600/);
+    expect(ErrorSchema.parse(await readJson(width)).message).toMatch(
+      /320, 480, 640, 800, 1200, 1600/,
+    );
     const format = await fetch(`${url()}${base}/800.gif`);
     expect(format.status).toBe(400);
-    expect((await format.json()).message).toMatch(/avif, webp, jpg/);
+    expect(ErrorSchema.parse(await readJson(format)).message).toMatch(/avif, webp, jpg/);
   });
 
   it("answers 404 {message} for an unknown image", async () => {

@@ -121,7 +121,7 @@ describe("the OpenAPI document", () => {
     const operations = operationsOf(document);
     const ownerCalls = operations.filter(({ path }) => path.startsWith("/api/property-owners/"));
     const byId = Object.fromEntries(
-      ownerCalls.map((operation) => [operation.operationId, operation]),
+      ownerCalls.map((operation) => [operation.operationId ?? operation.where, operation]),
     );
     expect(Object.keys(byId).sort()).toEqual([
       "claimProperty",

@@ -16,9 +16,12 @@ import {
 import { DEMO_ARTWORK } from "../../content/demo-art/demo-artwork.ts";
 import { createSession, DEFAULT_SESSION_POLICY } from "../../domain/auth/sessions.ts";
 import type { Deps } from "../../domain/deps.ts";
+import { uploadOwnerImages } from "../../domain/owners/owners.contract.ts";
 import { translate } from "../../i18n/translate.ts";
+import { readJson } from "../../tests/setup/api.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import { listenOnFreePort } from "../../tests/setup/http.ts";
+import { stringMatching } from "../../tests/setup/matchers.ts";
 import { languageMiddleware } from "../middleware/language.ts";
 import { sessionCookieOf, sessionMiddleware } from "../middleware/session.ts";
 import { apiErrorHandler, apiNotFound } from "./errors.ts";
@@ -153,7 +156,7 @@ describeEachBackend("owner image uploads API", (database) => {
         body: form,
       },
     );
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: await readJson(response) };
   }
 
   const remove = async (key: string) => {
@@ -161,8 +164,12 @@ describeEachBackend("owner image uploads API", (database) => {
       `${url()}/api/property-owners/images/${encodeURIComponent(key)}?propertyId=${estate.id}`,
       { method: "DELETE", headers: { Cookie: cookie } },
     );
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: await readJson(response) };
   };
+
+  /** The images of an upload's 201, read with the operation's schema for it. */
+  const imagesOf = (answer: { body: unknown }) =>
+    uploadOwnerImages.responses[201].schema.parse(answer.body).images;
 
   /** Whatever the outcome, no temporary file of a finished request is left behind. */
   const expectNoTemporaryFiles = () => expect(readdirSync(tempDir)).toEqual([]);
@@ -174,16 +181,16 @@ describeEachBackend("owner image uploads API", (database) => {
       { bytes: await png(320, 240, "#2b5a8a"), name: "garden.png", type: "image/png" },
     ]);
     expect(response.status).toBe(201);
-    expect(response.body.images).toEqual([
+    expect(imagesOf(response)).toEqual([
       {
-        key: expect.stringMatching(new RegExp(`^${estate.slug}-u-[0-9a-f]{12}$`)),
+        key: stringMatching(new RegExp(`^${estate.slug}-u-[0-9a-f]{12}$`)),
         width: 400,
         height: 600,
         selectedRank: null,
         uploaded: true,
       },
       {
-        key: expect.stringMatching(new RegExp(`^${estate.slug}-u-[0-9a-f]{12}$`)),
+        key: stringMatching(new RegExp(`^${estate.slug}-u-[0-9a-f]{12}$`)),
         width: 320,
         height: 240,
         selectedRank: null,
@@ -195,7 +202,7 @@ describeEachBackend("owner image uploads API", (database) => {
     const [row] = await deps.db
       .select()
       .from(propertyImages)
-      .where(eq(propertyImages.key, response.body.images[0].key));
+      .where(eq(propertyImages.key, imagesOf(response)[0]!.key));
     expect(row).toMatchObject({
       propertyId: estate.id,
       uploadedBy: estate.ownerEmail,
@@ -219,14 +226,14 @@ describeEachBackend("owner image uploads API", (database) => {
         and(eq(propertyRevisions.propertyId, estate.id), eq(propertyRevisions.field, "uploads")),
       );
     expect(revisions.map((revision) => revision.newValue)).toEqual(
-      response.body.images.map((image: { key: string }) => ({ added: [image.key] })),
+      imagesOf(response).map((image) => ({ added: [image.key] })),
     );
   });
 
   it("serves the first variant of an upload at once", async () => {
     const uploaded = await upload([{ bytes: await png(900, 600, "#5a8a2b"), name: "hall.png" }]);
     expect(uploaded.status).toBe(201);
-    const { key } = uploaded.body.images[0];
+    const { key } = imagesOf(uploaded)[0]!;
     const started = performance.now();
     const response = await fetch(`${url()}/media/${key}/320.webp`);
     expect(response.status).toBe(200);
@@ -243,7 +250,7 @@ describeEachBackend("owner image uploads API", (database) => {
     const second = await upload([{ bytes, name: "copy of a.png" }]);
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
-    expect(second.body.images).toEqual(first.body.images);
+    expect(imagesOf(second)).toEqual(imagesOf(first));
   });
 
   it("refuses a file that is not a picture, whatever its name: 415", async () => {
@@ -317,7 +324,7 @@ describeEachBackend("owner image uploads API", (database) => {
   it("deletes an upload, its variants and its original; a demo illustration stays", async () => {
     const { deps } = database();
     const uploaded = await upload([{ bytes: await png(640, 480, "#3c1f5e"), name: "tower.png" }]);
-    const { key } = uploaded.body.images[0];
+    const { key } = imagesOf(uploaded)[0]!;
     expect((await fetch(`${url()}/media/${key}/320.webp`)).status).toBe(200);
 
     expect(await remove(key)).toEqual({ status: 200, body: { deleted: key } });

@@ -23,6 +23,16 @@ import {
 } from "../../tests/setup/intake.ts";
 import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
 import { demoEstate } from "../../tests/factories/demo-estates.ts";
+import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
+import { getCastle } from "../../domain/catalogue/catalogue.contract.ts";
+import {
+  claimProperty,
+  getOwnerProperty,
+  updateOwnerProperty,
+  verifyOwnerCode,
+} from "../../domain/owners/owners.contract.ts";
+import { dataOf } from "../../tests/setup/api.ts";
+import { stringMatching } from "../../tests/setup/matchers.ts";
 
 const GORDON = demoEstate("gordon-castle");
 /** The suite's limit of codes per email and hour (the test services' setting). */
@@ -123,9 +133,11 @@ describeEachBackend("owner area API", (database) => {
       headers: { "Accept-Language": "it" },
     });
     expect(english.status).toBe(400);
-    expect(english.body.errors[0].path).toBe("email");
+    expect(ValidationErrorSchema.parse(english.body).errors![0]!.path).toBe("email");
     expect(italian.status).toBe(400);
-    expect(italian.body.errors[0].message).not.toBe(english.body.errors[0].message);
+    expect(ValidationErrorSchema.parse(italian.body).errors![0]!.message).not.toBe(
+      ValidationErrorSchema.parse(english.body).errors![0]!.message,
+    );
   });
 
   it("mails a 6-digit code in the page's language, stores it hashed, shows the estate only after it", async () => {
@@ -151,14 +163,14 @@ describeEachBackend("owner area API", (database) => {
       body: { email, code: code === "000000" ? "111111" : "000000" },
     });
     expect(wrong.status).toBe(400);
-    expect(wrong.body.message).toBe(
+    expect(ErrorSchema.parse(wrong.body).message).toBe(
       translate("en", "owner.errors.codeInvalid", { count: OWNER_CODE_POLICY.maxAttempts - 1 }),
     );
     expect(wrong.headers.getSetCookie()).toEqual([]);
 
     const right = await call("POST", "/api/property-owners/verify-code", { body: { email, code } });
     expect(right.status).toBe(200);
-    expect(right.body.property).toEqual({
+    expect(dataOf(verifyOwnerCode, right, 200).property).toEqual({
       id: GORDON.id,
       name: GORDON.name,
       location: GORDON.location,
@@ -220,7 +232,7 @@ describeEachBackend("owner area API", (database) => {
     const email = GORDON.email;
     const noProof = await call("POST", "/api/property-owners/claim-property", { body: { email } });
     expect(noProof.status).toBe(403);
-    expect(noProof.body.message).toBe("Failed to claim property");
+    expect(ErrorSchema.parse(noProof.body).message).toBe("Failed to claim property");
 
     const cookie = await claim(email);
     const [recorded] = await database()
@@ -242,7 +254,9 @@ describeEachBackend("owner area API", (database) => {
       accommodation: { beds: content?.bedrooms },
       actor: { role: "owner", email },
     });
-    expect(details.body.selectedImages).toHaveLength(content?.illustration.imageCount ?? -1);
+    expect(dataOf(getOwnerProperty, details, 200).selectedImages).toHaveLength(
+      content?.illustration.imageCount ?? -1,
+    );
     // An owner session is not a staff session.
     expect((await call("GET", "/api/admin/me", { cookie })).status).toBe(401);
     expect((await call("GET", "/api/booking-requests", { cookie })).status).toBe(401);
@@ -277,13 +291,13 @@ describeEachBackend("owner area API", (database) => {
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ field: "description", lang: "it", changed: true });
     const italian = await call("GET", `/api/castles/${GORDON.id}?lang=it`);
-    expect(italian.body.summary).toBe(ITALIAN_DESCRIPTION);
+    expect(dataOf(getCastle, italian, 200).summary).toBe(ITALIAN_DESCRIPTION);
     const english = await call("GET", `/api/castles/${GORDON.id}?lang=en`);
-    expect(english.body.summary).toBe(GORDON.content.content.en.summary);
+    expect(dataOf(getCastle, english, 200).summary).toBe(GORDON.content.content.en.summary);
     const details = await call("GET", "/api/property-owners/property-details?lang=it", { cookie });
     expect(
-      details.body.stale
-        .filter((flag: { field: string }) => flag.field === "description")
+      dataOf(getOwnerProperty, details, 200)
+        .stale.filter((flag: { field: string }) => flag.field === "description")
         .map((flag: { lang: string }) => flag.lang)
         .sort(),
     ).toEqual(["en", "fr", "zh"]);
@@ -307,29 +321,40 @@ describeEachBackend("owner area API", (database) => {
         cookie,
         headers: { "Accept-Language": language },
       });
-    expect((await edit("coordinates", "lat: 57.62\nlng: -3.09")).body.value).toEqual({
+    expect(
+      dataOf(updateOwnerProperty, await edit("coordinates", "lat: 57.62\nlng: -3.09"), 200).value,
+    ).toEqual({
       lat: 57.62,
       lng: -3.09,
     });
     expect(
-      (await edit("price_range", ["min: 2,500", "max: 9000", "currency: gbp"])).body.value,
+      dataOf(
+        updateOwnerProperty,
+        await edit("price_range", ["min: 2,500", "max: 9000", "currency: gbp"]),
+        200,
+      ).value,
     ).toEqual({ min: 2500, max: 9000, currency: "GBP" });
-    expect((await edit("guest_capacity", "30")).body.value).toBe(30);
+    expect(dataOf(updateOwnerProperty, await edit("guest_capacity", "30"), 200).value).toBe(30);
     const services = await edit("services", ["Private chef", "", "- Daily housekeeping"]);
-    expect(services.body.value).toEqual(["Private chef", "Daily housekeeping"]);
+    expect(dataOf(updateOwnerProperty, services, 200).value).toEqual([
+      "Private chef",
+      "Daily housekeeping",
+    ]);
 
     const badUrl = await edit("url", "javascript:alert(1)");
     expect(badUrl.status).toBe(400);
-    expect(badUrl.body.errors).toEqual([{ path: "value", message: expect.stringMatching(/http/) }]);
+    expect(ValidationErrorSchema.parse(badUrl.body).errors).toEqual([
+      { path: "value", message: stringMatching(/http/) },
+    ]);
     const badLat = await edit("coordinates", "lat: 91\nlng: 0");
     expect(badLat.status).toBe(400);
-    expect(badLat.body.errors[0].message).toMatch(/-90.*90/);
+    expect(ValidationErrorSchema.parse(badLat.body).errors![0]!.message).toMatch(/-90.*90/);
     const short = await edit("description", "Too short.", "fr");
     expect(short.status).toBe(400);
-    expect(short.body.errors[0].message).toMatch(/80/);
+    expect(ValidationErrorSchema.parse(short.body).errors![0]!.message).toMatch(/80/);
     const unknown = await edit("owner_email", "me@example.com");
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors[0].path).toBe("field");
+    expect(ValidationErrorSchema.parse(unknown.body).errors![0]!.path).toBe("field");
     const [capacity] = await database()
       .deps.db.select({ n: properties.guestCapacity })
       .from(properties)
@@ -340,7 +365,9 @@ describeEachBackend("owner area API", (database) => {
   it("sets the public gallery to the chosen images in the chosen order", async () => {
     const cookie = await claim(GORDON.email);
     const details = await call("GET", "/api/property-owners/property-details", { cookie });
-    const keys: string[] = details.body.gallery.map((image: { key: string }) => image.key);
+    const keys: string[] = dataOf(getOwnerProperty, details, 200).gallery.map(
+      (image: { key: string }) => image.key,
+    );
     const chosen = [keys[3]!, keys[0]!, keys[5]!];
     const saved = await call("POST", "/api/property-owners/update-images", {
       body: { selectedImages: chosen },
@@ -348,7 +375,7 @@ describeEachBackend("owner area API", (database) => {
     });
     expect(saved.status).toBe(200);
     const publicProperty = await call("GET", `/api/castles/${GORDON.id}`);
-    expect(publicProperty.body.images).toEqual(
+    expect(dataOf(getCastle, publicProperty, 200).images).toEqual(
       chosen.map((key) => `/media/${encodeURIComponent(key)}/800.jpg`),
     );
     const foreign = await call("POST", "/api/property-owners/update-images", {
@@ -356,7 +383,9 @@ describeEachBackend("owner area API", (database) => {
       cookie,
     });
     expect(foreign.status).toBe(400);
-    expect((await call("GET", `/api/castles/${GORDON.id}`)).body.images).toHaveLength(3);
+    expect(
+      dataOf(getCastle, await call("GET", `/api/castles/${GORDON.id}`), 200).images,
+    ).toHaveLength(3);
   });
 
   it("limits code requests per email, and says when to try again", async () => {
@@ -374,7 +403,7 @@ describeEachBackend("owner area API", (database) => {
     expect(statuses.at(-1)).toBe(429);
     const refused = await call("POST", "/api/property-owners/verify-email", { body: { email } });
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(refused.body.message).toMatch(/minute/);
+    expect(ErrorSchema.parse(refused.body).message).toMatch(/minute/);
   });
 
   it("sends no code when the limiter's counters cannot be reached: it never fails open", async () => {
@@ -440,7 +469,9 @@ describeEachBackend("owner area API", (database) => {
     const proven = await call("POST", "/api/property-owners/verify-code", {
       body: { email, code: lastCode(smtp, email) },
     });
-    expect(proven.body.properties.map((estate: { id: number }) => estate.id)).toEqual([7, 8]);
+    expect(
+      dataOf(verifyOwnerCode, proven, 200).properties.map((estate: { id: number }) => estate.id),
+    ).toEqual([7, 8]);
     const proof = proofCookieOf(proven);
     // Which one is not guessed: without a choice the claim is refused and the proof kept.
     const unnamed = await call("POST", "/api/property-owners/claim-property", {
@@ -458,11 +489,13 @@ describeEachBackend("owner area API", (database) => {
       cookie: proof,
     });
     expect(claimed.status).toBe(200);
-    expect(claimed.body.property.id).toBe(8);
+    expect(dataOf(claimProperty, claimed, 200).property.id).toBe(8);
     const cookie = sessionOf(claimed);
     const details = await call("GET", "/api/property-owners/property-details", { cookie });
-    expect(details.body.id).toBe(8);
-    expect(details.body.estates.map((estate: { id: number }) => estate.id)).toEqual([8]);
+    expect(dataOf(getOwnerProperty, details, 200).id).toBe(8);
+    expect(
+      dataOf(getOwnerProperty, details, 200).estates.map((estate: { id: number }) => estate.id),
+    ).toEqual([8]);
     const other = await call("GET", "/api/property-owners/property-details?propertyId=7", {
       cookie,
     });
@@ -472,7 +505,9 @@ describeEachBackend("owner area API", (database) => {
     const both = await call("GET", "/api/property-owners/property-details?propertyId=7", {
       cookie: second,
     });
-    expect(both.body.estates.map((estate: { id: number }) => estate.id)).toEqual([7, 8]);
+    expect(
+      dataOf(getOwnerProperty, both, 200).estates.map((estate: { id: number }) => estate.id),
+    ).toEqual([7, 8]);
     // Staff give estate 8 another owner: this email loses it at once.
     await deps.db
       .update(properties)
@@ -636,8 +671,10 @@ describeEachBackend("owner area API", (database) => {
         expect(answer.status).toBeLessThan(500);
         expect([200, 400]).toContain(answer.status);
         if (answer.status === 400) {
-          expect(typeof answer.body.message).toBe("string");
-          expect(answer.body.errors[0].message).not.toMatch(/^owner\.errors\./);
+          expect(typeof ErrorSchema.parse(answer.body).message).toBe("string");
+          expect(ValidationErrorSchema.parse(answer.body).errors![0]!.message).not.toMatch(
+            /^owner\.errors\./,
+          );
           expect(await snapshot()).toBe(before);
         }
       }),
@@ -655,6 +692,6 @@ describeEachBackend("owner area API", (database) => {
     });
     expect(saved.status).toBe(200);
     const api = await call("GET", `/api/castles/${GORDON.id}?lang=en`);
-    expect(api.body.summary).toBe(script);
+    expect(dataOf(getCastle, api, 200).summary).toBe(script);
   });
 });

@@ -5,7 +5,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailOutbox } from "../../db/schema/index.ts";
 import { BOOKING_TYPES } from "../../domain/requests/options.ts";
+import { ErrorSchema } from "../../domain/api/operation.ts";
+import { readJson } from "../../tests/setup/api.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
+import { stringMatching } from "../../tests/setup/matchers.ts";
 import {
   decodeMail,
   serveIntake,
@@ -21,7 +24,7 @@ async function postJson(url: string, body: unknown, headers: Record<string, stri
     headers: { "Content-Type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: response.status, headers: response.headers, body: await response.json() };
+  return { status: response.status, headers: response.headers, body: await readJson(response) };
 }
 
 describeEachBackend("mail through the outbox during an SMTP outage", (database) => {
@@ -61,9 +64,7 @@ describeEachBackend("mail through the outbox during an SMTP outage", (database) 
     const waiting = await pending();
     expect(waiting.map((mail) => mail.attempts)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(waiting.filter((mail) => mail.lastError !== null).map((mail) => mail.lastError)).toEqual(
-      waiting
-        .filter((mail) => mail.lastError !== null)
-        .map(() => expect.stringMatching(/ECONNREFUSED/)),
+      waiting.filter((mail) => mail.lastError !== null).map(() => stringMatching(/ECONNREFUSED/)),
     );
 
     await smtp.start(smtp.port);
@@ -96,9 +97,9 @@ describeEachBackend(
       const limited = await postJson(url, validBookingRequest(), { "Accept-Language": "fr" });
       expect(limited.status).toBe(429);
       expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
-      expect(limited.body.message).toMatch(/^Trop de requêtes/);
+      expect(ErrorSchema.parse(limited.body).message).toMatch(/^Trop de requêtes/);
       const english = await postJson(url, validBookingRequest());
-      expect(english.body.message).toBe(
+      expect(ErrorSchema.parse(english.body).message).toBe(
         "Too many requests from your address. Please try again in 10 minutes.",
       );
     });
@@ -185,7 +186,9 @@ describeEachBackend(
       expect(seen.at(-1)).toMatchObject({ secret: "test-secret", response: "good-1" });
       const replay = await postJson(url, { ...body, email: "ts2@example.com" });
       expect(replay.status).toBe(403);
-      expect(replay.body.message).toBe("Bot protection verification failed. Please try again.");
+      expect(ErrorSchema.parse(replay.body).message).toBe(
+        "Bot protection verification failed. Please try again.",
+      );
     });
 
     it("refuses a token siteverify rejects, and offers no ALTCHA challenge", async () => {
@@ -253,7 +256,9 @@ describe("GET /api/openapi.json", () => {
       ]?.schema?.$ref;
     expect(schemaOf(post.responses!["201"])).toBe("#/components/schemas/StoredRequest");
     expect(schemaOf(post.responses!["403"])).toBe("#/components/schemas/BotCheckError");
-    expect(Object.keys(post.responses!["429"]!.headers ?? {})).toEqual(["Retry-After"]);
+    const headersOf = (response: unknown) =>
+      (response as { headers?: Record<string, unknown> }).headers ?? {};
+    expect(Object.keys(headersOf(post.responses!["429"]))).toEqual(["Retry-After"]);
     expect((post.parameters ?? []).map((p) => "name" in p && p.name)).toEqual([
       "Idempotency-Key",
       "X-Bot-Token",

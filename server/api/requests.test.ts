@@ -16,6 +16,17 @@ import {
   validMembership,
   validPropertyBooking,
 } from "../../tests/setup/intake.ts";
+import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
+import { StoredRequestSchema } from "../../domain/requests/requests.contract.ts";
+import { readJson } from "../../tests/setup/api.ts";
+import { anyOf, stringContaining, stringMatching } from "../../tests/setup/matchers.ts";
+
+/** A form's 201: the stored record, as StoredRequestSchema reads it. */
+const recordOf = (answer: { body: unknown }) => StoredRequestSchema.parse(answer.body);
+/** A 400: `{message, errors}`. */
+const invalidOf = (answer: { body: unknown }) => ValidationErrorSchema.parse(answer.body);
+/** Any refusal's `{message}`. */
+const messageOf = (answer: { body: unknown }) => ErrorSchema.parse(answer.body).message;
 
 interface PostOptions {
   token?: string | null;
@@ -37,7 +48,7 @@ function poster(baseUrl: () => string) {
       },
       body: JSON.stringify({ ...body, ...(token ? { turnstileToken: token } : {}) }),
     });
-    return { status: response.status, headers: response.headers, body: await response.json() };
+    return { status: response.status, headers: response.headers, body: await readJson(response) };
   };
 }
 
@@ -66,12 +77,12 @@ describeEachBackend("the request endpoints", (database) => {
     );
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-      reference: expect.stringMatching(/^BR-[0-9A-Z]{4}-[0-9A-Z]{4}$/),
+      id: stringMatching(/^[0-9a-f-]{36}$/),
+      reference: stringMatching(/^BR-[0-9A-Z]{4}-[0-9A-Z]{4}$/),
       status: "New",
-      createdAt: expect.any(String),
+      createdAt: anyOf(String),
     });
-    expect(Number.isNaN(Date.parse(answer.body.createdAt))).toBe(false);
+    expect(Number.isNaN(Date.parse(recordOf(answer).createdAt))).toBe(false);
     expect(await rows("one@example.com")).toBe(1);
   });
 
@@ -83,16 +94,16 @@ describeEachBackend("the request endpoints", (database) => {
       body: `{"firstName":${"[".repeat(depth)}${"]".repeat(depth)}}`,
     });
     expect(deep.status).toBe(400);
-    expect(await deep.json()).toEqual({
-      message: expect.stringContaining("nested too deeply"),
+    expect(await readJson(deep)).toEqual({
+      message: stringContaining("nested too deeply"),
     });
     const nul = await post(
       "/booking-requests",
       validBookingRequest({ email: "nul@example.com", firstName: "Ada\u0000" }),
     );
     expect(nul.status).toBe(400);
-    expect(nul.body.message).toEqual(expect.stringContaining("cannot be stored"));
-    expect(nul.body.errors).toEqual([{ path: "firstName", message: nul.body.message }]);
+    expect(messageOf(nul)).toEqual(stringContaining("cannot be stored"));
+    expect(invalidOf(nul).errors).toEqual([{ path: "firstName", message: messageOf(nul) }]);
     expect(await rows("nul@example.com")).toBe(0);
   });
 
@@ -119,18 +130,18 @@ describeEachBackend("the request endpoints", (database) => {
       smtp
         .to(STAFF_EMAIL)
         .map((mail) => decodeMail(mail.raw))
-        .find((text) => text.includes(answer.body.reference));
+        .find((text) => text.includes(recordOf(answer).reference));
     await expect.poll(staffMail, { timeout: 10_000 }).toBeTruthy();
     expect(staffMail()).toContain("mail@example.com");
     expect(staffMail()).toContain(
-      `Subject: New booking request ${answer.body.reference} from Mireille Lovelace`,
+      `Subject: New booking request ${recordOf(answer).reference} from Mireille Lovelace`,
     );
     const guest = decodeMail(smtp.to("mail@example.com")[0]!.raw);
     expect(guest).toContain(
-      `Subject: Nous avons bien reçu votre demande de réservation (${answer.body.reference})`,
+      `Subject: Nous avons bien reçu votre demande de réservation (${recordOf(answer).reference})`,
     );
     expect(guest).toContain("doit d’abord être validée");
-    expect(guest).toContain(answer.body.reference);
+    expect(guest).toContain(recordOf(answer).reference);
     expect(guest).toContain("Mireille");
     expect(guest).toMatch(/http:\/\/localhost\/requests\/[A-Za-z0-9_-]{32}\?lang=fr/);
   });
@@ -147,7 +158,7 @@ describeEachBackend("the request endpoints", (database) => {
     const [row] = await database()
       .deps.db.select()
       .from(guestRequests)
-      .where(eq(guestRequests.id, answer.body.id));
+      .where(eq(guestRequests.id, recordOf(answer).id));
     expect(row?.details.specialRequests).toBe("<script>alert('x')</script> & <b>bold</b>");
     const [confirmation] = await database()
       .deps.db.select()
@@ -173,7 +184,7 @@ describeEachBackend("the request endpoints", (database) => {
     const [row] = await database()
       .deps.db.select()
       .from(guestRequests)
-      .where(eq(guestRequests.id, answer.body.id));
+      .where(eq(guestRequests.id, recordOf(answer).id));
     expect(row?.email).toBe("trim@example.com");
     expect(row?.firstName).toBe("Ada");
     expect(row?.status).toBe("New");
@@ -315,16 +326,14 @@ describeEachBackend("the request endpoints", (database) => {
     async (_rule, change, path, en, fr) => {
       const english = await post("/booking-requests", validBookingRequest(change));
       expect(english.status).toBe(400);
-      expect(english.body.message).toBe("Validation failed");
-      expect(english.body.errors).toContainEqual({ path, message: en });
+      expect(messageOf(english)).toBe("Validation failed");
+      expect(invalidOf(english).errors).toContainEqual({ path, message: en });
       const french = await post("/booking-requests", validBookingRequest(change), {
         language: "fr",
       });
       expect(french.status).toBe(400);
-      expect(french.body.message).toBe("Échec de la validation");
-      const message = french.body.errors.find(
-        (error: { path: string }) => error.path === path,
-      )?.message;
+      expect(messageOf(french)).toBe("Échec de la validation");
+      const message = invalidOf(french).errors?.find((error) => error.path === path)?.message;
       expect(message).toBe(fr);
     },
   );
@@ -346,7 +355,7 @@ describeEachBackend("the request endpoints", (database) => {
   it("refuses a missing, invalid, replayed or expired bot token with 403", async () => {
     const missing = await post("/booking-requests", validBookingRequest(), { token: null });
     expect(missing.status).toBe(403);
-    expect(missing.body.message).toBe("Bot protection verification failed. Please try again.");
+    expect(messageOf(missing)).toBe("Bot protection verification failed. Please try again.");
 
     const invalid = await post("/booking-requests", validBookingRequest(), {
       token: "bm90IGEgdG9rZW4=",
@@ -379,7 +388,7 @@ describeEachBackend("the request endpoints", (database) => {
       token: null,
       language: "fr",
     });
-    expect(french.body.message).not.toBe(missing.body.message);
+    expect(messageOf(french)).not.toBe(messageOf(missing));
   });
 
   it("accepts the token from the X-Bot-Token header", async () => {
@@ -410,7 +419,7 @@ describeEachBackend("the request endpoints", (database) => {
 
     const conflict = await post("/booking-requests", { ...body, adults: 3 }, { key, token });
     expect(conflict.status).toBe(422);
-    expect(conflict.body.message).toMatch(/Idempotency-Key was already used/);
+    expect(messageOf(conflict)).toMatch(/Idempotency-Key was already used/);
   });
 
   it("stores once when the same key arrives several times at once", async () => {
@@ -421,18 +430,18 @@ describeEachBackend("the request endpoints", (database) => {
       Array.from({ length: 5 }, () => post("/booking-requests", body, { key, token })),
     );
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 201, 201]);
-    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(new Set(answers.map((answer) => recordOf(answer).id)).size).toBe(1);
     expect(await rows("race@example.com")).toBe(1);
   });
 
   it("stores a property booking, naming the property from the catalogue", async () => {
     const answer = await post("/bookings", validPropertyBooking({ email: "pb@example.com" }));
     expect(answer.status).toBe(201);
-    expect(answer.body.reference).toMatch(/^PB-/);
+    expect(recordOf(answer).reference).toMatch(/^PB-/);
     const [row] = await database()
       .deps.db.select()
       .from(guestRequests)
-      .where(eq(guestRequests.id, answer.body.id));
+      .where(eq(guestRequests.id, recordOf(answer).id));
     // The catalogue's name and slug for the estate, not what the client sent.
     const estate = DEMO_CATALOGUE.find((item) => item.id === 1);
     expect(row?.propertyId).toBe(1);
@@ -462,20 +471,20 @@ describeEachBackend("the request endpoints", (database) => {
   ])("refuses a property booking with %o", async (change, path, message) => {
     const answer = await post("/bookings", validPropertyBooking(change));
     expect(answer.status).toBe(400);
-    expect(answer.body.errors).toContainEqual({ path, message });
+    expect(invalidOf(answer).errors).toContainEqual({ path, message });
   });
 
   it("stores a membership application and checks its rules", async () => {
     const answer = await post("/membership/apply", validMembership({ email: "club@example.com" }));
     expect(answer.status).toBe(201);
-    expect(answer.body.reference).toMatch(/^MA-/);
+    expect(recordOf(answer).reference).toMatch(/^MA-/);
     const refused = await post(
       "/membership/apply",
       validMembership({ title: "", gender: "", interests: [], reasonToJoin: "Too short" }),
       { language: "it" },
     );
     expect(refused.status).toBe(400);
-    expect(refused.body.errors.map((error: { path: string }) => error.path)).toEqual([
+    expect(invalidOf(refused).errors?.map((error) => error.path)).toEqual([
       "title",
       "gender",
       "interests",
@@ -485,7 +494,7 @@ describeEachBackend("the request endpoints", (database) => {
       "/membership/apply",
       validMembership({ title: "", reasonToJoin: "x" }),
     );
-    expect(english.body.errors).toEqual([
+    expect(invalidOf(english).errors).toEqual([
       { path: "title", message: "Please select a title" },
       {
         path: "reasonToJoin",
@@ -502,7 +511,7 @@ describeEachBackend("the request endpoints", (database) => {
       body: '{"firstName": "Ada",',
     });
     expect(malformed.status).toBe(400);
-    expect(await malformed.json()).toEqual({ message: "The request body is not valid JSON." });
+    expect(await readJson(malformed)).toEqual({ message: "The request body is not valid JSON." });
 
     const huge = await fetch(url, {
       method: "POST",
@@ -510,7 +519,7 @@ describeEachBackend("the request endpoints", (database) => {
       body: JSON.stringify({ specialRequests: "x".repeat(40_000) }),
     });
     expect(huge.status).toBe(413);
-    expect((await huge.json()).message).toMatch(/32kb/);
+    expect(ErrorSchema.parse(await readJson(huge)).message).toMatch(/32kb/);
 
     const text = await fetch(url, {
       method: "POST",
@@ -518,7 +527,7 @@ describeEachBackend("the request endpoints", (database) => {
       body: "hello",
     });
     expect(text.status).toBe(415);
-    expect((await text.json()).message).toMatch(/JSON/);
+    expect(ErrorSchema.parse(await readJson(text)).message).toMatch(/JSON/);
 
     const crossSite = await fetch(url, {
       method: "POST",
@@ -526,7 +535,9 @@ describeEachBackend("the request endpoints", (database) => {
       body: JSON.stringify(validBookingRequest()),
     });
     expect(crossSite.status).toBe(403);
-    expect((await crossSite.json()).message).toBe("Requests from other websites are not accepted.");
+    expect(ErrorSchema.parse(await readJson(crossSite)).message).toBe(
+      "Requests from other websites are not accepted.",
+    );
 
     const badKey = await post("/booking-requests", validBookingRequest(), { key: "has spaces" });
     expect(badKey.status).toBe(400);
@@ -536,7 +547,7 @@ describeEachBackend("the request endpoints", (database) => {
     for (const path of ["/api/booking-requests", "/api/bookings", "/api/membership/applications"]) {
       const response = await fetch(`${server().url}${path}`);
       expect(response.status).toBe(401);
-      const body = await response.json();
+      const body = await readJson(response);
       expect(Array.isArray(body)).toBe(false);
       expect(body).toEqual({ message: "Please sign in to the staff area." });
     }

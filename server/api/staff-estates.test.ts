@@ -4,9 +4,18 @@ import { propertyClaims, propertyRevisions } from "../../db/schema/index.ts";
 import { createSession } from "../../domain/auth/sessions.ts";
 import { updateEstateField } from "../../domain/owners/edits.ts";
 import { listEstatesForStaff } from "../../domain/owners/revisions.ts";
+import { ValidationErrorSchema } from "../../domain/api/operation.ts";
+import { getCastle } from "../../domain/catalogue/catalogue.contract.ts";
+import {
+  getStaffEstate,
+  listStaffEstates,
+  revertEstateRevision,
+} from "../../domain/staff/estates.contract.ts";
+import { dataOf } from "../../tests/setup/api.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
 import { serveIntake } from "../../tests/setup/intake.ts";
 import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+import { anyOf } from "../../tests/setup/matchers.ts";
 
 /** Estate 7 of the demo catalogue: Amalfi Coast, "Costiera Amalfitana" in Italian. */
 const AMALFI = { id: 7, email: "concierge@villa-sospesa.example" } as const;
@@ -48,16 +57,20 @@ describeEachBackend("the staff estates API", (database) => {
   const italianName = async (id: number) => {
     const answer = await staffCall(server().url, "GET", `/api/castles/${id}?lang=it`);
     expect(answer.status).toBe(200);
-    return answer.body.name as string;
+    return dataOf(getCastle, answer, 200).name as string;
   };
 
   it("lists every estate by id with its owner email, claim, stale text and changes", async () => {
     const answer = await call("GET", "/api/admin/estates");
     expect(answer.status).toBe(200);
     expect(answer.headers.get("cache-control")).toBe("private, no-store");
-    expect(ids(answer.body)).toEqual(ALL_IDS);
-    expect(answer.body.nextAfter).toBeNull();
-    expect(answer.body.estates.find((estate: { id: number }) => estate.id === AMALFI.id)).toEqual({
+    expect(ids(dataOf(listStaffEstates, answer, 200))).toEqual(ALL_IDS);
+    expect(dataOf(listStaffEstates, answer, 200).nextAfter).toBeNull();
+    expect(
+      dataOf(listStaffEstates, answer, 200).estates.find(
+        (estate: { id: number }) => estate.id === AMALFI.id,
+      ),
+    ).toEqual({
       id: AMALFI.id,
       name: "Amalfi Coast",
       location: "Ravello, Salerno, Campania, Italy",
@@ -71,13 +84,15 @@ describeEachBackend("the staff estates API", (database) => {
       headers: { "Accept-Language": "fr" },
     });
     expect(
-      french.body.estates.find((estate: { id: number }) => estate.id === AMALFI.id)?.name,
+      dataOf(listStaffEstates, french, 200).estates.find(
+        (estate: { id: number }) => estate.id === AMALFI.id,
+      )?.name,
     ).toBe("Côte amalfitaine");
   });
 
   it("searches names in any language and owner emails, and pages after an id", async () => {
     const search = async (query: string) =>
-      ids((await call("GET", `/api/admin/estates?${query}`)).body);
+      ids(dataOf(listStaffEstates, await call("GET", `/api/admin/estates?${query}`), 200));
     expect(await search("q=amalfi")).toEqual([AMALFI.id]);
     expect(await search("q=Costiera")).toEqual([AMALFI.id]);
     expect(await search(`q=${encodeURIComponent("阿马尔菲")}`)).toEqual([AMALFI.id]);
@@ -91,12 +106,12 @@ describeEachBackend("the staff estates API", (database) => {
 
     const bad = await call("GET", "/api/admin/estates?after=abc");
     expect(bad.status).toBe(400);
-    expect(bad.body.errors).toEqual([
+    expect(ValidationErrorSchema.parse(bad.body).errors).toEqual([
       { path: "after", message: "This page link is no longer valid; start from the first page" },
     ]);
     const long = await call("GET", `/api/admin/estates?q=${"x".repeat(101)}`);
     expect(long.status).toBe(400);
-    expect(long.body.errors[0].path).toBe("q");
+    expect(ValidationErrorSchema.parse(long.body).errors![0]!.path).toBe("q");
   });
 
   it("gives the next page's cursor when more estates follow (keyset on the id)", async () => {
@@ -127,16 +142,16 @@ describeEachBackend("the staff estates API", (database) => {
     });
     const answer = await call("GET", `/api/admin/estates/${AMALFI.id}`);
     expect(answer.status).toBe(200);
-    expect(answer.body.estate).toMatchObject({
+    expect(dataOf(getStaffEstate, answer, 200).estate).toMatchObject({
       id: AMALFI.id,
-      slug: expect.any(String),
+      slug: anyOf(String),
       language: "en",
       name: "Amalfi Coast",
       contactEmail: AMALFI.email,
       actor: { role: "staff", email: "admin@castellum.test" },
     });
-    expect(answer.body.revisions).toHaveLength(1);
-    expect(answer.body.revisions[0]).toMatchObject({
+    expect(dataOf(getStaffEstate, answer, 200).revisions).toHaveLength(1);
+    expect(dataOf(getStaffEstate, answer, 200).revisions[0]).toMatchObject({
       field: "name",
       lang: "it",
       oldText: "Costiera Amalfitana",
@@ -148,27 +163,32 @@ describeEachBackend("the staff estates API", (database) => {
       revertOf: null,
       revertable: true,
     });
-    expect(answer.body.stale).toEqual(
+    expect(dataOf(getStaffEstate, answer, 200).stale).toEqual(
       ["en", "fr", "zh"].map((lang) => ({
         field: "name",
         lang,
         sourceLang: "it",
-        since: expect.any(String),
+        since: anyOf(String),
       })),
     );
     const italian = await call("GET", `/api/admin/estates/${AMALFI.id}`, {
       headers: { "Accept-Language": "it" },
     });
-    expect(italian.body.estate.name).toBe("Villa Sospesa di Ravello");
+    expect(dataOf(getStaffEstate, italian, 200).estate.name).toBe("Villa Sospesa di Ravello");
 
-    const row = (await call("GET", "/api/admin/estates?q=amalfi")).body.estates[0];
+    const row = dataOf(listStaffEstates, await call("GET", "/api/admin/estates?q=amalfi"), 200)
+      .estates[0]!;
     expect(row).toMatchObject({ staleCount: 3, revisionCount: 1 });
-    expect(row.lastChangeAt).toBe(answer.body.revisions[0].createdAt);
+    expect(row.lastChangeAt).toBe(dataOf(getStaffEstate, answer, 200).revisions[0]!.createdAt);
   });
 
   it("reverts a change: the public page shows the old value, and the revert is in the history", async () => {
-    const { revisions } = (await call("GET", `/api/admin/estates/${AMALFI.id}`)).body;
-    const change = revisions[0];
+    const { revisions } = dataOf(
+      getStaffEstate,
+      await call("GET", `/api/admin/estates/${AMALFI.id}`),
+      200,
+    );
+    const change = revisions[0]!;
     expect(await italianName(AMALFI.id)).toBe("Villa Sospesa di Ravello");
 
     const answer = await call(
@@ -176,11 +196,18 @@ describeEachBackend("the staff estates API", (database) => {
       `/api/admin/estates/${AMALFI.id}/revisions/${change.id}/revert`,
     );
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ revisionId: expect.any(Number) });
+    expect(answer.body).toEqual({ revisionId: anyOf(Number) });
     expect(await italianName(AMALFI.id)).toBe("Costiera Amalfitana");
 
-    const after = (await call("GET", `/api/admin/estates/${AMALFI.id}`)).body.revisions;
-    expect(after.map((r: { id: number }) => r.id)).toEqual([answer.body.revisionId, change.id]);
+    const after = dataOf(
+      getStaffEstate,
+      await call("GET", `/api/admin/estates/${AMALFI.id}`),
+      200,
+    ).revisions;
+    expect(after.map((r: { id: number }) => r.id)).toEqual([
+      dataOf(revertEstateRevision, answer, 200).revisionId,
+      change.id,
+    ]);
     expect(after[0]).toMatchObject({
       field: "name",
       lang: "it",
@@ -192,7 +219,7 @@ describeEachBackend("the staff estates API", (database) => {
     });
     expect(after[1]).toMatchObject({
       revertedBy: "admin@castellum.test",
-      revertedAt: expect.any(String),
+      revertedAt: anyOf(String),
       revertable: false,
     });
 
@@ -220,8 +247,13 @@ describeEachBackend("the staff estates API", (database) => {
       value: "Villa Sospesa, Ravello",
       language: "it",
     });
-    const { revisions } = (await call("GET", `/api/admin/estates/${AMALFI.id}`)).body;
-    const [later, earlier] = revisions;
+    const { revisions } = dataOf(
+      getStaffEstate,
+      await call("GET", `/api/admin/estates/${AMALFI.id}`),
+      200,
+    );
+    const later = revisions[0]!;
+    const earlier = revisions[1]!;
     expect([later.newText, earlier.newText]).toEqual(["Villa Sospesa, Ravello", "Villa Sospesa"]);
 
     const answer = await call(
@@ -230,12 +262,16 @@ describeEachBackend("the staff estates API", (database) => {
       { headers: { "Accept-Language": "fr" } },
     );
     expect(answer.status).toBe(409);
-    expect(answer.body.current).toBe("Villa Sospesa, Ravello");
-    expect(answer.body.message).toBe(
+    expect(dataOf(revertEstateRevision, answer, 409).current).toBe("Villa Sospesa, Ravello");
+    expect(dataOf(revertEstateRevision, answer, 409).message).toBe(
       "Ce champ a été modifié de nouveau depuis. Rien n’a été annulé : annulez d’abord la modification la plus récente, ou modifiez le champ.",
     );
     expect(await italianName(AMALFI.id)).toBe("Villa Sospesa, Ravello");
-    const unchanged = (await call("GET", `/api/admin/estates/${AMALFI.id}`)).body.revisions;
+    const unchanged = dataOf(
+      getStaffEstate,
+      await call("GET", `/api/admin/estates/${AMALFI.id}`),
+      200,
+    ).revisions;
     expect(unchanged).toHaveLength(revisions.length);
 
     // The later one first, then the earlier one: back to the name before both.
@@ -251,7 +287,8 @@ describeEachBackend("the staff estates API", (database) => {
 
   it("reverts an object field whatever order its keys were typed in", async () => {
     const fields = async () =>
-      (await call("GET", `/api/admin/estates/${AMALFI.id}`)).body.estate.fields.website_info;
+      dataOf(getStaffEstate, await call("GET", `/api/admin/estates/${AMALFI.id}`), 200).estate
+        .fields.website_info;
     const before = await fields();
     await updateEstateField(database().deps, owner(AMALFI.email), {
       propertyId: AMALFI.id,
@@ -260,11 +297,15 @@ describeEachBackend("the staff estates API", (database) => {
         "instagram: https://instagram.com/villasospesa\nis_on_airbnb: yes\nfacebook: https://facebook.com/villasospesa",
       language: "en",
     });
-    const { revisions } = (await call("GET", `/api/admin/estates/${AMALFI.id}`)).body;
-    expect(revisions[0].field).toBe("website_info");
+    const { revisions } = dataOf(
+      getStaffEstate,
+      await call("GET", `/api/admin/estates/${AMALFI.id}`),
+      200,
+    );
+    expect(revisions[0]!.field).toBe("website_info");
     const answer = await call(
       "POST",
-      `/api/admin/estates/${AMALFI.id}/revisions/${revisions[0].id}/revert`,
+      `/api/admin/estates/${AMALFI.id}/revisions/${revisions[0]!.id}/revert`,
     );
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(await fields()).toBe(before);
@@ -273,10 +314,14 @@ describeEachBackend("the staff estates API", (database) => {
   it("answers 404 for an estate or a change that does not exist (or is another estate's)", async () => {
     expect((await call("GET", "/api/admin/estates/99999")).status).toBe(404);
     expect((await call("GET", "/api/admin/estates/not-a-number")).status).toBe(404);
-    const { revisions } = (await call("GET", `/api/admin/estates/${AMALFI.id}`)).body;
+    const { revisions } = dataOf(
+      getStaffEstate,
+      await call("GET", `/api/admin/estates/${AMALFI.id}`),
+      200,
+    );
     const elsewhere = await call(
       "POST",
-      `/api/admin/estates/${PADUA.id}/revisions/${revisions[0].id}/revert`,
+      `/api/admin/estates/${PADUA.id}/revisions/${revisions[0]!.id}/revert`,
     );
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.body).toEqual({
@@ -295,28 +340,32 @@ describeEachBackend("the staff estates API", (database) => {
     const deps = database().deps;
     await deps.db.insert(propertyClaims).values({ propertyId: PADUA.id, email: PADUA.email });
     const listed = async () =>
-      (await call("GET", "/api/admin/estates?q=rocca-sartori")).body.estates as {
+      dataOf(listStaffEstates, await call("GET", "/api/admin/estates?q=rocca-sartori"), 200)
+        .estates as {
         id: number;
         ownerEmail: string;
         claimedAt: string | null;
       }[];
-    expect((await listed())[0]!.claimedAt).toEqual(expect.any(String));
+    expect((await listed())[0]!.claimedAt).toEqual(anyOf(String));
 
     for (const email of ["not-an-email", "", "a@b"]) {
       const bad = await call("PATCH", `/api/admin/estates/${PADUA.id}/owner-email`, {
         body: { email },
       });
       expect(bad.status, email).toBe(400);
-      expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(["email"]);
+      expect(ValidationErrorSchema.parse(bad.body).errors!.map((e) => e.path)).toEqual(["email"]);
     }
     const italian = await call("PATCH", `/api/admin/estates/${PADUA.id}/owner-email`, {
       body: { email: "nope" },
       headers: { "Accept-Language": "it" },
     });
-    expect(italian.body.errors[0].message).toBe("Inserire un indirizzo email come nome@esempio.it");
+    expect(ValidationErrorSchema.parse(italian.body).errors![0]!.message).toBe(
+      "Inserire un indirizzo email come nome@esempio.it",
+    );
     expect(
-      (await call("PATCH", `/api/admin/estates/${PADUA.id}/owner-email`, { body: {} })).body
-        .errors[0].message,
+      ValidationErrorSchema.parse(
+        (await call("PATCH", `/api/admin/estates/${PADUA.id}/owner-email`, { body: {} })).body,
+      ).errors![0]!.message,
     ).toBe("Please enter the owner's email address");
 
     const changed = await call("PATCH", `/api/admin/estates/${PADUA.id}/owner-email`, {
@@ -330,14 +379,15 @@ describeEachBackend("the staff estates API", (database) => {
     expect(same.body).toEqual({ email: "new.owner@example.com", changed: false });
 
     expect(await listed()).toEqual([]);
-    const row = (await call("GET", "/api/admin/estates?q=new.owner")).body.estates[0];
+    const row = dataOf(listStaffEstates, await call("GET", "/api/admin/estates?q=new.owner"), 200)
+      .estates[0];
     expect(row).toMatchObject({
       id: PADUA.id,
       ownerEmail: "new.owner@example.com",
       claimedAt: null,
     });
 
-    const detail = (await call("GET", `/api/admin/estates/${PADUA.id}`)).body;
+    const detail = dataOf(getStaffEstate, await call("GET", `/api/admin/estates/${PADUA.id}`), 200);
     expect(detail.estate.contactEmail).toBe("new.owner@example.com");
     expect(detail.revisions).toHaveLength(1);
     expect(detail.revisions[0]).toMatchObject({
@@ -353,12 +403,12 @@ describeEachBackend("the staff estates API", (database) => {
     // Reverting gives the estate its former owner back, claim and all.
     const revert = await call(
       "POST",
-      `/api/admin/estates/${PADUA.id}/revisions/${detail.revisions[0].id}/revert`,
+      `/api/admin/estates/${PADUA.id}/revisions/${detail.revisions[0]!.id}/revert`,
     );
     expect(revert.status).toBe(200);
     expect((await listed())[0]).toMatchObject({
       ownerEmail: PADUA.email,
-      claimedAt: expect.any(String),
+      claimedAt: anyOf(String),
     });
   });
 
@@ -379,7 +429,7 @@ describeEachBackend("the staff estates API", (database) => {
       { headers: { "Sec-Fetch-Site": "cross-site" } },
     );
     expect(revert.status).toBe(403);
-    const detail = (await call("GET", `/api/admin/estates/${PADUA.id}`)).body;
+    const detail = dataOf(getStaffEstate, await call("GET", `/api/admin/estates/${PADUA.id}`), 200);
     expect(detail.estate.contactEmail).toBe(PADUA.email);
   });
 
@@ -448,7 +498,11 @@ describeEachBackend("the staff estates API", (database) => {
       for (const [method, path, body] of endpoints())
         statuses.push((await call(method, path, { body })).status);
       expect(statuses).toEqual([200, 200, 200, 200, 200]);
-      const { revisions } = (await call("GET", `/api/admin/estates/${TABIANO.id}`)).body;
+      const { revisions } = dataOf(
+        getStaffEstate,
+        await call("GET", `/api/admin/estates/${TABIANO.id}`),
+        200,
+      );
       expect(revisions[0]).toMatchObject({ revertOf: revisionId, field: "guest_capacity" });
     });
   });

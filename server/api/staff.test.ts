@@ -3,6 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authSessions, guestRequests, staffUsers } from "../../db/schema/index.ts";
 import { setStaffDisabled } from "../../domain/staff/accounts.ts";
 import { verifyPassword } from "../../domain/staff/passwords.ts";
+import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
+import { COLLECTION_OPERATIONS, getInboxOverview } from "../../domain/staff/inbox.contract.ts";
+import {
+  completeStaffSetup,
+  getSignedInStaffUser,
+  loginStaff,
+} from "../../domain/staff/staff-auth.contract.ts";
+import { dataOf } from "../../tests/setup/api.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
 import { expectErrorLog } from "../../tests/setup/error-log.ts";
 import {
@@ -51,7 +59,10 @@ describeEachBackend("staff sign-in and sessions", (database) => {
       body: { email: "ADMIN@castellum.test", password: STAFF_PASSWORD },
     });
     expect(response.status).toBe(200);
-    expect(response.body.user).toMatchObject({ email: "admin@castellum.test", isAdmin: true });
+    expect(dataOf(loginStaff, response, 200).user).toMatchObject({
+      email: "admin@castellum.test",
+      isAdmin: true,
+    });
     // The stored hash is argon2id and verifies the password; no part of it is in the answer.
     const [account] = await database()
       .deps.db.select({ hash: staffUsers.passwordHash })
@@ -67,7 +78,7 @@ describeEachBackend("staff sign-in and sessions", (database) => {
     const me = await staffCall(server().url, "GET", "/api/admin/me", {
       cookie: cookie!.split(";")[0],
     });
-    expect(me.body.user.email).toBe("admin@castellum.test");
+    expect(dataOf(getSignedInStaffUser, me, 200).user.email).toBe("admin@castellum.test");
   });
 
   it("gives one answer for a wrong password and an unknown email", async () => {
@@ -87,7 +98,7 @@ describeEachBackend("staff sign-in and sessions", (database) => {
       headers: { "Accept-Language": "fr" },
     });
     expect(french.status).toBe(401);
-    expect(french.body.message).not.toBe(wrong.body.message);
+    expect(ErrorSchema.parse(french.body).message).not.toBe(ErrorSchema.parse(wrong.body).message);
   });
 
   it("refuses an empty form with the fields named", async () => {
@@ -95,10 +106,11 @@ describeEachBackend("staff sign-in and sessions", (database) => {
       body: { email: "", password: "" },
     });
     expect(response.status).toBe(400);
-    expect(response.body.errors.map((e: { path: string }) => e.path).sort()).toEqual([
-      "email",
-      "password",
-    ]);
+    expect(
+      ValidationErrorSchema.parse(response.body)
+        .errors!.map((e) => e.path)
+        .sort(),
+    ).toEqual(["email", "password"]);
   });
 
   it("gives a new token at every sign-in and ends a session at logout", async () => {
@@ -263,6 +275,9 @@ describeEachBackend("the staff inbox API", (database) => {
     expect((await resolveSession(deps, owner.token))?.role).toBe("owner");
   });
 
+  const BOOKING_REQUESTS = COLLECTION_OPERATIONS.booking_request;
+  const PROPERTY_BOOKINGS = COLLECTION_OPERATIONS.property_booking;
+  const MEMBERSHIPS = COLLECTION_OPERATIONS.membership;
   const call = (method: string, path: string, options: Parameters<typeof staffCall>[3] = {}) =>
     staffCall(server().url, method, path, { cookie: cookies["admin@castellum.test"], ...options });
 
@@ -270,21 +285,21 @@ describeEachBackend("the staff inbox API", (database) => {
     const list = await call("GET", "/api/booking-requests");
     expect(list.status).toBe(200);
     expect(list.headers.get("x-total-count")).toBe("3");
-    expect(list.body.map((item: { reference: string }) => item.reference)).toEqual([
+    expect(dataOf(BOOKING_REQUESTS.list, list, 200).map((item) => item.reference)).toEqual([
       sent.formula!.reference,
       sent.english!.reference,
       sent.french!.reference,
     ]);
     const memberships = await call("GET", "/api/membership/applications");
-    expect(memberships.body.map((item: { email: string }) => item.email)).toEqual([
+    expect(dataOf(MEMBERSHIPS.list, memberships, 200).map((item) => item.email)).toEqual([
       "member@example.com",
     ]);
     const bookings = await call("GET", "/api/bookings");
     // Named by the server from the catalogue (validPropertyBooking books estate 1).
-    expect(bookings.body.map((item: { email: string }) => item.email)).toEqual([
+    expect(dataOf(PROPERTY_BOOKINGS.list, bookings, 200).map((item) => item.email)).toEqual([
       "prop@example.com",
     ]);
-    expect(bookings.body[0].details.propertyName).toBe(
+    expect(dataOf(PROPERTY_BOOKINGS.list, bookings, 200)[0]?.details.propertyName).toBe(
       DEMO_CATALOGUE.find((estate) => estate.id === 1)?.content.en.name,
     );
   });
@@ -329,7 +344,7 @@ describeEachBackend("the staff inbox API", (database) => {
       const answer = await staffCall(server().url, "GET", "/api/booking-requests", {
         cookie: cookies["boss@other.test"],
       });
-      expect(answer.body.message).toBe(
+      expect(ErrorSchema.parse(answer.body).message).toBe(
         "Only company-domain email addresses are authorized to access admin features.",
       );
     });
@@ -344,8 +359,8 @@ describeEachBackend("the staff inbox API", (database) => {
 
   it("filters by status, searches by email fragment, phone digits, name and reference", async () => {
     const ids = async (query: string) =>
-      (await call("GET", `/api/booking-requests?${query}`)).body.map(
-        (item: { id: string }) => item.id,
+      dataOf(BOOKING_REQUESTS.list, await call("GET", `/api/booking-requests?${query}`), 200).map(
+        (item) => item.id,
       );
     expect(await ids("q=camille%40example")).toEqual([sent.french!.id]);
     expect(await ids("q=612345")).toEqual([sent.french!.id]);
@@ -360,14 +375,14 @@ describeEachBackend("the staff inbox API", (database) => {
   it("refuses bad filters with 400 and the field named, in the caller's language", async () => {
     const status = await call("GET", "/api/booking-requests?status=Accepted");
     expect(status.status).toBe(400);
-    expect(status.body.errors).toEqual([
+    expect(ValidationErrorSchema.parse(status.body).errors).toEqual([
       { path: "status", message: "This status does not exist for this kind of request" },
     ]);
     const date = await call("GET", "/api/booking-requests?from=31-12-2026", {
       headers: { "Accept-Language": "fr" },
     });
     expect(date.status).toBe(400);
-    expect(date.body.errors[0].path).toBe("from");
+    expect(ValidationErrorSchema.parse(date.body).errors![0]!.path).toBe("from");
     const cursor = await call("GET", "/api/booking-requests?after=garbage");
     expect(cursor.status).toBe(400);
     expect(
@@ -380,7 +395,7 @@ describeEachBackend("the staff inbox API", (database) => {
 
   it("pages by keyset: a request arriving between two pages neither repeats nor shifts a row", async () => {
     const first = await call("GET", "/api/booking-requests?limit=2");
-    expect(first.body).toHaveLength(2);
+    expect(dataOf(BOOKING_REQUESTS.list, first, 200)).toHaveLength(2);
     const next = first.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
     expect(next).toMatch(/\/api\/booking-requests\?(.+&)?after=[^&]+/);
     const late = await submit(
@@ -389,7 +404,10 @@ describeEachBackend("the staff inbox API", (database) => {
       validBookingRequest({ email: "late@example.com" }),
     );
     const second = await call("GET", new URL(next!).pathname + new URL(next!).search);
-    const seen = [...first.body, ...second.body].map((item: { id: string }) => item.id);
+    const seen = [
+      ...dataOf(BOOKING_REQUESTS.list, first, 200),
+      ...dataOf(BOOKING_REQUESTS.list, second, 200),
+    ].map((item) => item.id);
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen).not.toContain(late.id);
     expect(second.headers.get("link")).toBeNull();
@@ -400,26 +418,28 @@ describeEachBackend("the staff inbox API", (database) => {
     const path = `/api/booking-requests/${sent.french!.id}`;
     const before = await call("GET", path);
     const refused = await call("PATCH", path, {
-      body: { status: "Rejected", version: before.body.version },
+      body: { status: "Rejected", version: dataOf(BOOKING_REQUESTS.get, before, 200).version },
     });
     expect(refused.status).toBe(400);
-    expect(refused.body.errors).toEqual([
+    expect(ValidationErrorSchema.parse(refused.body).errors).toEqual([
       { path: "reason", message: "Please give a reason for this decision" },
     ]);
 
     const changed = await call("PATCH", path, {
       body: {
         status: "Rejected",
-        version: before.body.version,
+        version: dataOf(BOOKING_REQUESTS.get, before, 200).version,
         reason: "Le château est complet à ces dates.",
         shareReason: true,
         notifyGuest: true,
       },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body.status).toBe("Rejected");
-    expect(changed.body.version).toBe(before.body.version + 1);
-    expect(changed.body.history.at(-1)).toMatchObject({
+    expect(dataOf(BOOKING_REQUESTS.updateStatus, changed, 200).status).toBe("Rejected");
+    expect(dataOf(BOOKING_REQUESTS.updateStatus, changed, 200).version).toBe(
+      dataOf(BOOKING_REQUESTS.get, before, 200).version + 1,
+    );
+    expect(dataOf(BOOKING_REQUESTS.updateStatus, changed, 200).history.at(-1)).toMatchObject({
       fromStatus: "New",
       toStatus: "Rejected",
       changedBy: "admin@castellum.test",
@@ -451,7 +471,7 @@ describeEachBackend("the staff inbox API", (database) => {
     const changed = await call("PATCH", path, {
       body: {
         status: "Rejected",
-        version: before.body.version,
+        version: dataOf(BOOKING_REQUESTS.get, before, 200).version,
         reason: "Internal: duplicate",
         shareReason: false,
       },
@@ -471,19 +491,19 @@ describeEachBackend("the staff inbox API", (database) => {
       body: { status: "Confirmed" },
     });
     expect(answer.status).toBe(400);
-    expect(answer.body.errors).toEqual([
+    expect(ValidationErrorSchema.parse(answer.body).errors).toEqual([
       { path: "status", message: "This status does not exist for this kind of request" },
     ]);
     const accepted = await call("PATCH", `/api/membership/applications/${sent.membership!.id}`, {
       body: { status: "Accepted" },
     });
     expect(accepted.status).toBe(200);
-    expect(accepted.body.status).toBe("Accepted");
+    expect(dataOf(MEMBERSHIPS.updateStatus, accepted, 200).status).toBe("Accepted");
   });
 
   it("gives the second of two simultaneous changes a conflict, not a silent overwrite", async () => {
     const path = `/api/bookings/${sent.property!.id}`;
-    const { version } = (await call("GET", path)).body;
+    const { version } = dataOf(PROPERTY_BOOKINGS.get, await call("GET", path), 200);
     const [a, b] = await Promise.all([
       call("PATCH", path, { body: { status: "Contacted", version } }),
       staffCall(server().url, "PATCH", path, {
@@ -495,11 +515,13 @@ describeEachBackend("the staff inbox API", (database) => {
     expect(statuses).toEqual([200, 409]);
     const loser = a.status === 409 ? a : b;
     const winner = a.status === 200 ? a : b;
-    expect(loser.body.message).toContain(winner.body.status);
-    expect(loser.body.current.status).toBe(winner.body.status);
+    const conflict = dataOf(PROPERTY_BOOKINGS.updateStatus, loser, 409);
+    const current = dataOf(PROPERTY_BOOKINGS.updateStatus, winner, 200);
+    expect(conflict.message).toContain(current.status);
+    expect(conflict.current.status).toBe(current.status);
     const after = await call("GET", path);
     expect(
-      after.body.history.filter((h: { fromStatus: string | null }) => h.fromStatus !== null),
+      dataOf(PROPERTY_BOOKINGS.get, after, 200).history.filter((h) => h.fromStatus !== null),
     ).toHaveLength(1);
   });
 
@@ -510,7 +532,7 @@ describeEachBackend("the staff inbox API", (database) => {
     const note = await call("POST", `${path}/notes`, { body: { body: "Met at the Venice gala." } });
     expect(note.status).toBe(201);
     const detail = await call("GET", path);
-    expect(detail.body.notes.at(-1)).toMatchObject({
+    expect(dataOf(MEMBERSHIPS.get, detail, 200).notes.at(-1)).toMatchObject({
       authorName: "Ada Admin",
       body: "Met at the Venice gala.",
     });
@@ -543,7 +565,9 @@ describeEachBackend("the staff inbox API", (database) => {
       const refused = await call("GET", `/api/booking-requests/export.csv?${query}`);
       expect(refused.status, query).toBe(400);
       expect(refused.headers.get("content-type"), query).toMatch(/^application\/json/);
-      expect(refused.body.errors[0].path, query).toBe(query.split("=")[0]);
+      expect(ValidationErrorSchema.parse(refused.body).errors![0]!.path, query).toBe(
+        query.split("=")[0],
+      );
     }
     const french = await call("GET", "/api/booking-requests/export.csv", {
       headers: { "Accept-Language": "fr" },
@@ -558,9 +582,9 @@ describeEachBackend("the staff inbox API", (database) => {
       .where(eq(guestRequests.id, sent.formula!.id));
     const answer = await call("GET", "/api/admin/overview");
     expect(answer.status).toBe(200);
-    expect(answer.body.weeks).toHaveLength(12);
-    expect(answer.body.waitingOver48h).toBe(1);
-    const total = answer.body.weeks.reduce(
+    expect(dataOf(getInboxOverview, answer, 200).weeks).toHaveLength(12);
+    expect(dataOf(getInboxOverview, answer, 200).waitingOver48h).toBe(1);
+    const total = dataOf(getInboxOverview, answer, 200).weeks.reduce(
       (sum: number, week: { byStatus: Record<string, number> }) =>
         sum + Object.values(week.byStatus).reduce((a, b) => a + b, 0),
       0,
@@ -569,7 +593,7 @@ describeEachBackend("the staff inbox API", (database) => {
       .deps.db.select({ n: sql<number>`count(*)::int` })
       .from(guestRequests)) as [{ n: number }];
     expect(total).toBe(n);
-    expect(answer.body.counts.booking_request.total).toBe(3);
+    expect(dataOf(getInboxOverview, answer, 200).counts.booking_request.total).toBe(3);
   });
 
   it("ends a disabled account's open sessions at once", async () => {
@@ -607,19 +631,19 @@ describeEachBackend(
         body: { ...form, email: "first@gmail.com" },
       });
       expect(wrongDomain.status).toBe(400);
-      expect(wrongDomain.body.errors[0].path).toBe("email");
+      expect(ValidationErrorSchema.parse(wrongDomain.body).errors![0]!.path).toBe("email");
       const weak = await staffCall(server().url, "POST", "/api/admin/setup", {
         body: { ...form, password: "password1" },
       });
       expect(weak.status).toBe(400);
-      expect(weak.body.errors[0]).toEqual({
+      expect(ValidationErrorSchema.parse(weak.body).errors![0]).toEqual({
         path: "password",
         message: "The password must be at least 12 characters long.",
       });
 
       const created = await staffCall(server().url, "POST", "/api/admin/setup", { body: form });
       expect(created.status).toBe(201);
-      expect(created.body.user).toMatchObject({
+      expect(dataOf(completeStaffSetup, created, 201).user).toMatchObject({
         email: "first@castellum.test",
         isAdmin: true,
         language: "fr",

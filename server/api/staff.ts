@@ -19,6 +19,7 @@ import { type RequestKind, REQUEST_KINDS, STATUS_KEYS } from "../../domain/reque
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
 import { csvRowOf, CSV_COLUMNS } from "../../domain/staff/inbox-csv.ts";
+import type { InboxItem } from "../../domain/staff/inbox.ts";
 import { COLLECTION_OPERATIONS, getInboxOverview } from "../../domain/staff/inbox.contract.ts";
 import {
   countInboxByStatus,
@@ -233,7 +234,7 @@ export function staffRoutes(
         const rows = Readable.from(startingWith(first, batches));
         const toCells = new Transform({
           objectMode: true,
-          transform(item, _encoding, done) {
+          transform(item: InboxItem, _encoding, done) {
             done(null, csvRowOf(item, language, t));
           },
         });

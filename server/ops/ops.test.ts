@@ -2,6 +2,7 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { MIGRATIONS_FOLDER } from "../../db/client.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import { listenOnFreePort } from "../../tests/setup/http.ts";
@@ -13,11 +14,16 @@ import { createOps, type Ops } from "./ops.ts";
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
 
+/** Drizzle's migrations journal, as far as this test reads it (other keys kept). */
+const JournalSchema = z.looseObject({ entries: z.array(z.looseObject({})) });
+
 /** A copy of the migrations journal that expects one more migration than the database has. */
 function journalAheadOfDatabase(): string {
   const folder = mkdtempSync(join(tmpdir(), "castellum-migrations-"));
   mkdirSync(join(folder, "meta"));
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8"));
+  const journal = JournalSchema.parse(
+    JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8")),
+  );
   journal.entries.push({ idx: 999, version: "7", when: Date.now() + 86_400_000, tag: "9999_next" });
   writeFileSync(join(folder, "meta/_journal.json"), JSON.stringify(journal));
   return folder;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { demoEstate } from "../factories/demo-estates.ts";
 import { PUBLIC_PAGES, SITE } from "../../content/site.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
@@ -58,9 +59,11 @@ describe("every public page", () => {
     expect(html).toMatch(
       /<link rel="canonical" href="http:\/\/127\.0\.0\.1:\d+\/property\/gordon-castle\?lang=fr"\/>/,
     );
-    const jsonLd = JSON.parse(
-      html.match(/<script type="application\/ld\+json">(.*?)<\/script>/)?.[1] ?? "{}",
-    );
+    const jsonLd = z
+      .object({ "@type": z.unknown(), name: z.unknown() })
+      .parse(
+        JSON.parse(html.match(/<script type="application\/ld\+json">(.*?)<\/script>/)?.[1] ?? "{}"),
+      );
     expect(jsonLd["@type"]).toBe("LodgingBusiness");
     expect(jsonLd.name).toBe("Gordon Castle");
 
@@ -98,7 +101,9 @@ describe("every public page", () => {
     expect(sitemap).toMatch(/\/booking-request<\/loc>/);
     const robots = await (await page.request.get("/robots.txt")).text();
     expect(robots).toMatch(/Sitemap: http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml/);
-    const manifest = await (await page.request.get("/manifest.webmanifest")).json();
+    const manifest = z
+      .object({ name: z.unknown() })
+      .parse(await (await page.request.get("/manifest.webmanifest")).json());
     expect(manifest.name).toBe("Castellum");
   });
 });

@@ -42,8 +42,8 @@ export function sessionCookieOf(response: Response): string {
 export interface JsonAnswer {
   status: number;
   headers: Headers;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
+  /** The body parsed as JSON (null when it is not JSON): read it with a schema. */
+  body: unknown;
   text: string;
 }
 
