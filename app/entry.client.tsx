@@ -7,11 +7,10 @@
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { config as configureZod } from "zod/v4/core";
 
-// The shared schemas parse without compiling code: the Content-Security-Policy allows no eval,
-// and zod's probe for it (a caught `new Function`) would still be reported as a violation.
-configureZod({ jitless: true });
+// zod is told to compile no code (the CSP allows no eval) by public/zod-jitless.js, a deferred
+// script in the page's head: the route modules of the first page, zod's chunk among them, run
+// before this entry does.
 
 function hydrate() {
   startTransition(() => {

@@ -93,6 +93,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         )}
         <Meta />
         <Links />
+        {/* Before any module script: zod compiles no code under our CSP (public/zod-jitless.js). */}
+        <script defer src="/zod-jitless.js" />
       </head>
       <body className="flex min-h-screen flex-col">
         {children}
