@@ -8,8 +8,8 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 
-// zod is told to compile no code (the CSP allows no eval) by public/zod-jitless.js, a deferred
-// script in the page's head: the route modules of the first page, zod's chunk among them, run
+// zod is told to compile no code (the CSP allows no eval) by an inline script in the page's
+// head (app/root.tsx): the route modules of the first page, zod's chunk among them, run
 // before this entry does.
 
 function hydrate() {

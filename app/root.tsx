@@ -24,7 +24,7 @@ import "./app.css";
 // The same file app.css's @font-face names (Vite emits one asset per file): preloaded below.
 import displayFontLatin from "@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url";
 import { translate } from "../i18n/translate.ts";
-import { publicPagesContext, requestInfoContext } from "./context.ts";
+import { cspNonceContext, publicPagesContext, requestInfoContext } from "./context.ts";
 import { shareImageOf } from "./share-image.ts";
 import { BookingPageSkeleton } from "./components/booking-skeleton.tsx";
 import { NavigationProgress } from "./components/navigation-progress.tsx";
@@ -49,8 +49,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     messages: messagesFor(language, messageAreasOf(new URL(request.url).pathname)),
     publicUrl,
     year: new Date().getFullYear(),
+    // The page's CSP nonce, for the one inline script the root writes itself.
+    nonce: context.get(cspNonceContext),
   };
 }
+
+/**
+ * zod's settings, set before any module runs: it parses without compiling code (the CSP allows
+ * no eval, and its probe, a caught `new Function` as each object schema is built, is still
+ * reported as a violation). zod reads this global when its module first runs.
+ */
+const ZOD_JITLESS =
+  "globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true});";
 
 /** Language changes are the only reason to reload the root data. */
 export function shouldRevalidate({
@@ -73,6 +83,7 @@ export const links: Route.LinksFunction = () => [
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const language = data?.language ?? "en";
+  const nonce = data?.nonce;
   return (
     <html lang={LANGUAGE_TAGS[language]}>
       <head>
@@ -93,8 +104,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         )}
         <Meta />
         <Links />
-        {/* Before any module script: zod compiles no code under our CSP (public/zod-jitless.js). */}
-        <script defer src="/zod-jitless.js" />
+        {/* Before any module script (React Router's is async): zod compiles no code under our
+            CSP. Inline, so it runs as parsed; the response cache allows it by its hash. */}
+        <script
+          nonce={nonce ?? undefined}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: ZOD_JITLESS }}
+        />
       </head>
       <body className="flex min-h-screen flex-col">
         {children}
