@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { propertyClaims } from "../db/schema/index.ts";
 import { createSession } from "../domain/auth/sessions.ts";
 import { describeEachBackend } from "../tests/setup/database.ts";
-import { listenOnFreePort } from "../tests/setup/http.ts";
-import { testServicesEnv } from "../tests/setup/intake.ts";
-import { loadPages, type PageServer } from "../tests/setup/pages.ts";
+import { servePages } from "../tests/setup/pages.ts";
 import { rawRequest } from "../tests/setup/raw-http.ts";
-import { createServices, type Services } from "./services.ts";
 
 const GORDON = { id: 15, name: "Gordon Castle", email: "estate-office@gordon-castle.example" };
 
@@ -16,26 +13,7 @@ const GORDON = { id: 15, name: "Gordon Castle", email: "estate-office@gordon-cas
  * The domain says so with a typed error (NoClaimedEstateError), never a translation key.
  */
 describeEachBackend("the owner dashboard page", (database) => {
-  let pages: PageServer;
-  let services: Services;
-  let baseUrl = "";
-  let close: () => Promise<void> = async () => {};
-  beforeAll(async () => {
-    pages = await loadPages();
-    services = await createServices(database().deps, testServicesEnv({ MAIL_POLL_MS: 60_000 }));
-    const app = pages.createExpressApp({
-      deps: database().deps,
-      env: { NODE_ENV: "test", PUBLIC_URL: "http://localhost" },
-      services,
-      build: pages.build,
-    });
-    ({ baseUrl, close } = await listenOnFreePort(app));
-  }, 120_000);
-  afterAll(async () => {
-    await close();
-    await services?.close();
-    await pages?.close();
-  });
+  const site = servePages(() => database().deps);
 
   /** A session cookie for an owner email (as a proved code opens one). */
   const ownerCookie = async (email: string) => {
@@ -49,18 +27,18 @@ describeEachBackend("the owner dashboard page", (database) => {
 
   it("offers an owner without a claimed estate to claim one, in their language", async () => {
     const cookie = await ownerCookie("nobody@unclaimed-estate.example");
-    const english = await rawRequest(`${baseUrl}/admin/dashboard`, { Cookie: cookie });
+    const english = await rawRequest(`${site.url()}/admin/dashboard`, { Cookie: cookie });
     expect(english.status).toBe(200);
     expect(english.text).toContain('data-testid="no-estate"');
     expect(english.text).toContain("No property claimed yet");
     expect(english.text).toContain('href="/onboard/verify"');
 
-    const french = await rawRequest(`${baseUrl}/admin/dashboard?lang=fr`, { Cookie: cookie });
+    const french = await rawRequest(`${site.url()}/admin/dashboard?lang=fr`, { Cookie: cookie });
     expect(french.status).toBe(200);
     expect(french.text).toContain("Aucune propriété revendiquée");
 
     // The API says the same as a documented 404 with the message in the caller's language.
-    const api = await fetch(`${baseUrl}/api/property-owners/property-details`, {
+    const api = await fetch(`${site.url()}/api/property-owners/property-details`, {
       headers: { Cookie: cookie },
     });
     expect(api.status).toBe(404);
@@ -75,7 +53,7 @@ describeEachBackend("the owner dashboard page", (database) => {
       email: GORDON.email,
     });
     const cookie = await ownerCookie(GORDON.email);
-    const answer = await rawRequest(`${baseUrl}/admin/dashboard`, { Cookie: cookie });
+    const answer = await rawRequest(`${site.url()}/admin/dashboard`, { Cookie: cookie });
     expect(answer.status).toBe(200);
     expect(answer.text).not.toContain('data-testid="no-estate"');
     expect(answer.text).toContain(GORDON.name);

@@ -3,10 +3,8 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import { listenOnFreePort } from "../../tests/setup/http.ts";
-import { testServicesEnv } from "../../tests/setup/intake.ts";
-import { loadPages, type PageServer } from "../../tests/setup/pages.ts";
+import { servePages } from "../../tests/setup/pages.ts";
 import { type RawAnswer, rawRequest } from "../../tests/setup/raw-http.ts";
-import { createServices, type Services } from "../services.ts";
 import { inlineScriptHashes, securityHeaders } from "./security-headers.ts";
 
 /** The directives of a policy by name, each with its sources. */
@@ -147,29 +145,10 @@ describe("the policy chosen by what the answer is", () => {
 });
 
 describeEachBackend("security headers on the site's answers", (database) => {
-  let pages: PageServer;
-  let services: Services;
-  let baseUrl = "";
-  let close: () => Promise<void> = async () => {};
-  beforeAll(async () => {
-    pages = await loadPages();
-    services = await createServices(database().deps, testServicesEnv({ MAIL_POLL_MS: 60_000 }));
-    const app = pages.createExpressApp({
-      deps: database().deps,
-      env: { NODE_ENV: "test", PUBLIC_URL: "http://localhost" },
-      services,
-      build: pages.build,
-    });
-    ({ baseUrl, close } = await listenOnFreePort(app));
-  }, 120_000);
-  afterAll(async () => {
-    await close();
-    await services?.close();
-    await pages?.close();
-  });
+  const site = servePages(() => database().deps);
 
   const get = (path: string, headers: Record<string, string> = {}) =>
-    rawRequest(`${baseUrl}${path}`, headers);
+    rawRequest(`${site.url()}${path}`, headers);
 
   it.each([
     ["a public page", "/team", 200],
@@ -180,9 +159,9 @@ describeEachBackend("security headers on the site's answers", (database) => {
     "gives %s a fresh nonce that its inline scripts carry",
     async (_kind, path, status) => {
       // Rendered for each request (a public page is, with the response cache off).
-      services.responseCache.disable();
+      site.services().responseCache.disable();
       const [first, second] = await Promise.all([get(path), get(path)]).finally(() =>
-        services.responseCache.enable(),
+        site.services().responseCache.enable(),
       );
       for (const answer of [first, second]) {
         expect(answer.status).toBe(status);
@@ -199,7 +178,7 @@ describeEachBackend("security headers on the site's answers", (database) => {
   );
 
   it("answers a cached page with the hashes of its own scripts, never a reused nonce", async () => {
-    services.responseCache.invalidate();
+    site.services().responseCache.invalidate();
     const miss = await get("/castles", { "Accept-Encoding": "br" });
     const hit = await get("/castles", { "Accept-Encoding": "br" });
     const hitGzip = await get("/castles", { "Accept-Encoding": "gzip" });
@@ -229,7 +208,7 @@ describeEachBackend("security headers on the site's answers", (database) => {
     ["an unknown API address", "/api/no-such-thing", /^application\/json/],
     ["the sitemap", "/sitemap.xml", /^application\/xml/],
   ])("gives %s the strict policy, cached or not", async (_kind, path, type) => {
-    services.responseCache.invalidate();
+    site.services().responseCache.invalidate();
     for (const answer of [await get(path), await get(path)]) {
       expect(answer.headers["content-type"]).toMatch(type);
       expectCommonHeaders(answer);

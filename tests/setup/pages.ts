@@ -1,7 +1,12 @@
 import { join } from "node:path";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
+import { afterAll, beforeAll } from "vitest";
+import type { Deps } from "../../domain/deps.ts";
 import type { createExpressApp as CreateExpressApp } from "../../server/app.ts";
+import { createServices, type Services } from "../../server/services.ts";
+import { listenOnFreePort } from "./http.ts";
+import { testServicesEnv } from "./intake.ts";
 
 export interface PageServer {
   /** `createExpressApp` loaded beside the pages, so both share one module graph. */
@@ -31,5 +36,39 @@ export async function loadPages(): Promise<PageServer> {
     createExpressApp,
     build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
     close: () => vite.close(),
+  };
+}
+
+/**
+ * Serves the whole site (pages through Vite, API, services) on the suite's database on a free
+ * port for the current suite: its base URL and its services, once started.
+ */
+export function servePages(deps: () => Deps): { url: () => string; services: () => Services } {
+  let pages: PageServer | undefined;
+  let services: Services | undefined;
+  let baseUrl = "";
+  let close: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    pages = await loadPages();
+    services = await createServices(deps(), testServicesEnv({ MAIL_POLL_MS: 60_000 }));
+    const app = pages.createExpressApp({
+      deps: deps(),
+      env: { NODE_ENV: "test", PUBLIC_URL: "http://localhost" },
+      services,
+      build: pages.build,
+    });
+    ({ baseUrl, close } = await listenOnFreePort(app));
+  }, 120_000);
+  afterAll(async () => {
+    await close();
+    await services?.close();
+    await pages?.close();
+  });
+  return {
+    url: () => baseUrl,
+    services: () => {
+      if (!services) throw new Error("the site is not started");
+      return services;
+    },
   };
 }
