@@ -24,6 +24,21 @@ const TRANSLATED_COLUMNS = [
   "historicalSignificance",
 ] as const;
 
+/** The owner's facts, in their columns' order. */
+const OWNER_FACT_COLUMNS = [
+  "websiteUrl",
+  "startingPrice.amount",
+  "startingPrice.currency",
+  "priceRange.min",
+  "priceRange.max",
+  "priceRange.currency",
+  "phone",
+  "address",
+  "postalCode",
+  "city",
+  "coordinates.lat",
+  "coordinates.lng",
+] as const;
 const SHARED_COLUMNS = [
   "id",
   "region",
@@ -32,38 +47,14 @@ const SHARED_COLUMNS = [
   "membersOnly",
   "ownerEmail",
   "amenityKeys",
-  "websiteUrl",
-  "startingPrice.amount",
-  "startingPrice.currency",
-  "priceRange.min",
-  "priceRange.max",
-  "priceRange.currency",
-  "phone",
-  "address",
-  "postalCode",
-  "city",
-  "coordinates.lat",
-  "coordinates.lng",
+  ...OWNER_FACT_COLUMNS,
   "illustration.terrain",
   "illustration.architecture",
   "illustration.imageCount",
 ] as const;
 
 /** The owner's facts: a file may leave these columns out (an older export), and any cell empty. */
-const OPTIONAL_COLUMNS = new Set([
-  "websiteUrl",
-  "startingPrice.amount",
-  "startingPrice.currency",
-  "priceRange.min",
-  "priceRange.max",
-  "priceRange.currency",
-  "phone",
-  "address",
-  "postalCode",
-  "city",
-  "coordinates.lat",
-  "coordinates.lng",
-]);
+const OPTIONAL_COLUMNS = new Set<string>(OWNER_FACT_COLUMNS);
 
 /** The columns, in order: the facts, then en, fr, it and zh text. */
 export const CATALOGUE_CSV_COLUMNS: readonly string[] = [
