@@ -80,6 +80,23 @@ export function RequestDetailsDialog({
   /** Closing goes back to the inbox (a navigation). */
   onClose: () => void;
 }) {
+  return (
+    <DetailsFrame onClose={onClose} className="max-w-5xl">
+      <DetailsBody key={detail.id} detail={detail} />
+    </DetailsFrame>
+  );
+}
+
+/** The dialog over the inbox, whatever it shows: closing goes back, focus returns. */
+function DetailsFrame({
+  onClose,
+  className,
+  children,
+}: {
+  onClose: () => void;
+  className: string;
+  children: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const returnFocus = useReturnFocus();
   return (
@@ -87,10 +104,10 @@ export function RequestDetailsDialog({
       <DialogContent
         {...returnFocus}
         closeLabel={t("staff.details.close")}
-        className="max-w-5xl"
+        className={className}
         data-testid="request-details"
       >
-        <DetailsBody key={detail.id} detail={detail} />
+        {children}
       </DialogContent>
     </Dialog>
   );
@@ -105,24 +122,16 @@ export function RequestDetailsFailed({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const returnFocus = useReturnFocus();
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent
-        {...returnFocus}
-        closeLabel={t("staff.details.close")}
-        className="max-w-lg"
-        data-testid="request-details"
-      >
-        <DialogTitle className="font-display text-heritage pr-10 text-3xl font-semibold">
-          {t("staff.details.heading")}
-        </DialogTitle>
-        <DialogDescription className="sr-only">{message}</DialogDescription>
-        <Alert className="mt-5">
-          <AlertTitle>{message}</AlertTitle>
-        </Alert>
-      </DialogContent>
-    </Dialog>
+    <DetailsFrame onClose={onClose} className="max-w-lg">
+      <DialogTitle className="font-display text-heritage pr-10 text-3xl font-semibold">
+        {t("staff.details.heading")}
+      </DialogTitle>
+      <DialogDescription className="sr-only">{message}</DialogDescription>
+      <Alert className="mt-5">
+        <AlertTitle>{message}</AlertTitle>
+      </Alert>
+    </DetailsFrame>
   );
 }
 
