@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
@@ -37,7 +38,7 @@ export interface PoolStats {
 export const MIGRATIONS_FOLDER = join(import.meta.dirname, "migrations");
 
 /** Extensions the migrations create (PostgreSQL ships them in contrib). */
-const PGLITE_EXTENSIONS = { pg_trgm };
+const PGLITE_EXTENSIONS = { pg_trgm, btree_gist };
 
 export type DatabaseOptions =
   | {

@@ -2,3 +2,4 @@ export * from "./catalogue.ts";
 export * from "./requests.ts";
 export * from "./staff.ts";
 export * from "./owners.ts";
+export * from "./calendar.ts";

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigserial,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -50,6 +51,13 @@ export const guestRequests = pgTable(
     phone: text("phone").notNull().default(""),
     memberStatus: text("member_status"),
     propertyId: integer("property_id"),
+    /**
+     * The nights [stay_start, stay_end) the request would take on `property_id`: a property
+     * booking's dates from the form, a general request's once staff assign it an estate. A
+     * Confirmed request with both holds a `stay` row in calendar_entries.
+     */
+    stayStart: date("stay_start", { mode: "string" }),
+    stayEnd: date("stay_end", { mode: "string" }),
     details: jsonb("details").$type<Record<string, unknown>>().notNull(),
     statusTokenHash: text("status_token_hash").notNull().unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
