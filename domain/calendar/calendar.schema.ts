@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { isIsoDate } from "../requests/dates.ts";
+
+/**
+ * What the calendar's calls share (browser-safe): a date, a range of nights, the kinds of
+ * block, and the answer naming what a stay or block would collide with.
+ */
+
+/** A calendar date, 'YYYY-MM-DD'. */
+export const IsoDateSchema = z
+  .string({ error: "validation.dateInvalid" })
+  .refine(isIsoDate, "validation.dateInvalid")
+  .meta({ id: "IsoDate", description: "A calendar date, YYYY-MM-DD", example: "2027-05-01" });
+
+/** The nights [start, end): `end` is the check-out day, free for the next arrival. */
+export const NightsSchema = z
+  .object({
+    start: IsoDateSchema.describe("The first night"),
+    end: IsoDateSchema.describe("The check-out day (exclusive)"),
+  })
+  .meta({ id: "Nights" });
+
+/** The kinds of block staff or the owner make. */
+export const BLOCK_KINDS = ["owner_stay", "maintenance", "private_event", "other"] as const;
+export type BlockKind = (typeof BLOCK_KINDS)[number];
+
+/** Where a claim on nights comes from. */
+export const ENTRY_SOURCES = ["stay", "block", "external"] as const;
+export type EntrySource = (typeof ENTRY_SOURCES)[number];
+
+/** One claim that stands in the way, as staff and the owner may see it. */
+export const CollidingEntrySchema = z
+  .object({
+    source: z.enum(ENTRY_SOURCES),
+    reference: z
+      .string()
+      .nullable()
+      .describe("A stay's request reference; null for blocks and imported busy times"),
+    kind: z.enum(BLOCK_KINDS).nullable().describe("A block's kind; null otherwise"),
+    start: IsoDateSchema,
+    end: IsoDateSchema,
+  })
+  .meta({ id: "CollidingEntry" });
+export type CollidingEntry = z.infer<typeof CollidingEntrySchema>;
+
+/** 409: the nights are taken; nothing was written. */
+export const CalendarCollisionSchema = z
+  .object({
+    error: z.string().describe("In the caller's language, naming the first collision"),
+    collidesWith: z.array(CollidingEntrySchema).min(1),
+  })
+  .meta({ id: "CalendarCollision" });
+export type CalendarCollision = z.infer<typeof CalendarCollisionSchema>;
