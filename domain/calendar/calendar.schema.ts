@@ -46,7 +46,7 @@ export type CollidingEntry = z.infer<typeof CollidingEntrySchema>;
 /** 409: the nights are taken; nothing was written. */
 export const CalendarCollisionSchema = z
   .object({
-    error: z.string().describe("In the caller's language, naming the first collision"),
+    message: z.string().min(1).describe("In the caller's language, naming the first collision"),
     collidesWith: z.array(CollidingEntrySchema).min(1),
   })
   .meta({ id: "CalendarCollision" });

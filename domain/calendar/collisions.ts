@@ -1,0 +1,97 @@
+import { and, eq, ne, or, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import { calendarEntries, guestRequests } from "../../db/schema/index.ts";
+import type { Language } from "../../i18n/config.ts";
+import { translate } from "../../i18n/translate.ts";
+import { formatDate } from "../requests/summary.ts";
+import type { CalendarCollision, CollidingEntry } from "./calendar.schema.ts";
+import { fromDateRange, type Nights, toDateRange } from "./nights.ts";
+
+/** The constraint that keeps stays and blocks of one estate apart (migration 0008). */
+export const NO_OVERLAP_CONSTRAINT = "calendar_entries_no_overlap";
+
+/**
+ * The stays and blocks of an estate that share a night with `nights`, earliest first: what a
+ * new stay or block would collide with. Imported busy times are left out (they never refuse a
+ * stay; the calendar shows them as collisions instead). This read is for the message; the
+ * exclusion constraint is what refuses, so a write racing past this check still fails.
+ */
+export async function findCollisions(
+  db: Database,
+  propertyId: number,
+  nights: Nights,
+  options: { ignoreRequestId?: string } = {},
+): Promise<CollidingEntry[]> {
+  const rows = await db
+    .select({
+      source: calendarEntries.source,
+      kind: calendarEntries.kind,
+      nights: calendarEntries.nights,
+      reference: guestRequests.reference,
+    })
+    .from(calendarEntries)
+    .leftJoin(guestRequests, eq(guestRequests.id, calendarEntries.requestId))
+    .where(
+      and(
+        eq(calendarEntries.propertyId, propertyId),
+        ne(calendarEntries.source, "external"),
+        sql`${calendarEntries.nights} && ${toDateRange(nights)}::daterange`,
+        options.ignoreRequestId
+          ? or(
+              sql`${calendarEntries.requestId} is null`,
+              ne(calendarEntries.requestId, options.ignoreRequestId),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(sql`lower(${calendarEntries.nights})`);
+  return rows.map((row) => ({
+    source: row.source,
+    reference: row.source === "stay" ? (row.reference ?? null) : null,
+    kind: row.source === "block" ? (row.kind ?? "other") : null,
+    ...fromDateRange(row.nights),
+  }));
+}
+
+/** Whether a database error is the calendar's exclusion constraint refusing a write. */
+export function isExclusionViolation(error: unknown): boolean {
+  for (let cause: unknown = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if (typeof cause !== "object") return false;
+    const { code, constraint } = cause as { code?: unknown; constraint?: unknown };
+    if (code === "23P01" && (constraint === undefined || constraint === NO_OVERLAP_CONSTRAINT))
+      return true;
+  }
+  return false;
+}
+
+/** One colliding entry as a person reads it, in `language`. */
+export function describeCollision(language: Language, entry: CollidingEntry): string {
+  const dates = translate(language, "calendarCollision.dates", {
+    start: formatDate(entry.start, language),
+    end: formatDate(entry.end, language),
+  });
+  if (entry.source === "stay")
+    return translate(language, "calendarCollision.stay", { reference: entry.reference, dates });
+  if (entry.source === "block")
+    return translate(language, "calendarCollision.block", {
+      kind: translate(language, `calendarCollision.kinds.${entry.kind ?? "other"}`),
+      dates,
+    });
+  return translate(language, "calendarCollision.external", { dates });
+}
+
+/** The 409 answer: the nights are taken, by what, in the caller's language. */
+export function collisionAnswer(
+  language: Language,
+  entries: readonly CollidingEntry[],
+): CalendarCollision {
+  const [first] = entries;
+  if (!first) throw new Error("a collision names at least one entry");
+  return {
+    message: translate(language, "calendarCollision.message", {
+      what: describeCollision(language, first),
+      count: entries.length,
+    }),
+    collidesWith: [first, ...entries.slice(1)],
+  };
+}
