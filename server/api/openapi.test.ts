@@ -224,6 +224,8 @@ describe("the OpenAPI document", () => {
           `update${one}Status`,
           `add${one}Note`,
         ]),
+        "setBookingRequestStay",
+        "setPropertyBookingStay",
       ].sort(),
     );
   });
