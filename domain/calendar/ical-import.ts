@@ -1,4 +1,5 @@
 import ical, { type CalendarResponse, type EventInstance, type VEvent } from "node-ical";
+import { ICAL_ERROR_CODES, type IcalErrorCode } from "./feed-errors.ts";
 import { addDays, type Nights } from "./nights.ts";
 
 /**
@@ -10,9 +11,7 @@ import { addDays, type Nights } from "./nights.ts";
  * capped, so a hostile feed ends in a clear error, never in a hang or a flood of rows.
  */
 
-/** Why a calendar could not be read: a code the interfaces translate, and an English detail. */
-export const ICAL_ERROR_CODES = ["not_calendar", "malformed", "too_many_events"] as const;
-export type IcalErrorCode = (typeof ICAL_ERROR_CODES)[number];
+export { ICAL_ERROR_CODES, type IcalErrorCode };
 
 export class IcalImportError extends Error {
   readonly code: IcalErrorCode;

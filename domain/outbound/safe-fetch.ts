@@ -4,6 +4,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction, type Socket } from "node:net";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import ipaddr from "ipaddr.js";
+import { OUTBOUND_ERROR_CODES, type OutboundErrorCode } from "./outbound-errors.ts";
 
 /**
  * Outbound HTTP(S) GETs of addresses a person typed (calendar feeds now, webhooks later).
@@ -17,18 +18,7 @@ import ipaddr from "ipaddr.js";
  * follows at most a few redirects, each checked again.
  */
 
-/** Why a fetch failed: a code the interfaces translate, and an English detail for logs. */
-export const OUTBOUND_ERROR_CODES = [
-  "invalid_url",
-  "blocked_address",
-  "unresolvable",
-  "network",
-  "timeout",
-  "too_large",
-  "too_many_redirects",
-  "http_status",
-] as const;
-export type OutboundErrorCode = (typeof OUTBOUND_ERROR_CODES)[number];
+export { OUTBOUND_ERROR_CODES, type OutboundErrorCode };
 
 export class OutboundFetchError extends Error {
   readonly code: OutboundErrorCode;
