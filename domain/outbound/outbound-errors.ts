@@ -13,3 +13,6 @@ export const OUTBOUND_ERROR_CODES = [
   "http_status",
 ] as const;
 export type OutboundErrorCode = (typeof OUTBOUND_ERROR_CODES)[number];
+
+/** The longest address a person may type for an outbound fetch. */
+export const MAX_URL_LENGTH = 2048;

@@ -4,7 +4,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction, type Socket } from "node:net";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import ipaddr from "ipaddr.js";
-import { OUTBOUND_ERROR_CODES, type OutboundErrorCode } from "./outbound-errors.ts";
+import { MAX_URL_LENGTH, OUTBOUND_ERROR_CODES, type OutboundErrorCode } from "./outbound-errors.ts";
 
 /**
  * Outbound HTTP(S) GETs of addresses a person typed (calendar feeds now, webhooks later).
@@ -18,7 +18,7 @@ import { OUTBOUND_ERROR_CODES, type OutboundErrorCode } from "./outbound-errors.
  * follows at most a few redirects, each checked again.
  */
 
-export { OUTBOUND_ERROR_CODES, type OutboundErrorCode };
+export { MAX_URL_LENGTH, OUTBOUND_ERROR_CODES, type OutboundErrorCode };
 
 export class OutboundFetchError extends Error {
   readonly code: OutboundErrorCode;
@@ -51,9 +51,6 @@ export const OUTBOUND_DEFAULTS = {
   maxBytes: 2 * 1024 * 1024,
   maxRedirects: 3,
 } as const;
-
-/** The longest address accepted. */
-export const MAX_URL_LENGTH = 2048;
 
 export interface OutboundResponse {
   /** The address that answered, after redirects. */
