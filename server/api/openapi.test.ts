@@ -109,6 +109,7 @@ describe("the OpenAPI document", () => {
       "createMembershipApplication",
       "createPropertyBooking",
       "getBotCheckChallenge",
+      "getCalendarExport",
       "getCastle",
       "listCastles",
       "loginStaff",
@@ -124,10 +125,15 @@ describe("the OpenAPI document", () => {
       ownerCalls.map((operation) => [operation.operationId ?? operation.where, operation]),
     );
     expect(Object.keys(byId).sort()).toEqual([
+      "addOwnerCalendarFeed",
       "claimProperty",
       "deleteOwnerImage",
       "getOwnerProperty",
+      "listOwnerCalendarFeeds",
       "ownerLogout",
+      "removeOwnerCalendarFeed",
+      "rotateOwnerIcalUrl",
+      "syncOwnerCalendarFeed",
       "updateOwnerImages",
       "updateOwnerProperty",
       "uploadOwnerImages",
@@ -183,6 +189,11 @@ describe("the OpenAPI document", () => {
         "GET /api/admin/estates/{id}",
         "PATCH /api/admin/estates/{id}/owner-email",
         "POST /api/admin/estates/{id}/revisions/{revisionId}/revert",
+        "GET /api/admin/estates/{id}/calendar-feeds",
+        "POST /api/admin/estates/{id}/calendar-feeds",
+        "DELETE /api/admin/estates/{id}/calendar-feeds/{feedId}",
+        "POST /api/admin/estates/{id}/calendar-feeds/{feedId}/sync",
+        "POST /api/admin/estates/{id}/ical-url",
         ...collections.flatMap((collection) => [
           `GET ${collection}`,
           `GET ${collection}/export.csv`,
@@ -227,6 +238,29 @@ describe("the OpenAPI document", () => {
         "setBookingRequestStay",
         "setPropertyBookingStay",
       ].sort(),
+    );
+  });
+
+  it("keeps the calendar operations' ids", () => {
+    expect(
+      operationsOf(document)
+        .filter(({ tags }) => tags?.includes("calendar"))
+        .map((operation) => operation.operationId)
+        .sort(),
+    ).toEqual(
+      expect.arrayContaining([
+        "getCalendarExport",
+        "listEstateCalendarFeeds",
+        "addEstateCalendarFeed",
+        "removeEstateCalendarFeed",
+        "syncEstateCalendarFeed",
+        "rotateEstateIcalUrl",
+        "listOwnerCalendarFeeds",
+        "addOwnerCalendarFeed",
+        "removeOwnerCalendarFeed",
+        "syncOwnerCalendarFeed",
+        "rotateOwnerIcalUrl",
+      ]),
     );
   });
 

@@ -59,6 +59,12 @@ const TAGS = [
       "The staff side of the owner area: find an estate, change its owner contact email, read its history of changes by owners and staff, revert one, and see the translations that fell behind an edit. " +
       "For admins at the company domain only.",
   },
+  {
+    name: "calendar",
+    description:
+      "Estate calendars and iCal (RFC 5545): each estate's secret export feed of its stays and blocks, for the other channels it is let on, and the external feeds it imports, whose busy events close its nights. " +
+      "Staff manage any estate's; the owner their own.",
+  },
 ] as const satisfies readonly { name: ApiTag; description: string }[];
 
 const PROOF_MINUTES = OWNER_CODE_POLICY.proofTtlMs / 60_000;
