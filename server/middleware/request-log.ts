@@ -3,10 +3,15 @@ import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 
 /**
- * Paths whose last segment is a secret (an estate's export feed token): logged without it, so
- * whoever reads the logs cannot read the estate's calendar.
+ * Paths whose last segment is a secret (an export feed token, a status page token): logged without it, so
+ * whoever reads the logs cannot open what it opens.
  */
-const SECRET_PATHS = [/^(\/api\/ical\/)[^?#]*/];
+const SECRET_PATHS = [
+  // An estate's export feed: its token opens the calendar.
+  /^(\/api\/ical\/)[^?#]*/,
+  // A guest's status page (and its data request): its token opens the request.
+  /^(\/requests\/)[^?#]*/,
+];
 
 /** A request's address as it may be logged: secrets in the path replaced by `[redacted]`. */
 export function loggableUrl(url: string): string {
