@@ -75,6 +75,8 @@ export function checkStayDates(
 ): void {
   const { checkIn, checkOut } = value;
   if (checkIn === undefined && checkOut === undefined) return;
+  // A value that is no date has its own error already (zod runs this despite field issues).
+  if ([checkIn, checkOut].some((date) => date !== undefined && !isIsoDate(date))) return;
   if (checkIn === undefined || checkOut === undefined) {
     context.addIssue({
       code: "custom",
