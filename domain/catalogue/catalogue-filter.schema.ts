@@ -48,9 +48,10 @@ const optionalInt = (min: number, max: number) =>
   );
 
 /**
- * The longest stay a date search may ask for. Estates let by the week or the month; a window
- * of two months covers both, and keeps a search's probes of the calendar to stays that could
- * matter (a longer window is a question for staff, not a catalogue filter).
+ * The longest stay a date search may ask for. Estates are let by the night, the week or the
+ * month, and two months covers all three; a longer window asks about a season, which an
+ * estate's availability (its month grids) answers better than a list of estates free for all
+ * of it.
  */
 export const CATALOGUE_MAX_STAY_NIGHTS = 60;
 
