@@ -12,7 +12,12 @@
  *   mix of filters, texts and deep cursors, drawn once from a seeded generator): p50/p95/p99;
  *   then the same searches from one caller, which is what a search costs alone;
  * - a deep keyset walk (page 1 against page N, and a cursor near the end of the catalogue);
- * - what the /castles page loads: statements, rows returned, rows the database read.
+ * - what the /castles page loads: statements, rows returned, rows the database read;
+ * - the date search (`checkIn`/`checkOut`) on calendars generated for every estate
+ *   (tests/factories/generated-calendars.ts: stays and blocks over two years, 60% of estates
+ *   empty, busy ones 35-45% taken): single-caller p95 over a mix of windows alone, with the
+ *   other filters and with text (target <= 50 ms), and an EXPLAIN check that no plan reads
+ *   calendar_entries sequentially (it fails the bench, at any size).
  *
  * The domain function is called in this process (no HTTP), so the figures are the database's
  * and the driver's; bench:speed measures the HTTP routes. Sizes and time:
@@ -38,9 +43,15 @@ import { explainSearchProperties, searchProperties } from "../domain/catalogue/r
 import type { Deps } from "../domain/deps.ts";
 import type { Language } from "../i18n/config.ts";
 import {
+  type GenerateCalendarsReport,
+  generateCalendars,
+} from "../tests/factories/generated-calendars.ts";
+import {
   type GenerateCatalogueReport,
   generateCatalogue,
 } from "../tests/factories/generated-catalogue.ts";
+import { addDays } from "../domain/calendar/nights.ts";
+import { utcToday } from "../domain/requests/dates.ts";
 import { countQueries } from "../tests/setup/query-counter.ts";
 import { ROOT } from "./servers.ts";
 
@@ -111,13 +122,27 @@ export interface BackendFigures {
     estatesShown: number;
     ms: number;
   };
+  /** Null when an existing database's calendars were reused. */
+  calendars: GenerateCalendarsReport | null;
+  dateSearch: {
+    /** One caller, the mix of windows alone, with filters and with text. */
+    serial: { all: Latency; dates: Latency; filters: Latency; text: Latency };
+    planCheck: {
+      statements: number;
+      /** Plans that read calendar_entries sequentially: they fail the bench. */
+      sequentialScans: string[];
+      /** Plans that read more than a tenth of a catalogue table (reported). */
+      fullReads: string[];
+      slowest: { filter: string; ms: number; rowsRead: number }[];
+    };
+  };
 }
 
 export interface CatalogueBenchFigures {
   postgres: BackendFigures | null;
   pglite: BackendFigures | null;
   targets: { name: string; target: string; value: string; isMet: boolean }[];
-  /** False when a plan scanned a catalogue table from end to end. */
+  /** False when a plan scanned a catalogue table (or the calendars) sequentially. */
   isPlanCheckPassed: boolean;
 }
 
@@ -135,6 +160,10 @@ const DEFAULTS = {
 const DATABASE_NAME = "castellum_bench_catalogue";
 const TARGET_POSTGRES_P95_MS = 25;
 const TARGET_PGLITE_P95_MS = 50;
+/** Issue 19: the date search from one caller, on either backend. */
+const TARGET_DATE_SEARCH_P95_MS = 50;
+/** The calendars cover two years from the day the bench generates them. */
+const CALENDAR_DAYS = 730;
 /** Page N of the keyset walk may take this much longer than page 1 and still be "as fast". */
 const DEEP_PAGE_TOLERANCE = 1.5;
 const WARM_UP_SECONDS = 2;
@@ -290,6 +319,56 @@ function drawSearches(estates: number, count: number): Search[] {
   });
 }
 
+/**
+ * A stay as guests ask for one: mostly within the next six months, a weekend, a week or two
+ * (1-21 nights), sometimes a year or more ahead, with check-in on any day.
+ */
+function drawStay(random: () => number): { checkIn: string; checkOut: string } {
+  const ahead = weighted(random, [
+    [[1, 30], 30],
+    [[30, 180], 45],
+    [[180, 400], 15],
+    [[400, CALENDAR_DAYS - 30], 10],
+  ] as const);
+  const offset = ahead[0] + Math.floor(random() * (ahead[1] - ahead[0]));
+  const nights = weighted(random, [
+    [2, 25],
+    [3, 15],
+    [7, 30],
+    [1, 5],
+    [5, 10],
+    [10, 5],
+    [14, 8],
+    [21, 2],
+  ] as const);
+  const checkIn = addDays(utcToday(), offset);
+  return { checkIn, checkOut: addDays(checkIn, nights) };
+}
+
+type DateSearch = Omit<Search, "kind"> & { kind: "dates" | "filters" | "text" };
+
+/** The date mix: 35% dates alone, 40% with filters (15% of them deep), 25% with text. */
+function drawDateSearches(estates: number, count: number): DateSearch[] {
+  const random = seededRandom(20_261_219);
+  return Array.from({ length: count }, (): DateSearch => {
+    const language = weighted(random, LANGUAGE_SHARES);
+    const stay = drawStay(random);
+    const roll = random();
+    if (roll < 0.35) return { kind: "dates", language, input: { ...stay } };
+    if (roll < 0.75) {
+      const input: Record<string, string> = { ...drawFacts(random), ...stay };
+      if (random() < 0.15) input.after = String(1 + Math.floor(random() * estates));
+      return { kind: "filters", language, input };
+    }
+    const input: Record<string, string> = {
+      ...(random() < 0.4 ? drawFacts(random) : {}),
+      ...stay,
+    };
+    input.q = weighted(random, QUERIES);
+    return { kind: "text", language, input };
+  });
+}
+
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -311,13 +390,13 @@ function latencyOf(samples: number[], seconds: number): Latency {
 const parse = (input: Record<string, string>) => CatalogueFilterSchema.parse(input);
 
 /** `concurrency` callers run the searches in turn for `seconds`; latency of each call. */
-async function runSearches(
+async function runSearches<S extends Search | DateSearch>(
   deps: Deps,
-  searches: Search[],
+  searches: S[],
   seconds: number,
   concurrency: number,
-): Promise<{ kind: Search["kind"]; ms: number }[]> {
-  const samples: { kind: Search["kind"]; ms: number }[] = [];
+): Promise<{ kind: S["kind"]; ms: number }[]> {
+  const samples: { kind: S["kind"]; ms: number }[] = [];
   const until = performance.now() + seconds * 1000;
   let next = 0;
   await Promise.all(
@@ -422,6 +501,73 @@ async function checkPlans(deps: Deps, estates: number) {
   };
 }
 
+/**
+ * The date filter's plans: every single filter and their combination, with no text, a common
+ * word, a rare name and a typo, for a week soon, a fortnight in high season and a weekend a
+ * year ahead, on page 1 and deep. calendar_entries must be probed by its index in every one.
+ */
+function datePlanMatrix(estates: number): Record<string, string>[] {
+  const facts: Record<string, string>[] = [
+    {},
+    { region: "austria" },
+    { guests: "40" },
+    { bedrooms: "20" },
+    { amenities: "golf,lake" },
+    { members: "1" },
+    { region: "italy", guests: "8", amenities: "pool" },
+  ];
+  const texts: Record<string, string>[] = [
+    {},
+    { q: "castle" },
+    { q: "Ravengate" },
+    { q: "Ravngate" },
+  ];
+  const windows = [
+    [14, 7],
+    [200, 14],
+    [365, 2],
+  ].map(([ahead, nights]) => {
+    const checkIn = addDays(utcToday(), ahead!);
+    return { checkIn, checkOut: addDays(checkIn, nights!) };
+  });
+  const cursors: Record<string, string>[] = [{}, { after: String(Math.floor(estates * 0.9)) }];
+  return facts.flatMap((fact) =>
+    texts.flatMap((text) =>
+      windows.flatMap((window) =>
+        cursors.map((cursor) => ({ ...fact, ...text, ...window, ...cursor })),
+      ),
+    ),
+  );
+}
+
+async function checkDatePlans(deps: Deps, estates: number) {
+  const sequential: string[] = [];
+  const fullReads: string[] = [];
+  const tableRows = { properties: estates, property_search: estates };
+  const timed: { filter: string; ms: number; rowsRead: number }[] = [];
+  let statements = 0;
+  for (const input of datePlanMatrix(estates)) {
+    const plans = await explainSearchProperties(deps, { language: "en", filter: parse(input) });
+    statements += plans.length;
+    const scans = plans.flatMap((plan) => sequentialScans(plan, ["calendar_entries"]));
+    if (scans.length) sequential.push(JSON.stringify(input));
+    const reads = plans.flatMap((plan) => fullTableReads(plan, tableRows));
+    if (reads.length)
+      fullReads.push(
+        `${JSON.stringify(input)}: ${reads.map((r) => `${r.node["Node Type"]} on ${r.node["Relation Name"]} read ${r.rowsRead} rows`).join(", ")}`,
+      );
+    timed.push({
+      filter: JSON.stringify(input),
+      ms:
+        Math.round(plans.reduce((sum, plan) => sum + (plan[0]?.["Execution Time"] ?? 0), 0) * 10) /
+        10,
+      rowsRead: plans.reduce((sum, plan) => sum + rowsRead(plan), 0),
+    });
+  }
+  timed.sort((a, b) => b.ms - a.ms);
+  return { statements, sequentialScans: sequential, fullReads, slowest: timed.slice(0, 5) };
+}
+
 /** Follows `nextAfter` for `pages` pages; the median time of the first and of the last five. */
 async function walk(deps: Deps, input: Record<string, string>, pages: number) {
   const times: number[] = [];
@@ -449,6 +595,7 @@ async function measureBackend(
   deps: Deps,
   estates: number,
   generation: GenerateCatalogueReport | null,
+  calendars: GenerateCalendarsReport | null,
   options: Required<Pick<CatalogueBenchOptions, "seconds" | "concurrency">>,
   log: (line: string) => void,
 ): Promise<BackendFigures> {
@@ -506,6 +653,21 @@ async function measureBackend(
     returned.push(page.properties.length);
   });
   const [castlesPlan] = await explainSearchProperties(deps, castlesInput);
+
+  log(`[${backend}] date search: plan check...`);
+  const datePlanCheck = await checkDatePlans(deps, estates);
+  log(
+    `[${backend}] date plan check: ${datePlanCheck.statements} statements, ${datePlanCheck.sequentialScans.length} reading calendar_entries sequentially`,
+  );
+  log(`[${backend}] date searches from one caller for ${options.seconds} s...`);
+  const dateSearches = drawDateSearches(estates, 2000);
+  await runSearches(deps, dateSearches, Math.min(WARM_UP_SECONDS, options.seconds), 1);
+  const dateSamples = await runSearches(deps, dateSearches, options.seconds, 1);
+  const dateOf = (kind?: DateSearch["kind"]) =>
+    latencyOf(
+      dateSamples.filter((sample) => !kind || sample.kind === kind).map((sample) => sample.ms),
+      options.seconds,
+    );
   return {
     backend,
     estates,
@@ -537,7 +699,40 @@ async function measureBackend(
       estatesShown: returned[0] ?? 0,
       ms: Math.round(ms * 100) / 100,
     },
+    calendars,
+    dateSearch: {
+      serial: {
+        all: dateOf(),
+        dates: dateOf("dates"),
+        filters: dateOf("filters"),
+        text: dateOf("text"),
+      },
+      planCheck: datePlanCheck,
+    },
   };
+}
+
+async function countClaims(handle: DatabaseHandle): Promise<number> {
+  const result = await handle.db.execute(sql`select count(*)::int as n from calendar_entries`);
+  return (result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0;
+}
+
+function calendarsOf(
+  handle: DatabaseHandle,
+  estates: number,
+  log: (line: string) => void,
+  backend: string,
+  maintenanceWorkMem?: string,
+) {
+  log(`[${backend}] generating calendars for ${estates} estates...`);
+  return generateCalendars(handle.db, {
+    count: estates,
+    from: utcToday(),
+    days: CALENDAR_DAYS,
+    rebuildIndexes: true,
+    maintenanceWorkMem,
+    onStep: (step, ms) => log(`[${backend}]   calendars, ${step}: ${(ms / 1000).toFixed(1)} s`),
+  });
 }
 
 // ---------------------------------------------------------------- the databases
@@ -572,6 +767,7 @@ async function onPostgres(
     ).rowCount === 1;
   let handle: DatabaseHandle | undefined;
   let generation: GenerateCatalogueReport | null = null;
+  let calendars: GenerateCalendarsReport | null = null;
   try {
     if (exists && options.reuse) {
       handle = await openDatabase({
@@ -604,12 +800,16 @@ async function onPostgres(
         onStep: (step, ms) => log(`[postgres]   ${step}: ${(ms / 1000).toFixed(1)} s`),
       });
     }
+    // A database kept from before the calendars existed gets them now.
+    if ((await countClaims(handle)) === 0)
+      calendars = await calendarsOf(handle, options.postgresEstates, log, "postgres", "1GB");
     const deps: Deps = { db: handle.db, log: pino({ level: "silent" }) };
     return await measureBackend(
       "postgres",
       deps,
       options.postgresEstates,
       generation,
+      calendars,
       options,
       log,
     );
@@ -635,8 +835,17 @@ async function onPglite(
       count: options.pgliteEstates,
       rebuildIndexes: true,
     });
+    const calendars = await calendarsOf(handle, options.pgliteEstates, log, "pglite");
     const deps: Deps = { db: handle.db, log: pino({ level: "silent" }) };
-    return await measureBackend("pglite", deps, options.pgliteEstates, generation, options, log);
+    return await measureBackend(
+      "pglite",
+      deps,
+      options.pgliteEstates,
+      generation,
+      calendars,
+      options,
+      log,
+    );
   } finally {
     await handle.close();
   }
@@ -678,6 +887,18 @@ function targetsOf(figures: Omit<CatalogueBenchFigures, "targets">) {
       `<= ${CATALOGUE_PAGE_SIZE + 1} estates`,
       `${figures_.castlesPage.rowsReturned} rows, ${figures_.castlesPage.statements} statement(s)`,
       figures_.castlesPage.rowsReturned <= CATALOGUE_PAGE_SIZE + 1,
+    );
+    add(
+      `date search p95, one caller, ${label}`,
+      `<= ${TARGET_DATE_SEARCH_P95_MS} ms`,
+      `${figures_.dateSearch.serial.all.p95} ms`,
+      figures_.dateSearch.serial.all.p95 <= TARGET_DATE_SEARCH_P95_MS,
+    );
+    add(
+      `date plan check, ${label}`,
+      "no plan reads calendar_entries sequentially",
+      `${figures_.dateSearch.planCheck.sequentialScans.length} of ${figures_.dateSearch.planCheck.statements} plans`,
+      figures_.dateSearch.planCheck.sequentialScans.length === 0,
     );
     if (figures_.planCheck.isEnforced)
       add(
@@ -728,6 +949,25 @@ function printReport(figures: CatalogueBenchFigures, log: (line: string) => void
     log(
       `  /castles data: ${castles.statements} statement, ${castles.rowsReturned} rows returned, ${castles.rowsRead} rows read by the database, ${castles.ms} ms`,
     );
+    if (backend.calendars)
+      log(
+        `  calendars: ${backend.calendars.claims.toLocaleString("en")} claims (${backend.calendars.stays.toLocaleString("en")} stays, ${backend.calendars.blocks.toLocaleString("en")} blocks), ${(backend.calendars.occupancy * 100).toFixed(1)}% of nights taken, ${(backend.calendars.totalMs / 1000).toFixed(1)} s (${backend.calendars.steps.map((s) => `${s.step} ${(s.ms / 1000).toFixed(1)} s`).join(", ")})`,
+      );
+    log(
+      `  date search, one caller: p95 ${backend.dateSearch.serial.all.p95} ms (target ${TARGET_DATE_SEARCH_P95_MS} ms)`,
+    );
+    row("dates alone", backend.dateSearch.serial.dates);
+    row("+ filters", backend.dateSearch.serial.filters);
+    row("+ text", backend.dateSearch.serial.text);
+    row("all", backend.dateSearch.serial.all);
+    const datePlans = backend.dateSearch.planCheck;
+    log(
+      `  date plans: ${datePlans.statements} statements, ${datePlans.sequentialScans.length} with a sequential scan of calendar_entries; slowest: ${datePlans.slowest.map((s) => `${s.filter} ${s.ms} ms (${s.rowsRead} rows read)`).join("; ")}`,
+    );
+    for (const scan of datePlans.sequentialScans) log(`  CALENDAR SCANNED: ${scan}`);
+    if (backend.planCheck.isEnforced)
+      for (const read of datePlans.fullReads)
+        log(`  date plan reading a tenth of a table: ${read}`);
     log(
       `  slowest plans: ${backend.planCheck.slowest.map((s) => `${s.filter} ${s.ms} ms (${s.rowsRead} rows read)`).join("; ")}`,
     );
@@ -764,7 +1004,10 @@ export async function benchCatalogueScale(
     postgres,
     pglite,
     isPlanCheckPassed: [postgres, pglite].every(
-      (b) => !b || b.planCheck.sequentialScans.length === 0,
+      (b) =>
+        !b ||
+        (b.planCheck.sequentialScans.length === 0 &&
+          b.dateSearch.planCheck.sequentialScans.length === 0),
     ),
   };
   const figures: CatalogueBenchFigures = { ...partial, targets: targetsOf(partial) };

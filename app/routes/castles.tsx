@@ -3,10 +3,11 @@ import { Link, useLocation, useNavigation } from "react-router";
 import { ArrowLeft, ArrowRight } from "lucide-react";
 import {
   CATALOGUE_PAGE_SIZE,
-  CatalogueFilterSchema,
   filterInputFromSearchParams,
   hasFilters,
+  readCatalogueFilter,
 } from "../../domain/catalogue/catalogue-filter.schema.ts";
+import { earliestBookableDate } from "../../domain/requests/dates.ts";
 import { toPropertyCard } from "../../domain/catalogue/read-properties.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/castles";
@@ -21,11 +22,11 @@ const ABOVE_FOLD_CARDS = 3;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
-  const parsed = CatalogueFilterSchema.safeParse(
+  // A hand-edited URL with a bad value still shows the catalogue, with a notice; dates that
+  // break their rules are left out with an error under their fields, the other filters kept.
+  const { filter, dates, dateErrors, hasInvalidFilter } = readCatalogueFilter(
     filterInputFromSearchParams(new URL(request.url).searchParams),
   );
-  // A hand-edited URL with a bad value still shows the catalogue, with a notice.
-  const filter = parsed.success ? parsed.data : {};
   // One page of 24 whatever the URL's `limit` (that is for API clients).
   const page = await context.get(publicPagesContext).searchProperties({
     language,
@@ -36,8 +37,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     properties,
     filter,
+    dates,
+    dateErrors,
+    earliestDate: earliestBookableDate(),
     isFiltered: hasFilters(filter),
-    hasInvalidFilter: !parsed.success,
+    hasInvalidFilter,
     total: page.total,
     isTotalCapped: page.isTotalCapped,
     nextAfter: page.nextAfter,
@@ -71,7 +75,13 @@ export default function Castles({ loaderData }: Route.ComponentProps) {
       <CastlesHeading />
       <CalloutCard />
       {/* Remounted when the URL changes, so its fields always show the URL's filters. */}
-      <CatalogueFilters key={location.search} filter={filter} />
+      <CatalogueFilters
+        key={location.search}
+        filter={filter}
+        dates={loaderData.dates}
+        dateErrors={loaderData.dateErrors}
+        earliestDate={loaderData.earliestDate}
+      />
       {loaderData.hasInvalidFilter && (
         <p role="alert" className="text-burgundy mt-4 text-sm">
           {t("filters.invalid")}
@@ -92,7 +102,9 @@ export default function Castles({ loaderData }: Route.ComponentProps) {
           data-testid="no-results"
         >
           <p className="font-display text-heritage text-2xl">{t("filters.empty")}</p>
-          <p className="text-muted mt-2">{t("filters.emptyHint")}</p>
+          <p className="text-muted mt-2">
+            {t(filter.checkIn ? "catalogueDates.emptyHint" : "filters.emptyHint")}
+          </p>
           <Link
             to="/castles"
             className="text-heritage mt-4 inline-block underline underline-offset-4"

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { nightsBetween } from "../calendar/nights.ts";
+import { earliestBookableDate, isIsoDate } from "../requests/dates.ts";
 import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 import { AMENITY_KEYS, REGIONS } from "./catalogue-keys.ts";
 
@@ -45,6 +47,66 @@ const optionalInt = (min: number, max: number) =>
     z.coerce.number().int().min(min).max(max).optional(),
   );
 
+/**
+ * The longest stay a date search may ask for. Estates are let by the night, the week or the
+ * month, and two months covers all three; a longer window asks about a season, which an
+ * estate's availability (its month grids) answers better than a list of estates free for all
+ * of it.
+ */
+export const CATALOGUE_MAX_STAY_NIGHTS = 60;
+
+/** A check-in or check-out date in the URL: 'YYYY-MM-DD' (an empty value is left out). */
+const stayDate = z.preprocess(
+  (value) => (value === "" || value === null ? undefined : value),
+  z.string().refine(isIsoDate, "catalogueDates.errors.invalidDate").optional(),
+);
+
+/** The date fields of a filter (both or neither), for their errors on the page. */
+export const STAY_DATE_FIELDS = ["checkIn", "checkOut"] as const;
+
+/**
+ * The rules that join the two dates: both or neither, check-out after check-in, check-in not
+ * before the earliest "today" on Earth (UTC-12, as the booking forms), at most
+ * CATALOGUE_MAX_STAY_NIGHTS nights. Each issue names the field a person must change. Given
+ * to `superRefine` of every schema that carries the dates (a spread `.shape` loses it).
+ */
+export function checkStayDates(
+  value: { checkIn?: string; checkOut?: string },
+  context: z.RefinementCtx,
+): void {
+  const { checkIn, checkOut } = value;
+  if (checkIn === undefined && checkOut === undefined) return;
+  // A value that is no date has its own error already (zod runs this despite field issues).
+  if ([checkIn, checkOut].some((date) => date !== undefined && !isIsoDate(date))) return;
+  if (checkIn === undefined || checkOut === undefined) {
+    context.addIssue({
+      code: "custom",
+      path: [checkIn === undefined ? "checkIn" : "checkOut"],
+      message: "catalogueDates.errors.bothDates",
+    });
+    return;
+  }
+  if (checkIn < earliestBookableDate())
+    context.addIssue({
+      code: "custom",
+      path: ["checkIn"],
+      message: "catalogueDates.errors.checkInPast",
+    });
+  if (checkOut <= checkIn)
+    context.addIssue({
+      code: "custom",
+      path: ["checkOut"],
+      message: "catalogueDates.errors.checkOutOrder",
+    });
+  else if (nightsBetween(checkIn, checkOut) > CATALOGUE_MAX_STAY_NIGHTS)
+    context.addIssue({
+      code: "custom",
+      path: ["checkOut"],
+      message: "catalogueDates.errors.stayTooLong",
+      params: { max: CATALOGUE_MAX_STAY_NIGHTS },
+    });
+}
+
 /** One value, or a list given as repeated parameters or comma-separated. */
 const list = <T extends z.ZodType>(item: T) =>
   z.preprocess((value) => {
@@ -57,30 +119,40 @@ const list = <T extends z.ZodType>(item: T) =>
  * The catalogue's search and filters, as they appear in the URL of /castles and of
  * GET /api/castles. Unknown parameters are ignored; invalid values are errors (translation keys).
  */
-export const CatalogueFilterSchema = z.object({
-  q: z.preprocess(
-    (value) => (typeof value === "string" ? value.trim() || undefined : value),
-    z.string().max(100, "errors.searchTooLong").refine(isStorableText, UNSTORABLE_TEXT).optional(),
-  ),
-  region: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z.enum(REGIONS, { message: "errors.invalidRegion" }).optional(),
-  ),
-  guests: optionalInt(1, 200),
-  bedrooms: optionalInt(1, 80),
-  amenities: list(z.enum(AMENITY_KEYS, { message: "errors.invalidAmenity" })),
-  members: z.preprocess(
-    (value) => (value === "" || value === undefined ? undefined : value),
-    z
-      .enum(["1", "true", "0", "false"])
-      .transform((v) => v === "1" || v === "true")
-      .optional(),
-  ),
-  after: cursor,
-  before: cursor,
-  /** Results per page (API clients; the catalogue page always shows CATALOGUE_PAGE_SIZE). */
-  limit: optionalInt(1, CATALOGUE_MAX_PAGE_SIZE),
-});
+export const CatalogueFilterSchema = z
+  .object({
+    q: z.preprocess(
+      (value) => (typeof value === "string" ? value.trim() || undefined : value),
+      z
+        .string()
+        .max(100, "errors.searchTooLong")
+        .refine(isStorableText, UNSTORABLE_TEXT)
+        .optional(),
+    ),
+    region: z.preprocess(
+      (v) => (v === "" ? undefined : v),
+      z.enum(REGIONS, { message: "errors.invalidRegion" }).optional(),
+    ),
+    guests: optionalInt(1, 200),
+    bedrooms: optionalInt(1, 80),
+    amenities: list(z.enum(AMENITY_KEYS, { message: "errors.invalidAmenity" })),
+    members: z.preprocess(
+      (value) => (value === "" || value === undefined ? undefined : value),
+      z
+        .enum(["1", "true", "0", "false"])
+        .transform((v) => v === "1" || v === "true")
+        .optional(),
+    ),
+    /** The first night of the stay: only estates free for every night [checkIn, checkOut). */
+    checkIn: stayDate,
+    /** The check-out day (the night of checkOut is not part of the stay). */
+    checkOut: stayDate,
+    after: cursor,
+    before: cursor,
+    /** Results per page (API clients; the catalogue page always shows CATALOGUE_PAGE_SIZE). */
+    limit: optionalInt(1, CATALOGUE_MAX_PAGE_SIZE),
+  })
+  .superRefine(checkStayDates);
 export type CatalogueFilter = z.infer<typeof CatalogueFilterSchema>;
 
 /** The filter fields (not the page cursors) that a query string sets. */
@@ -91,7 +163,8 @@ export function hasFilters(filter: CatalogueFilter): boolean {
     filter.guests ||
     filter.bedrooms ||
     filter.amenities?.length ||
-    filter.members,
+    filter.members ||
+    filter.checkIn,
   );
 }
 
@@ -103,4 +176,42 @@ export function filterInputFromSearchParams(params: URLSearchParams): Record<str
     input[key] = values.length > 1 ? values : values[0];
   }
   return input;
+}
+
+/** What a page makes of a URL's filter: the filter to search with, and what it left out. */
+export interface ReadFilter {
+  filter: CatalogueFilter;
+  /** The dates' errors (translation keys), by field: the fields show them. */
+  dateErrors: Partial<Record<(typeof STAY_DATE_FIELDS)[number], string>>;
+  /** The dates as the URL gave them (for the fields), when each is a real date. */
+  dates: Partial<Record<(typeof STAY_DATE_FIELDS)[number], string>>;
+  /** Some other filter was not understood: the page searches without any filter, and says so. */
+  hasInvalidFilter: boolean;
+}
+
+/**
+ * Reads the catalogue page's filter from its URL input. Dates that break their rules are left
+ * out with an error for their fields, and the other filters still apply (a guest who picked a
+ * check-out before the check-in sees the region they chose); any other invalid value drops
+ * every filter, with a notice, as a hand-edited URL did before.
+ */
+export function readCatalogueFilter(input: Record<string, unknown>): ReadFilter {
+  const dates: ReadFilter["dates"] = {};
+  for (const field of STAY_DATE_FIELDS) {
+    const value = input[field];
+    if (typeof value === "string" && isIsoDate(value)) dates[field] = value;
+  }
+  const parsed = CatalogueFilterSchema.safeParse(input);
+  if (parsed.success)
+    return { filter: parsed.data, dateErrors: {}, dates, hasInvalidFilter: false };
+  const dateErrors: ReadFilter["dateErrors"] = {};
+  for (const issue of parsed.error.issues) {
+    const field = STAY_DATE_FIELDS.find((name) => name === issue.path[0]);
+    if (field && !dateErrors[field]) dateErrors[field] = issue.message;
+  }
+  const { checkIn: _checkIn, checkOut: _checkOut, ...withoutDates } = input;
+  const retried = CatalogueFilterSchema.safeParse(withoutDates);
+  // Other values are wrong too (the object's date rules run only once its fields parse).
+  if (!retried.success) return { filter: {}, dateErrors, dates, hasInvalidFilter: true };
+  return { filter: retried.data, dateErrors, dates, hasInvalidFilter: false };
 }

@@ -3,8 +3,10 @@ import { defineOperation, error, PUBLIC } from "../api/operation.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
 import {
   CATALOGUE_MAX_PAGE_SIZE,
+  CATALOGUE_MAX_STAY_NIGHTS,
   CATALOGUE_PAGE_SIZE,
   CatalogueFilterSchema,
+  checkStayDates,
 } from "./catalogue-filter.schema.ts";
 import { REGIONS } from "./catalogue-keys.ts";
 
@@ -100,21 +102,33 @@ const FieldsSchema = z.preprocess(
 
 const filterShape = CatalogueFilterSchema.shape;
 
-/** The catalogue's query: language, the filters and paging of `CatalogueFilterSchema`, fields. */
-export const CatalogueQuerySchema = z.object({
-  lang: ContentLanguageSchema,
-  ...filterShape,
-  after: filterShape.after.describe(
-    "Where the next page starts: the cursor in the previous page's Link header (an id, or score~id in relevance order)",
-  ),
-  before: filterShape.before.describe(
-    "Where the previous page ends: the cursor in the Link header",
-  ),
-  limit: filterShape.limit.describe(
-    `Properties per page (${CATALOGUE_PAGE_SIZE} by default, at most ${CATALOGUE_MAX_PAGE_SIZE}); asking for it pages the answer`,
-  ),
-  fields: FieldsSchema,
-});
+/**
+ * The catalogue's query: language, the filters and paging of `CatalogueFilterSchema`, fields.
+ * The rules joining the two dates are the filter's own (`checkStayDates`), given again because
+ * a spread shape leaves an object's refinements behind.
+ */
+export const CatalogueQuerySchema = z
+  .object({
+    lang: ContentLanguageSchema,
+    ...filterShape,
+    checkIn: filterShape.checkIn.describe(
+      "The first night of a stay (YYYY-MM-DD), with `checkOut`: only estates free for every night from `checkIn` up to the night before `checkOut`. Not before today (in the earliest time zone, UTC-12)",
+    ),
+    checkOut: filterShape.checkOut.describe(
+      `The check-out day (YYYY-MM-DD), with \`checkIn\`: after it, at most ${CATALOGUE_MAX_STAY_NIGHTS} nights later. The check-out day itself may be another guest's arrival`,
+    ),
+    after: filterShape.after.describe(
+      "Where the next page starts: the cursor in the previous page's Link header (an id, or score~id in relevance order)",
+    ),
+    before: filterShape.before.describe(
+      "Where the previous page ends: the cursor in the Link header",
+    ),
+    limit: filterShape.limit.describe(
+      `Properties per page (${CATALOGUE_PAGE_SIZE} by default, at most ${CATALOGUE_MAX_PAGE_SIZE}); asking for it pages the answer`,
+    ),
+    fields: FieldsSchema,
+  })
+  .superRefine(checkStayDates);
 
 const CACHE_HEADER = {
   "Cache-Control": {
@@ -133,7 +147,7 @@ export const listCastles = defineOperation({
   summary: "List or search the castle catalogue",
   description:
     "Without a filter or a paging parameter, the whole catalogue in catalogue order. " +
-    `With a filter (\`q\`, \`region\`, \`guests\`, \`bedrooms\`, \`amenities\`, \`members\`) or a paging parameter (\`after\`, \`before\`, \`limit\`), one keyset page (${CATALOGUE_PAGE_SIZE} by default) ` +
+    `With a filter (\`q\`, \`region\`, \`guests\`, \`bedrooms\`, \`amenities\`, \`members\`, the stay's \`checkIn\` and \`checkOut\`) or a paging parameter (\`after\`, \`before\`, \`limit\`), one keyset page (${CATALOGUE_PAGE_SIZE} by default) ` +
     "with the next and previous pages in the Link header and the number of matches in X-Total-Count. " +
     "Unknown parameters are ignored; an invalid value is refused with 400 naming it.",
   tags: ["catalogue"],
@@ -164,7 +178,8 @@ export const listCastles = defineOperation({
     },
     304: NOT_MODIFIED,
     400: error(
-      "An invalid filter, cursor, page size, field or language (the message names the parameter)",
+      "An invalid filter, cursor, page size, field or language (the message names the parameter), " +
+        `or stay dates that break their rules: one without the other, check-out not after check-in, check-in in the past, more than ${CATALOGUE_MAX_STAY_NIGHTS} nights`,
     ),
   },
 });

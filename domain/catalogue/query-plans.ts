@@ -6,8 +6,16 @@ export interface PlanNode {
   [field: string]: unknown;
 }
 
-/** The catalogue tables no catalogue page may read from end to end. */
-export const CATALOGUE_TABLES = ["properties", "property_translations", "property_search"] as const;
+/**
+ * The catalogue tables no catalogue page may read from end to end; `calendar_entries` is read
+ * by the date filter, one probe of its (property_id, nights) index per candidate estate.
+ */
+export const CATALOGUE_TABLES = [
+  "properties",
+  "property_translations",
+  "property_search",
+  "calendar_entries",
+] as const;
 
 /**
  * Every sequential scan (parallel or not) of one of `relations` in a plan, subplans included:

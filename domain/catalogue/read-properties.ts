@@ -1,5 +1,6 @@
 import { and, arrayContains, asc, eq, gte, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import {
+  calendarEntries,
   properties,
   propertyImages,
   propertySearch,
@@ -133,7 +134,25 @@ async function readProperties(
   return rows.map(toProperty);
 }
 
-/** The filters on the estate's facts as one condition on `properties`. */
+/**
+ * Free for every night [checkIn, checkOut): no claim on the estate (a stay, a block or an
+ * imported busy time; tentative requests close nothing) shares a night with the stay. A probe
+ * of the GiST index on (property_id, nights) per candidate estate, which finds the estate's
+ * claims near those dates and nothing else, so it costs the same with a million estates and
+ * years of calendar. `offset 0` keeps it a probe: without it the planner may turn the NOT
+ * EXISTS into an anti-join that reads every claim overlapping the dates, of every estate
+ * (a large part of the table on a busy week), before it knows which estates it needs.
+ */
+function freeNightsCondition(checkIn: string, checkOut: string): SQL {
+  return sql`not exists (
+    select 1 from ${calendarEntries}
+    where ${calendarEntries.propertyId} = ${properties.id}
+      and ${calendarEntries.nights} && daterange(${checkIn}::date, ${checkOut}::date)
+    offset 0
+  )`;
+}
+
+/** The filters on the estate's facts and nights as one condition on `properties`. */
 function factsCondition(filter: CatalogueFilter): SQL | undefined {
   return and(
     filter.region ? eq(properties.region, filter.region) : undefined,
@@ -141,6 +160,9 @@ function factsCondition(filter: CatalogueFilter): SQL | undefined {
     filter.bedrooms ? gte(properties.bedrooms, filter.bedrooms) : undefined,
     filter.amenities?.length ? arrayContains(properties.amenityKeys, filter.amenities) : undefined,
     filter.members ? eq(properties.membersOnly, true) : undefined,
+    filter.checkIn && filter.checkOut
+      ? freeNightsCondition(filter.checkIn, filter.checkOut)
+      : undefined,
   );
 }
 

@@ -1,7 +1,10 @@
 import { Router } from "express";
 import type { z } from "zod";
 import type { Property } from "../../domain/catalogue/property.ts";
-import { hasFilters } from "../../domain/catalogue/catalogue-filter.schema.ts";
+import {
+  CATALOGUE_MAX_STAY_NIGHTS,
+  hasFilters,
+} from "../../domain/catalogue/catalogue-filter.schema.ts";
 import {
   type ApiPropertyField,
   getCastle,
@@ -58,12 +61,14 @@ function project(
 
 /**
  * A query that breaks its schema: 400 with the schema's own message where it has one (an
- * unknown region), else "Invalid filter: {field}" naming the first parameter.
+ * unknown region, stay dates that break their rules), else "Invalid filter: {field}" naming
+ * the first parameter.
  */
 function refuseFilter(_part: string, error: z.ZodError) {
   const issue = error.issues[0];
-  const key = issue?.message.startsWith("errors.") ? issue.message : "errors.invalidFilter";
-  return refuse(400, key, { field: String(issue?.path[0] ?? "") });
+  const hasOwnMessage = /^(?:errors|catalogueDates)\./.test(issue?.message ?? "");
+  const key = hasOwnMessage ? issue!.message : "errors.invalidFilter";
+  return refuse(400, key, { field: String(issue?.path[0] ?? ""), max: CATALOGUE_MAX_STAY_NIGHTS });
 }
 
 /** GET /api/castles and /api/castles/{id-or-slug}. Content language: `?lang=`, else en. */
