@@ -31,6 +31,7 @@ import {
 import { isSetupTokenUsable } from "../domain/staff/setup.ts";
 import { staffRoutes } from "./api/staff.ts";
 import { staffEstateRoutes } from "./api/staff-estates.ts";
+import { calendarRoutes } from "./api/calendar.ts";
 import { listEstatesForStaff } from "../domain/owners/revisions.ts";
 import { getEstateForStaff } from "../domain/staff/estates.ts";
 import { ESTATE_PAGE_SIZE } from "../domain/staff/estates.schema.ts";
@@ -134,6 +135,7 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
   if (services) {
     app.use("/api", staffRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
     app.use("/api", staffEstateRoutes(deps, services.staff, env.PUBLIC_URL));
+    app.use("/api", calendarRoutes(deps, services.staff, { publicUrl: env.PUBLIC_URL }));
     app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
     app.use(
       "/api",

@@ -274,10 +274,10 @@ export const DeletedImageSchema = z
   .object({ deleted: z.string().describe("The deleted image's key") })
   .meta({ id: "DeletedImage" });
 
-const OWNER_OR_STAFF: SecurityRequirements = [{ ownerSession: [] }, { staffSession: [] }];
+export const OWNER_OR_STAFF: SecurityRequirements = [{ ownerSession: [] }, { staffSession: [] }];
 
 /** `?propertyId=`, read by `estateAccess` (a JSON body's `propertyId` counts when it is absent). */
-const EstateQuerySchema = z.object({
+export const EstateQuerySchema = z.object({
   propertyId: z.coerce
     .number()
     .pipe(EstateIdSchema)
@@ -288,7 +288,7 @@ const EstateQuerySchema = z.object({
 });
 
 /** The guard's answers on every estate call (`estateAccess`). */
-function estateGuardAnswers(changesState: boolean, notFound = "") {
+export function estateGuardAnswers(changesState: boolean, notFound = "") {
   return {
     401: error("No session: not signed in, or the session expired or was revoked"),
     403: error(

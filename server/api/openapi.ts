@@ -59,6 +59,12 @@ const TAGS = [
       "The staff side of the owner area: find an estate, change its owner contact email, read its history of changes by owners and staff, revert one, and see the translations that fell behind an edit. " +
       "For admins at the company domain only.",
   },
+  {
+    name: "calendar",
+    description:
+      "An estate's calendar as staff and its owner see it: confirmed stays, pending requests, blocks and busy times imported from other calendars, and the blocks they add and remove. " +
+      "The staff calls (`/api/admin/estates/{id}/…`) need a company admin; the owner calls (`/api/property-owners/…`) take the owner's session or a staff admin's, like the other estate calls. No answer may be cached (`no-store`).",
+  },
 ] as const satisfies readonly { name: ApiTag; description: string }[];
 
 const PROOF_MINUTES = OWNER_CODE_POLICY.proofTtlMs / 60_000;

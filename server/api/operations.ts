@@ -1,4 +1,5 @@
 import type { Operation } from "../../domain/api/operation.ts";
+import { CALENDAR_VIEW_OPERATIONS } from "../../domain/calendar/calendar.contract.ts";
 import { CATALOGUE_OPERATIONS } from "../../domain/catalogue/catalogue.contract.ts";
 import { MAIL_OPERATIONS } from "../../domain/mail/mail.contract.ts";
 import { OWNER_OPERATIONS } from "../../domain/owners/owners.contract.ts";
@@ -20,4 +21,5 @@ export const API_OPERATIONS: readonly Operation[] = [
   ...MAIL_OPERATIONS,
   ...INBOX_OPERATIONS,
   ...STAFF_ESTATE_OPERATIONS,
+  ...CALENDAR_VIEW_OPERATIONS,
 ];
