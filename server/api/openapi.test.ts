@@ -124,10 +124,13 @@ describe("the OpenAPI document", () => {
       ownerCalls.map((operation) => [operation.operationId ?? operation.where, operation]),
     );
     expect(Object.keys(byId).sort()).toEqual([
+      "addOwnerBlock",
       "claimProperty",
       "deleteOwnerImage",
+      "getOwnerCalendar",
       "getOwnerProperty",
       "ownerLogout",
+      "removeOwnerBlock",
       "updateOwnerImages",
       "updateOwnerProperty",
       "uploadOwnerImages",
@@ -183,6 +186,9 @@ describe("the OpenAPI document", () => {
         "GET /api/admin/estates/{id}",
         "PATCH /api/admin/estates/{id}/owner-email",
         "POST /api/admin/estates/{id}/revisions/{revisionId}/revert",
+        "GET /api/admin/estates/{id}/calendar",
+        "POST /api/admin/estates/{id}/blocks",
+        "DELETE /api/admin/estates/{id}/blocks/{blockId}",
         ...collections.flatMap((collection) => [
           `GET ${collection}`,
           `GET ${collection}/export.csv`,
@@ -225,6 +231,22 @@ describe("the OpenAPI document", () => {
           `add${one}Note`,
         ]),
       ].sort(),
+    );
+  });
+
+  it("keeps the calendar operations' ids", () => {
+    const calendarIds = operationsOf(document)
+      .filter(({ tags }) => tags?.includes("calendar"))
+      .map((operation) => operation.operationId);
+    expect(calendarIds).toEqual(
+      expect.arrayContaining([
+        "getEstateCalendar",
+        "addEstateBlock",
+        "removeEstateBlock",
+        "getOwnerCalendar",
+        "addOwnerBlock",
+        "removeOwnerBlock",
+      ]),
     );
   });
 
