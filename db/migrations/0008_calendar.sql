@@ -36,6 +36,10 @@ CREATE TABLE "calendar_feeds" (
 	"event_count" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "guest_request_status_history" ADD COLUMN "event" text DEFAULT 'status' NOT NULL;--> statement-breakpoint
+ALTER TABLE "guest_request_status_history" ADD COLUMN "stay_property_id" integer;--> statement-breakpoint
+ALTER TABLE "guest_request_status_history" ADD COLUMN "stay_start" date;--> statement-breakpoint
+ALTER TABLE "guest_request_status_history" ADD COLUMN "stay_end" date;--> statement-breakpoint
 ALTER TABLE "guest_requests" ADD COLUMN "stay_start" date;--> statement-breakpoint
 ALTER TABLE "guest_requests" ADD COLUMN "stay_end" date;--> statement-breakpoint
 ALTER TABLE "calendar_entries" ADD CONSTRAINT "calendar_entries_property_id_properties_id_fk" FOREIGN KEY ("property_id") REFERENCES "public"."properties"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -105,6 +105,16 @@ export const guestRequestStatusHistory = pgTable(
     reason: text("reason"),
     /** Whether the guest's status page shows the reason. */
     reasonShared: boolean("reason_shared").notNull().default(false),
+    /**
+     * `status` for a change of status; `stay` when staff set the estate and nights the request
+     * would take (the status then stays as it was: from = to).
+     */
+    event: text("event", { enum: ["status", "stay"] })
+      .notNull()
+      .default("status"),
+    stayPropertyId: integer("stay_property_id"),
+    stayStart: date("stay_start", { mode: "string" }),
+    stayEnd: date("stay_end", { mode: "string" }),
     changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("guest_request_status_history_request_idx").on(table.requestId)],
