@@ -20,6 +20,12 @@ export const NightsSchema = z
   })
   .meta({ id: "Nights" });
 
+/** The kinds of request that can take nights: general booking requests and property bookings. */
+export const STAY_KINDS = ["booking_request", "property_booking"] as const;
+export type StayKind = (typeof STAY_KINDS)[number];
+export const isStayKind = (kind: string): kind is StayKind =>
+  (STAY_KINDS as readonly string[]).includes(kind);
+
 /** The kinds of block staff or the owner make. */
 export const BLOCK_KINDS = ["owner_stay", "maintenance", "private_event", "other"] as const;
 export type BlockKind = (typeof BLOCK_KINDS)[number];

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import { calendarEntries, guestRequests } from "../../db/schema/index.ts";
 import type { Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
-import { formatDate } from "../requests/summary.ts";
+import { describeCollision } from "./collision-text.ts";
 import type { CalendarCollision, CollidingEntry } from "./calendar.schema.ts";
 import { fromDateRange, type Nights, toDateRange } from "./nights.ts";
 
@@ -64,22 +64,6 @@ export function isExclusionViolation(error: unknown): boolean {
   return false;
 }
 
-/** One colliding entry as a person reads it, in `language`. */
-export function describeCollision(language: Language, entry: CollidingEntry): string {
-  const dates = translate(language, "calendarCollision.dates", {
-    start: formatDate(entry.start, language),
-    end: formatDate(entry.end, language),
-  });
-  if (entry.source === "stay")
-    return translate(language, "calendarCollision.stay", { reference: entry.reference, dates });
-  if (entry.source === "block")
-    return translate(language, "calendarCollision.block", {
-      kind: translate(language, `calendarCollision.kinds.${entry.kind ?? "other"}`),
-      dates,
-    });
-  return translate(language, "calendarCollision.external", { dates });
-}
-
 /** The 409 answer: the nights are taken, by what, in the caller's language. */
 export function collisionAnswer(
   language: Language,
@@ -89,7 +73,7 @@ export function collisionAnswer(
   if (!first) throw new Error("a collision names at least one entry");
   return {
     message: translate(language, "calendarCollision.message", {
-      what: describeCollision(language, first),
+      what: describeCollision((key, params) => translate(language, key, params), language, first),
       count: entries.length,
     }),
     collidesWith: [first, ...entries.slice(1)],

@@ -13,6 +13,9 @@ import { REFUSAL_STATUSES, type RequestKind, statusesOf } from "../requests/opti
 import { getRequestDetail, isUuid, type RequestDetail, type RequestNote } from "./inbox.ts";
 import type { StatusChange } from "./inbox.schema.ts";
 import type { StaffUser } from "./staff-user.ts";
+import type { CollidingEntry } from "../calendar/calendar.schema.ts";
+import { findCollisions } from "../calendar/collisions.ts";
+import { holdStay, releaseStay, retryOnTakenNights, stayOf } from "../calendar/stays.ts";
 
 export type ChangeStatusResult =
   | { outcome: "changed"; request: RequestDetail; mailed: boolean }
@@ -22,7 +25,9 @@ export type ChangeStatusResult =
   /** Rejected and Declined need a reason. */
   | { outcome: "reason_required" }
   /** Someone changed the request since `version`: nothing was written. */
-  | { outcome: "conflict"; current: RequestDetail };
+  | { outcome: "conflict"; current: RequestDetail }
+  /** Confirmed, but its nights are taken by a stay or block of the estate: nothing was written. */
+  | { outcome: "collision"; collidesWith: [CollidingEntry, ...CollidingEntry[]] };
 
 /**
  * Changes a request's status as one staff member. In one transaction: the status and version
@@ -41,60 +46,71 @@ export async function changeRequestStatus(
   const reason = change.reason?.trim() || null;
   if (REFUSAL_STATUSES.includes(change.status) && !reason) return { outcome: "reason_required" };
 
-  const result = await withTransaction(deps.db, async (db) => {
-    // Locks the row: concurrent changes to one request queue here and see each other's version.
-    const [current] = await db
-      .select()
-      .from(guestRequests)
-      .where(and(eq(guestRequests.id, input.id), eq(guestRequests.kind, kind)))
-      .for("update");
-    if (!current) return { outcome: "not_found" } as const;
-    if (change.version !== undefined && change.version !== current.version)
-      return { outcome: "conflict" } as const;
-    await db
-      .update(guestRequests)
-      .set({
-        status: change.status,
-        version: sql`${guestRequests.version} + 1`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(guestRequests.id, current.id));
-    await db.insert(guestRequestStatusHistory).values({
-      requestId: current.id,
-      fromStatus: current.status,
-      toStatus: change.status,
-      changedBy: actor.email,
-      changedByUserId: actor.id,
-      reason,
-      reasonShared: Boolean(reason && change.shareReason),
-    });
-    if (change.notifyGuest) {
-      const language = isLanguage(current.language) ? current.language : "en";
-      await enqueueMail(db, [
-        {
-          template: `${kind}.status`,
-          recipient: current.email,
+  const result = await retryOnTakenNights(
+    () =>
+      withTransaction(deps.db, async (db) => {
+        // Locks the row: concurrent changes to one request queue here and see each other's version.
+        const [current] = await db
+          .select()
+          .from(guestRequests)
+          .where(and(eq(guestRequests.id, input.id), eq(guestRequests.kind, kind)))
+          .for("update");
+        if (!current) return { outcome: "not_found" } as const;
+        if (change.version !== undefined && change.version !== current.version)
+          return { outcome: "conflict" } as const;
+        await db
+          .update(guestRequests)
+          .set({
+            status: change.status,
+            version: sql`${guestRequests.version} + 1`,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(guestRequests.id, current.id));
+        // The calendar follows the status in the same transaction: Confirmed takes the request's
+        // nights (refused by the database when taken), any other status frees them.
+        const stay = stayOf(current);
+        if (change.status === "Confirmed" && stay) {
+          await holdStay(db, current.id, stay);
+        } else if (change.status !== "Confirmed") await releaseStay(db, current.id);
+        await db.insert(guestRequestStatusHistory).values({
           requestId: current.id,
-          ...renderStatusChange(
+          fromStatus: current.status,
+          toStatus: change.status,
+          changedBy: actor.email,
+          changedByUserId: actor.id,
+          reason,
+          reasonShared: Boolean(reason && change.shareReason),
+        });
+        if (change.notifyGuest) {
+          const language = isLanguage(current.language) ? current.language : "en";
+          await enqueueMail(db, [
             {
-              kind,
-              reference: current.reference,
-              language,
-              firstName: current.firstName,
-              lastName: current.lastName,
-              email: current.email,
-              details: current.details,
+              template: `${kind}.status`,
+              recipient: current.email,
+              requestId: current.id,
+              ...renderStatusChange(
+                {
+                  kind,
+                  reference: current.reference,
+                  language,
+                  firstName: current.firstName,
+                  lastName: current.lastName,
+                  email: current.email,
+                  details: current.details,
+                },
+                { status: change.status, reason: change.shareReason ? reason : null },
+                null,
+              ),
             },
-            { status: change.status, reason: change.shareReason ? reason : null },
-            null,
-          ),
-        },
-      ]);
-    }
-    return { outcome: "changed" } as const;
-  });
+          ]);
+        }
+        return { outcome: "changed" } as const;
+      }),
+    (taken) =>
+      findCollisions(deps.db, taken.propertyId, taken.nights, { ignoreRequestId: input.id }),
+  );
 
-  if (result.outcome === "not_found") return result;
+  if (result.outcome === "not_found" || result.outcome === "collision") return result;
   const request = await getRequestDetail(deps, input.id, kind);
   if (!request) return { outcome: "not_found" };
   if (result.outcome === "conflict") return { outcome: "conflict", current: request };

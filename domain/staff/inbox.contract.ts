@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   DateTimeSchema,
   defineOperation,
+  type Operation,
   error,
   invalid,
   JSON_BODY_ERRORS,
@@ -19,6 +20,14 @@ import {
 import { STAFF_COLLECTIONS } from "./collections.ts";
 import { InboxFilterSchema, NoteSchema, StatusChangeSchema } from "./inbox.schema.ts";
 import { adminGuardAnswers } from "./staff-auth.contract.ts";
+import { EstateIdSchema } from "../owners/owners.contract.ts";
+import { addDays } from "../calendar/nights.ts";
+import {
+  CalendarCollisionSchema,
+  CollidingEntrySchema,
+  IsoDateSchema,
+  type StayKind,
+} from "../calendar/calendar.schema.ts";
 
 /**
  * The staff inbox's calls: the overview, and for each kind of request its collection (list,
@@ -46,6 +55,10 @@ export const InboxItemSchema = z
     phone: z.string(),
     memberStatus: z.enum(MEMBER_STATUSES).nullable(),
     propertyId: z.number().int().nullable(),
+    stayStart: IsoDateSchema.nullable().describe(
+      "The first night the request would take on `propertyId`: a property booking's check-in, a general request's once staff set its stay",
+    ),
+    stayEnd: IsoDateSchema.nullable().describe("The check-out day (exclusive)"),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
     details: z
@@ -64,6 +77,13 @@ export const StatusHistoryEntrySchema = z
     changedAt: DateTimeSchema,
     reason: z.string().nullable(),
     reasonShared: z.boolean().describe("Whether the guest sees the reason"),
+    event: z
+      .enum(["status", "stay"])
+      .describe("`stay`: staff set the estate and nights; the status did not change"),
+    stay: z
+      .object({ propertyId: z.number().int(), start: IsoDateSchema, end: IsoDateSchema })
+      .nullable()
+      .describe("For a `stay` event, the estate and nights set"),
   })
   .meta({ id: "StatusHistoryEntry" });
 
@@ -79,6 +99,14 @@ export const RequestNoteSchema = z
 export const RequestDetailSchema = InboxItemSchema.extend({
   history: z.array(StatusHistoryEntrySchema),
   notes: z.array(RequestNoteSchema),
+  stayHeld: z
+    .boolean()
+    .describe("Whether the request's nights are taken in the estate's calendar (it is Confirmed)"),
+  collisions: z
+    .array(CollidingEntrySchema)
+    .describe(
+      "The confirmed stays and blocks that share a night with this request's stay: confirming it now would be refused (409)",
+    ),
 }).meta({
   id: "RequestDetail",
   description: "One request with its status history and internal notes, oldest first",
@@ -86,7 +114,7 @@ export const RequestDetailSchema = InboxItemSchema.extend({
 
 const NewNoteSchema = NoteSchema.meta({ id: "NewNote" });
 
-const StatusConflictSchema = z
+export const StatusConflictSchema = z
   .object({ message: z.string(), current: RequestDetailSchema })
   .meta({ id: "StatusConflict" });
 
@@ -286,8 +314,9 @@ export function collectionOperations(kind: RequestKind) {
       404: notFound,
       409: {
         description:
-          "Changed by someone else since `version`; nothing was written, `current` is the request as it is now",
-        schema: StatusConflictSchema,
+          "Nothing was written: either changed by someone else since `version` (`current` is the request as it is now), " +
+          "or, for Confirmed, the request's nights collide with a confirmed stay or a block of its estate (`collidesWith` names them)",
+        schema: z.union([StatusConflictSchema, CalendarCollisionSchema]),
       },
       ...JSON_BODY_ERRORS,
       ...adminGuardAnswers(true),
@@ -321,7 +350,71 @@ export const COLLECTION_OPERATIONS = Object.fromEntries(
   REQUEST_KINDS.map((kind) => [kind, collectionOperations(kind)]),
 ) as Record<RequestKind, ReturnType<typeof collectionOperations>>;
 
+/** The longest stay staff can set, in nights. */
+export const STAY_MAX_NIGHTS = 366;
+
+export const StaySettingSchema = z
+  .strictObject({
+    propertyId: EstateIdSchema.describe("The estate the request would take nights of"),
+    start: IsoDateSchema.describe("The first night"),
+    end: IsoDateSchema.describe("The check-out day (exclusive)"),
+    version: StatusChangeSchema.shape.version,
+  })
+  .refine((stay) => stay.end > stay.start, {
+    path: ["end"],
+    message: "staff.stay.endAfterStart",
+  })
+  .refine((stay) => stay.end <= addDays(stay.start, STAY_MAX_NIGHTS), {
+    path: ["end"],
+    message: "staff.stay.tooLong",
+  })
+  .meta({ id: "StaySetting" });
+
+/**
+ * Setting the estate and nights a booking request or property booking would take (issue 19):
+ * "assign an estate" for a general request, exact nights for a flexible one.
+ */
+function setStayOperation(kind: StayKind) {
+  const { one, label } = COLLECTION_NAMES[kind];
+  return defineOperation({
+    id: `set${one}Stay`,
+    method: "put",
+    path: `/api${STAFF_COLLECTIONS[kind]}/{id}/stay`,
+    summary: `Set the estate and nights a ${label} would take`,
+    tags: ["inbox"],
+    description:
+      "Recorded in the request's history. The nights are checked against the estate's calendar: " +
+      "confirmed stays and blocks refuse them (409 naming them). A Confirmed request moves its stay " +
+      "in the same transaction; a pending one takes its nights when confirmed.",
+    security: STAFF_SESSION,
+    params: z.object({
+      id: z.string().meta({ format: "uuid" }).describe(`The ${label}'s id`),
+    }),
+    body: { schema: StaySettingSchema },
+    responses: {
+      200: { description: "Set: the request as it is now", schema: RequestDetailSchema },
+      400: invalid(
+        "Malformed dates, the end not after the start, too long a stay, or malformed JSON",
+      ),
+      404: error(`No ${label} with this id, or no estate with this id`),
+      409: {
+        description:
+          "Nothing was written: changed by someone else since `version`, or the nights are taken (`collidesWith`)",
+        schema: z.union([StatusConflictSchema, CalendarCollisionSchema]),
+      },
+      ...JSON_BODY_ERRORS,
+      ...adminGuardAnswers(true),
+    },
+  });
+}
+
+export const STAY_OPERATIONS = {
+  booking_request: setStayOperation("booking_request"),
+  property_booking: setStayOperation("property_booking"),
+} satisfies Record<StayKind, Operation>;
+
 export const INBOX_OPERATIONS = [
   getInboxOverview,
   ...REQUEST_KINDS.flatMap((kind) => Object.values(COLLECTION_OPERATIONS[kind])),
+  ...Object.values(STAY_OPERATIONS),
 ];

@@ -1,9 +1,12 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
 import {
+  calendarEntries,
   guestRequestNotes,
   guestRequests,
   guestRequestStatusHistory,
 } from "../../db/schema/index.ts";
+import type { CollidingEntry } from "../calendar/calendar.schema.ts";
+import { findCollisions } from "../calendar/collisions.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
 import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";
@@ -42,6 +45,8 @@ const columns = {
   phone: guestRequests.phone,
   memberStatus: guestRequests.memberStatus,
   propertyId: guestRequests.propertyId,
+  stayStart: guestRequests.stayStart,
+  stayEnd: guestRequests.stayEnd,
   createdAt: guestRequests.createdAt,
   updatedAt: guestRequests.updatedAt,
   details: guestRequests.details,
@@ -229,7 +234,7 @@ export async function getRequestDetail(
       kind ? and(eq(guestRequests.id, id), eq(guestRequests.kind, kind)) : eq(guestRequests.id, id),
     );
   if (!row) return null;
-  const [history, notes] = await Promise.all([
+  const [history, notes, calendar] = await Promise.all([
     deps.db
       .select()
       .from(guestRequestStatusHistory)
@@ -240,6 +245,7 @@ export async function getRequestDetail(
       .from(guestRequestNotes)
       .where(eq(guestRequestNotes.requestId, id))
       .orderBy(asc(guestRequestNotes.createdAt), asc(guestRequestNotes.id)),
+    readStayCalendar(deps, row),
   ]);
   return {
     ...toItem(row),
@@ -250,6 +256,11 @@ export async function getRequestDetail(
       changedAt: entry.changedAt.toISOString(),
       reason: entry.reason,
       reasonShared: entry.reasonShared,
+      event: entry.event,
+      stay:
+        entry.event === "stay" && entry.stayPropertyId && entry.stayStart && entry.stayEnd
+          ? { propertyId: entry.stayPropertyId, start: entry.stayStart, end: entry.stayEnd }
+          : null,
     })),
     notes: notes.map((note) => ({
       id: note.id,
@@ -257,6 +268,26 @@ export async function getRequestDetail(
       body: note.body,
       createdAt: note.createdAt.toISOString(),
     })),
+    ...calendar,
+  };
+}
+
+/** Whether the request holds its nights, and what its nights collide with if it does not. */
+async function readStayCalendar(
+  deps: Pick<Deps, "db">,
+  row: Pick<Row, "id" | "propertyId" | "stayStart" | "stayEnd">,
+): Promise<{ stayHeld: boolean; collisions: CollidingEntry[] }> {
+  const { id, propertyId, stayStart, stayEnd } = row;
+  if (propertyId === null || stayStart === null || stayEnd === null)
+    return { stayHeld: false, collisions: [] };
+  const [held] = await deps.db
+    .select({ id: calendarEntries.id })
+    .from(calendarEntries)
+    .where(eq(calendarEntries.requestId, id));
+  if (held) return { stayHeld: true, collisions: [] };
+  return {
+    stayHeld: false,
+    collisions: await findCollisions(deps.db, propertyId, { start: stayStart, end: stayEnd }),
   };
 }
 

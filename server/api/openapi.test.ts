@@ -230,6 +230,8 @@ describe("the OpenAPI document", () => {
           `update${one}Status`,
           `add${one}Note`,
         ]),
+        "setBookingRequestStay",
+        "setPropertyBookingStay",
       ].sort(),
     );
   });

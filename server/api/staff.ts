@@ -17,10 +17,17 @@ import {
 } from "../../domain/mail/outbox-health.ts";
 import { type RequestKind, REQUEST_KINDS, STATUS_KEYS } from "../../domain/requests/options.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
+import { isStayKind } from "../../domain/calendar/calendar.schema.ts";
+import { collisionAnswer } from "../../domain/calendar/collisions.ts";
+import { setRequestStay } from "../../domain/calendar/stays.ts";
 import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
 import { csvRowOf, CSV_COLUMNS } from "../../domain/staff/inbox-csv.ts";
 import type { InboxItem } from "../../domain/staff/inbox.ts";
-import { COLLECTION_OPERATIONS, getInboxOverview } from "../../domain/staff/inbox.contract.ts";
+import {
+  COLLECTION_OPERATIONS,
+  getInboxOverview,
+  STAY_OPERATIONS,
+} from "../../domain/staff/inbox.contract.ts";
 import {
   countInboxByStatus,
   getInboxOverview as inboxOverview,
@@ -291,9 +298,48 @@ export function staffRoutes(
             },
           };
         }
+        if (result.outcome === "collision")
+          return {
+            status: 409,
+            body: collisionAnswer(res.locals.language, result.collidesWith),
+          };
         return { status: 200, body: result.request };
       },
     });
+
+    if (isStayKind(kind))
+      defineRoute(router, STAY_OPERATIONS[kind], {
+        before: [sameOrigin, requireAdmin],
+        async handle({ params, body, res }) {
+          const result = await setRequestStay(deps, {
+            id: params.id,
+            kind,
+            propertyId: body.propertyId,
+            nights: { start: body.start, end: body.end },
+            version: body.version,
+            actor: signedInStaff(res),
+          });
+          const language = res.locals.language;
+          if (result.outcome === "not_found" || result.outcome === "unknown_estate")
+            return refuse(404, "errors.notFound");
+          if (result.outcome === "collision")
+            return { status: 409, body: collisionAnswer(language, result.collidesWith) };
+          if (result.outcome === "conflict") {
+            const status = translate(
+              language,
+              `staff.statuses.${STATUS_KEYS[result.current.status]}`,
+            );
+            return {
+              status: 409,
+              body: {
+                message: translate(language, "staff.errors.conflict", { status }),
+                current: result.current,
+              },
+            };
+          }
+          return { status: 200, body: result.request };
+        },
+      });
 
     defineRoute(router, operations.addNote, {
       before: [sameOrigin, requireAdmin],

@@ -183,3 +183,21 @@ export function validMembership(overrides: Record<string, unknown> = {}) {
 }
 
 export { isoDate };
+
+/** Sends one guest form as a browser would, in `language`; returns the 201 body. */
+export async function submitGuestForm(
+  baseUrl: string,
+  path: string,
+  form: Record<string, unknown>,
+  language = "en",
+): Promise<{ id: string; reference: string }> {
+  const token = await solveBotCheck(baseUrl);
+  const response = await fetch(`${baseUrl}/api${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Accept-Language": language },
+    body: JSON.stringify({ ...form, turnstileToken: token }),
+  });
+  if (response.status !== 201)
+    throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as { id: string; reference: string };
+}

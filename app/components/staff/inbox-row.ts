@@ -1,4 +1,5 @@
 import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
+import type { CollidingEntry } from "../../../domain/calendar/calendar.schema.ts";
 import type { RequestFacts } from "../../../domain/staff/request-facts.ts";
 
 /**
@@ -28,6 +29,8 @@ export interface StatusTarget {
   name: string;
   status: RequestStatus;
   version: number;
+  /** Known on the details: the stays and blocks its nights collide with (confirming is refused). */
+  collisions?: readonly CollidingEntry[];
 }
 
 /** The option group of a kind's tags (`forms.options.{group}.{key}`). */

@@ -15,6 +15,7 @@ import { formatMoment } from "./format.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { type StatusChange, StatusChangeDialog } from "./status-change-dialog.tsx";
 import { StatusSelect } from "./status-select.tsx";
+import { StayPanel, useNightsText } from "./stay-panel.tsx";
 import { COLLECTION_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
 import { callApi } from "../../api-client.ts";
 import { NOTE_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
@@ -169,12 +170,14 @@ function DetailsBody({ detail }: { detail: RequestDetail }) {
               name,
               status: detail.status,
               version: detail.version,
+              collisions: detail.collisions,
             },
             to,
           })
         }
       />
       <SummaryCards detail={detail} />
+      <StayPanel detail={detail} onChanged={reload} />
       <div className="grid gap-6 lg:grid-cols-2">
         <History detail={detail} />
         <Notes detail={detail} onAdded={reload} />
@@ -279,6 +282,7 @@ function SummaryCard({ title, rows }: { title: string; rows: SummaryRow[] }) {
 
 function History({ detail }: { detail: RequestDetail }) {
   const { t, i18n } = useTranslation();
+  const nightsText = useNightsText();
   const id = useId();
   return (
     <section aria-labelledby={id} className="border-gold/30 bg-paper rounded-sm border p-5">
@@ -292,7 +296,7 @@ function History({ detail }: { detail: RequestDetail }) {
           {detail.history.map((entry, index) => (
             <li key={index} className="border-ink/10 border-l-2 pl-3 text-sm">
               <p className="flex flex-wrap items-center gap-2">
-                {entry.fromStatus ? (
+                {entry.event === "stay" ? null : entry.fromStatus ? (
                   <>
                     <StatusBadge status={entry.fromStatus} />
                     <span aria-hidden className="text-muted">
@@ -303,8 +307,16 @@ function History({ detail }: { detail: RequestDetail }) {
                 ) : (
                   <span className="text-muted">{t("staff.details.received")}</span>
                 )}
-                <StatusBadge status={entry.toStatus} />
+                {entry.event === "status" && <StatusBadge status={entry.toStatus} />}
               </p>
+              {entry.stay && (
+                <p className="text-ink mt-1">
+                  {t("staff.stay.historyEntry", {
+                    estate: entry.stay.propertyId,
+                    nights: nightsText(entry.stay.start, entry.stay.end),
+                  })}
+                </p>
+              )}
               <p className="text-muted mt-1">
                 {t("staff.details.changedBy", {
                   // The first entry is the guest's own submission (domain/intake).

@@ -21,6 +21,8 @@ import {
   DialogTitle,
 } from "../ui/dialog.tsx";
 import type { StatusTarget } from "./inbox-row.ts";
+import type { CalendarCollision } from "../../../domain/calendar/calendar.schema.ts";
+import { CollisionAlert } from "./collision-alert.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { statusLabelKey } from "../status-tones.ts";
 import { statusChangedToast } from "./status-change-text.ts";
@@ -90,6 +92,7 @@ function StatusChangeForm({
   const [shareReason, setShareReason] = useState(false);
   const [notifyGuest, setNotifyGuest] = useState(NOTIFY_GUEST_BY_DEFAULT.includes(to));
   const [error, setError] = useState<string | null>(null);
+  const [collision, setCollision] = useState<CalendarCollision | null>(null);
   const [saving, setSaving] = useState(false);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const ids = { share: useId(), notify: useId() };
@@ -132,13 +135,19 @@ function StatusChangeForm({
       reasonRef.current?.focus();
       return;
     }
+    // 409 naming what holds the nights: the dialog stays open and says it, nothing changed.
+    if (answer.status === 409 && answer.data && "collidesWith" in answer.data) {
+      setCollision(answer.data);
+      return;
+    }
     toast({
       variant: "destructive",
       title: t("forms.toast.errorTitle"),
       description: answer.message ?? t("staff.change.failed"),
     });
     // 409: someone else changed it; 404: it is gone. Either way the page must show what is.
-    if (answer.status === 409) onDone(answer.data?.current ?? null);
+    if (answer.status === 409)
+      onDone(answer.data && "current" in answer.data ? answer.data.current : null);
     else if (answer.status === 404) onDone(null);
   };
 
@@ -162,6 +171,11 @@ function StatusChangeForm({
           <StatusBadge status={to} />
         </p>
       </div>
+      {collision ? (
+        <CollisionAlert title={collision.message} collisions={collision.collidesWith} />
+      ) : to === "Confirmed" && target.collisions && target.collisions.length > 0 ? (
+        <CollisionAlert title={t("calendarCollision.warning")} collisions={target.collisions} />
+      ) : null}
       <Field
         label={needsReason ? t("staff.change.reasonRequired") : t("staff.change.reasonOptional")}
         hint={

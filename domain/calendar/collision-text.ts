@@ -1,0 +1,23 @@
+import { formatDate } from "../requests/summary.ts";
+import type { CollidingEntry } from "./calendar.schema.ts";
+
+type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+/**
+ * One colliding entry as a person reads it ("the confirmed stay BR-…, 1 May 2027 to 4 May
+ * 2027"): the same words in the server's 409 message and in the staff pages' lists.
+ */
+export function describeCollision(t: Translate, language: string, entry: CollidingEntry): string {
+  const dates = t("calendarCollision.dates", {
+    start: formatDate(entry.start, language),
+    end: formatDate(entry.end, language),
+  });
+  if (entry.source === "stay")
+    return t("calendarCollision.stay", { reference: entry.reference ?? "", dates });
+  if (entry.source === "block")
+    return t("calendarCollision.block", {
+      kind: t(`calendarCollision.kinds.${entry.kind ?? "other"}`),
+      dates,
+    });
+  return t("calendarCollision.external", { dates });
+}

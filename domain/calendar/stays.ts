@@ -1,0 +1,187 @@
+import { and, eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { withTransaction } from "../../db/client.ts";
+import {
+  calendarEntries,
+  guestRequests,
+  guestRequestStatusHistory,
+  properties,
+} from "../../db/schema/index.ts";
+import type { Database } from "../../db/client.ts";
+import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
+import type { Deps } from "../deps.ts";
+import { getRequestDetail, isUuid, type RequestDetail } from "../staff/inbox.ts";
+import type { StaffUser } from "../staff/staff-user.ts";
+import type { CollidingEntry, StayKind } from "./calendar.schema.ts";
+import { findCollisions, isExclusionViolation } from "./collisions.ts";
+import { type Nights, toDateRange } from "./nights.ts";
+
+/**
+ * A request's claim on an estate's nights (decision 0015). While a booking request or property
+ * booking is Confirmed and has an estate and nights, it holds one `stay` row in calendar_entries;
+ * the exclusion constraint then keeps every other stay and block off those nights. These
+ * functions run inside the transaction that changes the request, so the status and the calendar
+ * never disagree.
+ */
+
+/** The estate and nights a request row would take, if it has them. */
+export function stayOf(row: {
+  propertyId: number | null;
+  stayStart: string | null;
+  stayEnd: string | null;
+}): { propertyId: number; nights: Nights } | null {
+  if (row.propertyId === null || row.stayStart === null || row.stayEnd === null) return null;
+  return { propertyId: row.propertyId, nights: { start: row.stayStart, end: row.stayEnd } };
+}
+
+/** Thrown inside a transaction to roll it back when the database refuses the nights. */
+export class NightsTaken extends Error {
+  readonly propertyId: number;
+  readonly nights: Nights;
+  constructor(propertyId: number, nights: Nights) {
+    super("the nights are taken");
+    this.propertyId = propertyId;
+    this.nights = nights;
+  }
+}
+
+/**
+ * Takes the nights of a request for its estate (or moves them there): the database refuses
+ * nights that a stay or block already holds, and this throws NightsTaken then. The announcement
+ * lets every instance drop cached availability once the transaction commits.
+ */
+export async function holdStay(
+  tx: Database,
+  requestId: string,
+  stay: { propertyId: number; nights: Nights },
+): Promise<void> {
+  await releaseStay(tx, requestId);
+  try {
+    await tx.insert(calendarEntries).values({
+      id: randomUUID(),
+      propertyId: stay.propertyId,
+      nights: toDateRange(stay.nights),
+      source: "stay",
+      requestId,
+    });
+  } catch (error) {
+    // The refused statement ends the transaction (on PostgreSQL): the caller rolls back.
+    if (isExclusionViolation(error)) throw new NightsTaken(stay.propertyId, stay.nights);
+    throw error;
+  }
+  await notifyCatalogueChanged({ db: tx }, { propertyIds: [stay.propertyId] });
+}
+
+/** Frees the nights a request held, if any. */
+export async function releaseStay(tx: Database, requestId: string): Promise<void> {
+  const released = await tx
+    .delete(calendarEntries)
+    .where(eq(calendarEntries.requestId, requestId))
+    .returning({ propertyId: calendarEntries.propertyId });
+  if (released.length > 0)
+    await notifyCatalogueChanged(
+      { db: tx },
+      { propertyIds: released.map((row) => row.propertyId) },
+    );
+}
+
+export type SetStayResult =
+  | { outcome: "changed"; request: RequestDetail }
+  | { outcome: "not_found" }
+  | { outcome: "unknown_estate" }
+  | { outcome: "conflict"; current: RequestDetail }
+  | { outcome: "collision"; collidesWith: [CollidingEntry, ...CollidingEntry[]] };
+
+/**
+ * Staff set the estate and nights a booking request (or property booking) would take: "assign
+ * an estate" on a general request, or exact dates for a flexible one. Recorded in the history.
+ * A Confirmed request moves its stay in the same transaction, refused (409) if the new nights
+ * are taken; a pending one is checked against the calendar too, so staff learn of a collision
+ * now rather than at the confirmation.
+ */
+export async function setRequestStay(
+  deps: Pick<Deps, "db" | "log">,
+  input: {
+    id: string;
+    kind: StayKind;
+    propertyId: number;
+    nights: Nights;
+    version?: number;
+    actor: StaffUser;
+  },
+): Promise<SetStayResult> {
+  const { id, kind, propertyId, nights, actor } = input;
+  if (!isUuid(id)) return { outcome: "not_found" };
+  const result = await retryOnTakenNights(
+    () =>
+      withTransaction(deps.db, async (db) => {
+        const [current] = await db
+          .select()
+          .from(guestRequests)
+          .where(and(eq(guestRequests.id, id), eq(guestRequests.kind, kind)))
+          .for("update");
+        if (!current) return { outcome: "not_found" } as const;
+        if (input.version !== undefined && input.version !== current.version)
+          return { outcome: "conflict" } as const;
+        const [estate] = await db
+          .select({ id: properties.id })
+          .from(properties)
+          .where(eq(properties.id, propertyId));
+        if (!estate) return { outcome: "unknown_estate" } as const;
+        const collisions = await findCollisions(db, propertyId, nights, { ignoreRequestId: id });
+        if (collisions.length > 0) throw new NightsTaken(propertyId, nights);
+        await db
+          .update(guestRequests)
+          .set({
+            propertyId,
+            stayStart: nights.start,
+            stayEnd: nights.end,
+            version: sql`${guestRequests.version} + 1`,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(guestRequests.id, id));
+        await db.insert(guestRequestStatusHistory).values({
+          requestId: id,
+          fromStatus: current.status,
+          toStatus: current.status,
+          changedBy: actor.email,
+          changedByUserId: actor.id,
+          event: "stay",
+          stayPropertyId: propertyId,
+          stayStart: nights.start,
+          stayEnd: nights.end,
+        });
+        if (current.status === "Confirmed") await holdStay(db, id, { propertyId, nights });
+        return { outcome: "changed" } as const;
+      }),
+    (taken) => findCollisions(deps.db, taken.propertyId, taken.nights, { ignoreRequestId: id }),
+  );
+  if (result.outcome === "not_found" || result.outcome === "unknown_estate") return result;
+  if (result.outcome === "collision") return result;
+  const request = await getRequestDetail(deps, id, kind);
+  if (!request) return { outcome: "not_found" };
+  if (result.outcome === "conflict") return { outcome: "conflict", current: request };
+  deps.log.info({ requestId: id, propertyId, nights, by: actor.id }, "request stay set");
+  return { outcome: "changed", request };
+}
+
+/**
+ * Runs `work`; when the database refuses the nights, reads what holds them and answers
+ * `collision`. Should they be freed between the refusal and that read (the other stay was
+ * cancelled meanwhile), the work runs again, a few times at most.
+ */
+export async function retryOnTakenNights<T>(
+  work: () => Promise<T>,
+  collisionsOf: (taken: NightsTaken) => Promise<CollidingEntry[]>,
+): Promise<T | { outcome: "collision"; collidesWith: [CollidingEntry, ...CollidingEntry[]] }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof NightsTaken)) throw error;
+      const [first, ...rest] = await collisionsOf(error);
+      if (first) return { outcome: "collision", collidesWith: [first, ...rest] };
+      if (attempt >= 3) throw error;
+    }
+  }
+}
