@@ -32,6 +32,8 @@ import { isSetupTokenUsable } from "../domain/staff/setup.ts";
 import { staffRoutes } from "./api/staff.ts";
 import { staffEstateRoutes } from "./api/staff-estates.ts";
 import { calendarRoutes } from "./api/calendar.ts";
+import { readEstateCalendar } from "../domain/calendar/estate-calendar.ts";
+import { calendarExportUrl } from "../domain/calendar/ical-export.ts";
 import { listEstatesForStaff } from "../domain/owners/revisions.ts";
 import { getEstateForStaff } from "../domain/staff/estates.ts";
 import { ESTATE_PAGE_SIZE } from "../domain/staff/estates.schema.ts";
@@ -191,7 +193,7 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
           });
           context.set(sessionContext, res.locals.session ?? null);
           if (services) {
-            context.set(staffPagesContext, staffPagesOf(deps, services.staff));
+            context.set(staffPagesContext, staffPagesOf(deps, services.staff, env.PUBLIC_URL));
             context.set(ownerPagesContext, ownerPagesOf(deps, services.staff.adminEmailDomain));
           }
           return context;
@@ -214,7 +216,7 @@ function publicPagesOf(deps: Deps): PublicPages {
 }
 
 /** The domain functions the staff pages' loaders may call, bound to this app's database. */
-function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
+function staffPagesOf(deps: Deps, staff: StaffServices, publicUrl: string): StaffPages {
   return {
     adminEmailDomain: staff.adminEmailDomain,
     listInbox: (filter) => listInbox(deps, filter),
@@ -227,6 +229,17 @@ function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
     setStaffLanguage: (id, language) => setStaffLanguage(deps, id, language),
     listEstates: (input) => listEstatesForStaff(deps, { ...input, limit: ESTATE_PAGE_SIZE }),
     getEstate: (actor, input) => getEstateForStaff(deps, actor, input),
+    async getEstateCalendar({ propertyId, from, to, language }) {
+      const estate = await getProperty(deps, { idOrSlug: String(propertyId), language });
+      const [calendar, icalUrl] = await Promise.all([
+        readEstateCalendar(deps, propertyId, from, to, "staff"),
+        calendarExportUrl(deps, publicUrl, propertyId),
+      ]);
+      return {
+        estate: { id: estate.id, name: estate.name, location: estate.location },
+        calendar: { ...calendar, icalUrl },
+      };
+    },
   };
 }
 

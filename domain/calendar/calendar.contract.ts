@@ -270,3 +270,7 @@ export const CALENDAR_VIEW_OPERATIONS = [
   addOwnerBlock,
   removeOwnerBlock,
 ];
+
+/** An estate's calendar as the calls answer it. */
+export type EstateCalendarAnswer = z.output<typeof EstateCalendarSchema>;
+export type CalendarBlockAnswer = z.output<typeof CalendarBlockSchema>;
