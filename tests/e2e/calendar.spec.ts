@@ -26,6 +26,8 @@ const ESTATE = demoEstate("gordon-castle");
 const ADMIN = { email: `calendar@${E2E_ADMIN_DOMAIN}`, password: "battlement-winter-rain-58" };
 const SESSION_COOKIE = "__Host-castellum_session";
 const EN = enOwner.calendar;
+/** Each journey loads a dozen pages and runs axe four times on a shared two-core machine. */
+const JOURNEY_TIMEOUT_MS = 180_000;
 const ZH = zhOwner.calendar;
 
 let dataDir = "";
@@ -119,10 +121,19 @@ describe("estate calendars", () => {
     reference = bookedReference;
     const login = await api("/api/admin/login", { method: "POST", body: ADMIN });
     expect(login.status).toBe(200);
+    const cookie = cookieOf(login, SESSION_COOKIE);
+    // Staff settle its nights on the estate (as for any request), then confirm it.
+    const settled = await api(`/api/bookings/${id}/stay`, {
+      method: "PUT",
+      cookie,
+      body: { propertyId: ESTATE.id, start: stayStart, end: stayEnd, version: 1 },
+    });
+    expect(settled.status, await settled.clone().text()).toBe(200);
+    const { version } = (await settled.json()) as { version: number };
     const confirmed = await api(`/api/bookings/${id}`, {
       method: "PATCH",
-      cookie: cookieOf(login, SESSION_COOKIE),
-      body: { status: "Confirmed", version: 1 },
+      cookie,
+      body: { status: "Confirmed", version },
     });
     expect(confirmed.status, await confirmed.clone().text()).toBe(200);
   });
@@ -132,143 +143,133 @@ describe("estate calendars", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it("staff open the calendar around the stay, block nights, are refused a block over the stay, and remove theirs", async () => {
-    const page = await browser.newPage({ baseURL });
-    await page.goto(`/admin/login?redirectTo=/admin/estates/${ESTATE.id}`);
-    await page.locator('input[name="email"]').fill(ADMIN.email);
-    await page.locator('input[name="password"]').fill(ADMIN.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/estates/${ESTATE.id}`);
-    await page.getByTestId("open-calendar").click();
-    await expect
-      .poll(() => new URL(page.url()).pathname)
-      .toBe(`/admin/estates/${ESTATE.id}/calendar`);
-    // Around the stay's first night, as a request's details link here.
-    await page.goto(`/admin/estates/${ESTATE.id}/calendar?from=${stayStart}`);
-    await page.getByRole("heading", { level: 1, name: new RegExp(ESTATE.name) }).waitFor();
-    const entries = page.getByTestId("calendar-entries");
-    const stayRow = entries.locator('[data-type="stay"]');
-    await expect.poll(() => stayRow.textContent()).toContain(reference);
-    expect(await stayRow.textContent()).toContain(`${guest.firstName} ${guest.lastName}`);
-    expect(await dayLabel(page, stayStart)).toContain(`confirmed stay ${reference}`);
-    // The check-out day is free for the next arrival.
-    expect(await dayLabel(page, stayEnd)).toContain(EN.day.free);
-    expect(
-      await stayRow.getByRole("link", { name: new RegExp(reference) }).getAttribute("href"),
-    ).toMatch(/^\/admin\/booking-requests\/bookings\//);
-    await expectNoAxeViolations(page, "staff calendar (en)");
+  it(
+    "staff open the calendar around the stay, block nights, are refused a block over the stay, and remove theirs",
+    async () => {
+      const page = await browser.newPage({ baseURL });
+      await page.goto(`/admin/login?redirectTo=/admin/estates/${ESTATE.id}`);
+      await page.locator('input[name="email"]').fill(ADMIN.email);
+      await page.locator('input[name="password"]').fill(ADMIN.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/estates/${ESTATE.id}`);
+      await page.getByTestId("open-calendar").click();
+      await expect
+        .poll(() => new URL(page.url()).pathname)
+        .toBe(`/admin/estates/${ESTATE.id}/calendar`);
+      // Around the stay's first night, as a request's details link here.
+      await page.goto(`/admin/estates/${ESTATE.id}/calendar?from=${stayStart}`);
+      await page.getByRole("heading", { level: 1, name: new RegExp(ESTATE.name) }).waitFor();
+      const entries = page.getByTestId("calendar-entries");
+      const stayRow = entries.locator('[data-type="stay"]');
+      await expect.poll(() => stayRow.textContent()).toContain(reference);
+      expect(await stayRow.textContent()).toContain(`${guest.firstName} ${guest.lastName}`);
+      expect(await dayLabel(page, stayStart)).toContain(`confirmed stay ${reference}`);
+      // The check-out day is free for the next arrival.
+      expect(await dayLabel(page, stayEnd)).toContain(EN.day.free);
+      expect(
+        await stayRow.getByRole("link", { name: new RegExp(reference) }).getAttribute("href"),
+      ).toMatch(/^\/admin\/booking-requests\/bookings\//);
+      await expectNoAxeViolations(page, "staff calendar (en)");
 
-    // Block the two nights after the stay, by keyboard.
-    const form = page.getByTestId("block-form");
-    await form.getByLabel(EN.add.start).fill(stayEnd);
-    await form.getByLabel(EN.add.end).fill(addDays(stayEnd, 2));
-    await form.getByLabel(EN.add.kind).selectOption("maintenance");
-    await form.getByLabel(EN.add.note).fill("Chimney sweep");
-    await form.getByLabel(EN.add.note).focus();
-    await page.keyboard.press("Tab");
-    await page.keyboard.press("Enter");
-    await expect.poll(() => toastText(page)).toContain("Nights blocked");
-    const blockRow = entries.locator('[data-type="block"]');
-    await expect.poll(() => blockRow.textContent()).toContain("Chimney sweep");
-    expect(await dayLabel(page, stayEnd)).toContain("blocked (Maintenance)");
+      // Block the two nights after the stay, by keyboard.
+      const form = page.getByTestId("block-form");
+      await form.getByLabel(EN.add.start).fill(stayEnd);
+      await form.getByLabel(EN.add.end).fill(addDays(stayEnd, 2));
+      await form.getByLabel(EN.add.kind).selectOption("maintenance");
+      await form.getByLabel(EN.add.note).fill("Chimney sweep");
+      await form.getByLabel(EN.add.note).focus();
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => toastText(page)).toContain("Nights blocked");
+      const blockRow = entries.locator('[data-type="block"]');
+      await expect.poll(() => blockRow.textContent()).toContain("Chimney sweep");
+      expect(await dayLabel(page, stayEnd)).toContain("blocked (Maintenance)");
 
-    // A block over the stay is refused, naming the stay.
-    await form.getByLabel(EN.add.start).fill(addDays(stayStart, 1));
-    await form.getByLabel(EN.add.end).fill(addDays(stayStart, 3));
-    await form.getByRole("button", { name: EN.add.submit }).click();
-    const collision = page.getByTestId("block-collision");
-    await expect.poll(() => collision.textContent()).toContain(reference);
-    expect(await collision.textContent()).toContain(EN.add.collisionTitle);
-    expect(await blockRow.count()).toBe(1);
-    await expectNoAxeViolations(page, "staff calendar, collision (en)");
+      // A block over the stay is refused, naming the stay.
+      await form.getByLabel(EN.add.start).fill(addDays(stayStart, 1));
+      await form.getByLabel(EN.add.end).fill(addDays(stayStart, 3));
+      await form.getByRole("button", { name: EN.add.submit }).click();
+      const collision = page.getByTestId("block-collision");
+      await expect.poll(() => collision.textContent()).toContain(reference);
+      expect(await collision.textContent()).toContain(EN.add.collisionTitle);
+      expect(await blockRow.count()).toBe(1);
+      await expectNoAxeViolations(page, "staff calendar, collision (en)");
 
-    // Remove the block behind the confirmation.
-    await blockRow.getByTestId("remove-block").click();
-    const dialog = page.getByRole("dialog", { name: EN.remove.confirmTitle });
-    await dialog.waitFor();
-    await expectNoAxeViolations(page, "remove block dialog (en)");
-    await dialog.getByRole("button", { name: EN.remove.confirm }).click();
-    await expect.poll(() => blockRow.count()).toBe(0);
-    expect(await dayLabel(page, stayEnd)).toContain(EN.day.free);
+      // Remove the block behind the confirmation.
+      await blockRow.getByTestId("remove-block").click();
+      const dialog = page.getByRole("dialog", { name: EN.remove.confirmTitle });
+      await dialog.waitFor();
+      await expectNoAxeViolations(page, "remove block dialog (en)");
+      await dialog.getByRole("button", { name: EN.remove.confirm }).click();
+      await expect.poll(() => blockRow.count()).toBe(0);
+      expect(await dayLabel(page, stayEnd)).toContain(EN.day.free);
 
-    // Staff block again, for the owner to find.
-    await form.getByLabel(EN.add.start).fill(addDays(stayEnd, 3));
-    await form.getByLabel(EN.add.end).fill(addDays(stayEnd, 5));
-    await form.getByLabel(EN.add.kind).selectOption("private_event");
-    await form.getByRole("button", { name: EN.add.submit }).click();
-    await expect.poll(() => blockRow.count()).toBe(1);
-  });
+      // Staff block again, for the owner to find.
+      await form.getByLabel(EN.add.start).fill(addDays(stayEnd, 3));
+      await form.getByLabel(EN.add.end).fill(addDays(stayEnd, 5));
+      await form.getByLabel(EN.add.kind).selectOption("private_event");
+      await form.getByRole("button", { name: EN.add.submit }).click();
+      await expect.poll(() => blockRow.count()).toBe(1);
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
 
-  it("the owner finds the stay and the staff's block on the Calendar tab, in Chinese, without the guest's name", async () => {
-    // The owner proves the email on record and claims the estate (the code is in the outbox).
-    const asked = await api("/api/property-owners/verify-email", {
-      method: "POST",
-      body: { email: ESTATE.email },
-    });
-    expect(asked.status).toBe(200);
-    await expect.poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 15_000 }).toMatch(/\d{6}/);
-    const mail = newestMailTo(ESTATE.email)!;
-    const code = /\b(\d{6})\b/.exec(
-      mail
-        .split(/\r?\n\r?\n/)
-        .slice(1)
-        .join("\n"),
-    )?.[1];
-    const proved = await api("/api/property-owners/verify-code", {
-      method: "POST",
-      body: { email: ESTATE.email, code },
-    });
-    expect(proved.status).toBe(200);
-    const claimed = await api("/api/property-owners/claim-property", {
-      method: "POST",
-      cookie: cookieOf(proved, "castellum_owner_proof"),
-      body: { email: ESTATE.email, propertyId: ESTATE.id },
-    });
-    expect(claimed.status).toBe(200);
-    const session = cookieOf(claimed, SESSION_COOKIE).split("=")[1]!;
+  it(
+    "the owner finds the stay and the staff's block on the Calendar tab, in Chinese, without the guest's name",
+    async () => {
+      // The owner proves the email on record and claims the estate (the code is in the outbox).
+      const page = await browser.newPage({ baseURL, locale: "zh-CN" });
+      await page.goto("/onboard/verify?lang=zh");
+      const main = page.getByRole("main");
+      await main.getByLabel(zhOwner.verify.emailLabel, { exact: true }).fill(ESTATE.email);
+      await page.getByRole("button", { name: zhOwner.verify.submitEmail, exact: true }).click();
+      await main.getByLabel(zhOwner.verify.codeLabel, { exact: true }).waitFor();
+      await expect
+        .poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 15_000 })
+        .toMatch(/\d{6}/);
+      const mail = newestMailTo(ESTATE.email)!;
+      const code = /\b(\d{6})\b/.exec(
+        mail
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join("\n"),
+      )?.[1];
+      await main.getByLabel(zhOwner.verify.codeLabel, { exact: true }).fill(code ?? "");
+      await page.getByRole("button", { name: zhOwner.verify.submitCode, exact: true }).click();
+      await page.getByRole("button", { name: zhOwner.verify.submitClaim, exact: true }).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/dashboard");
 
-    const page = await browser.newPage({ baseURL, locale: "zh-CN" });
-    await page
-      .context()
-      .addCookies([
-        {
-          name: SESSION_COOKIE,
-          value: session,
-          url: baseURL,
-          secure: true,
-          httpOnly: true,
-          sameSite: "Lax",
-        },
-      ]);
-    await page.goto(`/admin/dashboard?lang=zh&tab=calendar&from=${stayStart}`);
-    const tab = page.getByRole("tab", { name: ZH.tab });
-    expect(await tab.getAttribute("aria-selected")).toBe("true");
-    const entries = page.getByTestId("calendar-entries");
-    const stayRow = entries.locator('[data-type="stay"]');
-    await expect.poll(() => stayRow.textContent()).toContain(reference);
-    const text = (await page.getByTestId("owner-calendar").textContent()) ?? "";
-    expect(text).not.toContain(guest.lastName);
-    expect(text).not.toContain(guest.email);
-    expect(await stayRow.getByRole("link").count()).toBe(0);
-    const staffBlock = entries.locator('[data-type="block"]');
-    expect(await staffBlock.textContent()).toContain(ZH.entries.staffOnly);
-    expect(await staffBlock.getByTestId("remove-block").count()).toBe(0);
-    expect(await dayLabel(page, stayStart)).toContain(`已确认入住 ${reference}`);
-    await expectNoAxeViolations(page, "owner calendar tab (zh)");
+      await page.goto(`/admin/dashboard?lang=zh&tab=calendar&from=${stayStart}`);
+      const tab = page.getByRole("tab", { name: ZH.tab });
+      expect(await tab.getAttribute("aria-selected")).toBe("true");
+      const entries = page.getByTestId("calendar-entries");
+      const stayRow = entries.locator('[data-type="stay"]');
+      await expect.poll(() => stayRow.textContent()).toContain(reference);
+      const text = (await page.getByTestId("owner-calendar").textContent()) ?? "";
+      expect(text).not.toContain(guest.lastName);
+      expect(text).not.toContain(guest.email);
+      expect(await stayRow.getByRole("link").count()).toBe(0);
+      const staffBlock = entries.locator('[data-type="block"]');
+      expect(await staffBlock.textContent()).toContain(ZH.entries.staffOnly);
+      expect(await staffBlock.getByTestId("remove-block").count()).toBe(0);
+      expect(await dayLabel(page, stayStart)).toContain(`已确认入住 ${reference}`);
+      await expectNoAxeViolations(page, "owner calendar tab (zh)");
 
-    // The owner blocks nights of their own stay at the castle, and may remove that block.
-    const form = page.getByTestId("block-form");
-    await form.getByLabel(ZH.add.start).fill(addDays(stayEnd, 10));
-    await form.getByLabel(ZH.add.end).fill(addDays(stayEnd, 14));
-    await form.getByRole("button", { name: ZH.add.submit }).click();
-    await expect.poll(() => staffBlock.count()).toBe(2);
-    expect(await entries.getByTestId("remove-block").count()).toBe(1);
+      // The owner blocks nights of their own stay at the castle, and may remove that block.
+      const form = page.getByTestId("block-form");
+      await form.getByLabel(ZH.add.start).fill(addDays(stayEnd, 10));
+      await form.getByLabel(ZH.add.end).fill(addDays(stayEnd, 14));
+      await form.getByRole("button", { name: ZH.add.submit }).click();
+      await expect.poll(() => staffBlock.count()).toBe(2);
+      expect(await entries.getByTestId("remove-block").count()).toBe(1);
 
-    // Keyboard: the tabs move with the arrows, and the calendar tab's address is kept.
-    await page.getByRole("tab", { name: ZH.tab }).focus();
-    await page.keyboard.press("Home");
-    await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe("images");
-    await page.keyboard.press("End");
-    await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe("calendar");
-  });
+      // Keyboard: the tabs move with the arrows, and the calendar tab's address is kept.
+      await page.getByRole("tab", { name: ZH.tab }).focus();
+      await page.keyboard.press("Home");
+      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe("images");
+      await page.keyboard.press("End");
+      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe("calendar");
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
 });

@@ -9,7 +9,7 @@ import {
 import { localIsoDate } from "../../../domain/requests/dates.ts";
 import { addDays } from "../../../domain/calendar/nights.ts";
 import { toast } from "../../hooks/use-toast.ts";
-import { formatDay } from "../staff/format.ts";
+import { formatDate } from "../../../domain/requests/summary.ts";
 import { useHydrated } from "../staff/staff-page.tsx";
 import { CollisionAlert } from "../staff/collision-alert.tsx";
 import { Button } from "../ui/button.tsx";
@@ -72,8 +72,8 @@ export function BlockForm({
     if (result.ok) {
       toast({
         title: t("owner.calendar.add.added", {
-          start: formatDay(result.block.start, i18n.language),
-          end: formatDay(result.block.end, i18n.language),
+          start: formatDate(result.block.start, i18n.language),
+          end: formatDate(result.block.end, i18n.language),
         }),
       });
       setNote("");

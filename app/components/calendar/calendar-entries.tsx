@@ -7,7 +7,7 @@ import type {
 } from "../../../domain/calendar/calendar.contract.ts";
 import { nightsBetween } from "../../../domain/calendar/nights.ts";
 import { toast } from "../../hooks/use-toast.ts";
-import { formatDay } from "../staff/format.ts";
+import { formatDate } from "../../../domain/requests/summary.ts";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import {
@@ -112,8 +112,8 @@ export function CalendarEntries({
   const rows = rowsOf(calendar);
   const dates = (entry: { start: string; end: string }) =>
     t("owner.calendar.entries.dates", {
-      start: formatDay(entry.start, language),
-      end: formatDay(entry.end, language),
+      start: formatDate(entry.start, language),
+      end: formatDate(entry.end, language),
     });
   const collisionsOf = (id: string) =>
     calendar.collisions.filter((collision) => collision.external.id === id);
@@ -155,8 +155,8 @@ export function CalendarEntries({
       <Table layout="stack" data-testid="calendar-entries">
         <TableCaption layout="stack">
           {t("owner.calendar.entries.caption", {
-            from: formatDay(calendar.from, language),
-            to: formatDay(calendar.to, language),
+            from: formatDate(calendar.from, language),
+            to: formatDate(calendar.to, language),
           })}
         </TableCaption>
         <TableHeader layout="stack">
@@ -270,8 +270,8 @@ export function CalendarEntries({
                         size="sm"
                         className="-ml-3"
                         aria-label={t("owner.calendar.remove.label", {
-                          start: formatDay(row.start, language),
-                          end: formatDay(row.end, language),
+                          start: formatDate(row.start, language),
+                          end: formatDate(row.end, language),
                         })}
                         onClick={() => setRemoving(row.entry)}
                         data-testid="remove-block"
@@ -314,8 +314,8 @@ export function CalendarEntries({
         description={
           removing
             ? t("owner.calendar.remove.confirmText", {
-                start: formatDay(removing.start, language),
-                end: formatDay(removing.end, language),
+                start: formatDate(removing.start, language),
+                end: formatDate(removing.end, language),
               })
             : ""
         }

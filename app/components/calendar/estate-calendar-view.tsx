@@ -5,7 +5,7 @@ import type { EstateCalendarAnswer } from "../../../domain/calendar/calendar.con
 import { addDays } from "../../../domain/calendar/nights.ts";
 import { addMonths, utcToday } from "../../../domain/requests/dates.ts";
 import { isLanguage } from "../../../i18n/config.ts";
-import { formatDay } from "../staff/format.ts";
+import { formatDate } from "../../../domain/requests/summary.ts";
 import { Alert, AlertList, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { MonthGrids } from "../ui/month-grid.tsx";
@@ -82,8 +82,8 @@ export function EstateCalendarView({
             data-testid="calendar-shown"
           >
             {t("owner.calendar.shown", {
-              from: formatDay(calendar.from, language),
-              to: formatDay(lastShown, language),
+              from: formatDate(calendar.from, language),
+              to: formatDate(lastShown, language),
             })}
           </h2>
           <nav aria-label={t("owner.calendar.navLabel")} className="flex flex-wrap gap-2">
@@ -127,16 +127,16 @@ export function EstateCalendarView({
           <AlertTitle>{t("owner.calendar.entries.collisionsTitle")}</AlertTitle>
           <p className="mt-1">{t("owner.calendar.entries.collisionsIntro")}</p>
           <AlertList
-            items={calendar.collisions.map(
-              ({ external, collidesWith }) =>
-                `${t("calendarCollision.external", {
-                  dates: t("calendarCollision.dates", {
-                    start: formatDay(external.start, language),
-                    end: formatDay(external.end, language),
-                  }),
-                })}: ${t("owner.calendar.entries.collidesWith", {
-                  what: describeCollision(translate, language, collidesWith),
-                })}`,
+            items={calendar.collisions.map(({ external, collidesWith }) =>
+              t("owner.calendar.entries.collisionLine", {
+                busy: describeCollision(translate, language, {
+                  ...external,
+                  source: "external",
+                  reference: null,
+                  kind: null,
+                }),
+                what: describeCollision(translate, language, collidesWith),
+              }),
             )}
           />
         </Alert>
