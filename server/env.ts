@@ -121,6 +121,19 @@ export const EnvSchema = z.object({
 
   /** How far ahead a property booking may run, in months from today. */
   BOOKING_HORIZON_MONTHS: z.coerce.number().int().min(1).max(60).default(18),
+
+  /** Minutes from one read of an imported calendar feed (iCal) to the next. */
+  ICAL_SYNC_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(30),
+  /**
+   * Let outbound fetches of typed addresses (calendar feeds, webhooks) reach loopback, private
+   * and link-local addresses: for tests and local use, never in production.
+   */
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string; PUBLIC_URL: string };

@@ -25,6 +25,11 @@ import type { Env } from "./env.ts";
 import { DEFAULT_OWNER_CODE_LIMITS, type OwnerCodeLimits } from "../domain/owners/verification.ts";
 import { listenForCatalogueChanges } from "../domain/catalogue/catalogue-changes.ts";
 import { ResponseCache } from "./middleware/response-cache.ts";
+import {
+  type FeedSyncConfig,
+  type FeedSyncWorker,
+  startFeedSyncWorker,
+} from "../domain/calendar/feed-sync.ts";
 
 export type ServicesEnv = Pick<
   Env,
@@ -58,6 +63,8 @@ export type ServicesEnv = Pick<
   | "OWNER_CODES_PER_EMAIL"
   | "OWNER_CODES_PER_IP"
   | "RESPONSE_CACHE_MB"
+  | "ICAL_SYNC_MINUTES"
+  | "OUTBOUND_ALLOW_PRIVATE_NETWORKS"
 >;
 
 /** What the staff endpoints need besides the database. */
@@ -78,6 +85,13 @@ export interface OwnerServices {
   onMailQueued: () => void;
 }
 
+/** The estate calendars' imported feeds: how they are fetched, and the job that syncs them. */
+export interface CalendarFeedServices {
+  config: FeedSyncConfig;
+  /** Syncs due feeds every minute on this instance; kick it when a feed is added. */
+  worker: FeedSyncWorker;
+}
+
 /** What the request endpoints need besides the database: built once per process. */
 export interface Services {
   intake: IntakeConfig;
@@ -85,6 +99,7 @@ export interface Services {
   mailWorker: MailWorker;
   staff: StaffServices;
   owners: OwnerServices;
+  calendarFeeds: CalendarFeedServices;
   /** Rendered public answers, dropped on every catalogue change this instance hears of. */
   responseCache: ResponseCache;
   close(): Promise<void>;
@@ -127,6 +142,13 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     },
     concurrency: env.SMTP_CONNECTIONS,
   });
+
+  // Every instance looks for due feeds each minute; a lease per feed keeps them apart.
+  const feedConfig: FeedSyncConfig = {
+    outbound: { allowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS },
+    intervalMinutes: env.ICAL_SYNC_MINUTES,
+  };
+  const feedWorker = startFeedSyncWorker(deps, feedConfig);
 
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
   // ioredis reports every failed reconnect as an 'error' event; the fallback store below
@@ -225,9 +247,11 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       logCodes: env.NODE_ENV !== "production",
       onMailQueued: () => mailWorker.kick(),
     },
+    calendarFeeds: { config: feedConfig, worker: feedWorker },
     responseCache,
     async close() {
       clearInterval(housekeeping);
+      await feedWorker.stop();
       await catalogueChanges?.close();
       responseCache.disable();
       await mailWorker.stop();

@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
 import { DomainError, ValidationError } from "../../domain/errors.ts";
 import { translate } from "../../i18n/translate.ts";
+import { loggableUrl } from "../middleware/request-log.ts";
 
 /**
  * Answers are checked against their operation's contract while tests run: a field the
@@ -76,14 +77,14 @@ export function apiErrorHandler(log: Logger): ErrorRequestHandler {
       return sendError(res, status, error.messageKey, error.params);
     }
     if (error instanceof Error && error.name === "ContractViolation") {
-      log.error({ err: error, url: req.originalUrl }, "contract violation");
+      log.error({ err: error, url: loggableUrl(req.originalUrl) }, "contract violation");
       return res.status(500).json({ message: error.message });
     }
     // body-parser style errors carry a status; keep their 4xx, hide their text.
     const status = clientStatusOf(error) ?? 500;
     if (status === 500)
       log.error(
-        { err: error, requestId: res.locals.requestId, url: req.originalUrl },
+        { err: error, requestId: res.locals.requestId, url: loggableUrl(req.originalUrl) },
         "unhandled error",
       );
     sendError(res, status, status === 404 ? "errors.notFound" : "errors.generic");

@@ -109,6 +109,7 @@ describe("the OpenAPI document", () => {
       "createMembershipApplication",
       "createPropertyBooking",
       "getBotCheckChallenge",
+      "getCalendarExport",
       "getCastle",
       "listCastles",
       "loginStaff",
@@ -125,12 +126,17 @@ describe("the OpenAPI document", () => {
     );
     expect(Object.keys(byId).sort()).toEqual([
       "addOwnerBlock",
+      "addOwnerCalendarFeed",
       "claimProperty",
       "deleteOwnerImage",
       "getOwnerCalendar",
       "getOwnerProperty",
+      "listOwnerCalendarFeeds",
       "ownerLogout",
       "removeOwnerBlock",
+      "removeOwnerCalendarFeed",
+      "rotateOwnerIcalUrl",
+      "syncOwnerCalendarFeed",
       "updateOwnerImages",
       "updateOwnerProperty",
       "uploadOwnerImages",
@@ -189,6 +195,11 @@ describe("the OpenAPI document", () => {
         "GET /api/admin/estates/{id}/calendar",
         "POST /api/admin/estates/{id}/blocks",
         "DELETE /api/admin/estates/{id}/blocks/{blockId}",
+        "GET /api/admin/estates/{id}/calendar-feeds",
+        "POST /api/admin/estates/{id}/calendar-feeds",
+        "DELETE /api/admin/estates/{id}/calendar-feeds/{feedId}",
+        "POST /api/admin/estates/{id}/calendar-feeds/{feedId}/sync",
+        "POST /api/admin/estates/{id}/ical-url",
         ...collections.flatMap((collection) => [
           `GET ${collection}`,
           `GET ${collection}/export.csv`,
@@ -237,11 +248,24 @@ describe("the OpenAPI document", () => {
   });
 
   it("keeps the calendar operations' ids", () => {
-    const calendarIds = operationsOf(document)
-      .filter(({ tags }) => tags?.includes("calendar"))
-      .map((operation) => operation.operationId);
-    expect(calendarIds).toEqual(
+    expect(
+      operationsOf(document)
+        .filter(({ tags }) => tags?.includes("calendar"))
+        .map((operation) => operation.operationId)
+        .sort(),
+    ).toEqual(
       expect.arrayContaining([
+        "getCalendarExport",
+        "listEstateCalendarFeeds",
+        "addEstateCalendarFeed",
+        "removeEstateCalendarFeed",
+        "syncEstateCalendarFeed",
+        "rotateEstateIcalUrl",
+        "listOwnerCalendarFeeds",
+        "addOwnerCalendarFeed",
+        "removeOwnerCalendarFeed",
+        "syncOwnerCalendarFeed",
+        "rotateOwnerIcalUrl",
         "getEstateCalendar",
         "addEstateBlock",
         "removeEstateBlock",

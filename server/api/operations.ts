@@ -1,5 +1,6 @@
 import type { Operation } from "../../domain/api/operation.ts";
 import { CALENDAR_VIEW_OPERATIONS } from "../../domain/calendar/calendar.contract.ts";
+import { CALENDAR_FEED_OPERATIONS } from "../../domain/calendar/feeds.contract.ts";
 import { CATALOGUE_OPERATIONS } from "../../domain/catalogue/catalogue.contract.ts";
 import { MAIL_OPERATIONS } from "../../domain/mail/mail.contract.ts";
 import { OWNER_OPERATIONS } from "../../domain/owners/owners.contract.ts";
@@ -22,4 +23,5 @@ export const API_OPERATIONS: readonly Operation[] = [
   ...INBOX_OPERATIONS,
   ...STAFF_ESTATE_OPERATIONS,
   ...CALENDAR_VIEW_OPERATIONS,
+  ...CALENDAR_FEED_OPERATIONS,
 ];

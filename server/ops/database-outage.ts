@@ -9,6 +9,7 @@ import { pingDatabase } from "../../db/health.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { LANGUAGE_TAGS, type Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
+import { loggableUrl } from "../middleware/request-log.ts";
 
 /** Seconds a client is asked to wait before trying again. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;
@@ -102,7 +103,7 @@ export class DatabaseOutage {
       if (res.headersSent || !isDatabaseUnavailable(error)) return next(error);
       this.suspect();
       this.deps.log.warn(
-        { err: error, requestId: res.locals.requestId, url: req.originalUrl },
+        { err: error, requestId: res.locals.requestId, url: loggableUrl(req.originalUrl) },
         "database unavailable: answered 503",
       );
       res.setHeader("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));

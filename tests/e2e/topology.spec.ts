@@ -2,7 +2,8 @@
  * Two instances of the production server on one PostgreSQL database and one Redis, behind
  * nginx (tests/topology/topology.ts): what one instance does, the other knows. A staff session
  * made on instance 1 works on instance 2 and through the load balancer; a bot-check token spent
- * on one instance is refused on the other; the sign-in limit counts the tries made on both.
+ * on one instance is refused on the other; the sign-in limit counts the tries made on both; two
+ * instances confirming overlapping stays at once: the database lets exactly one win.
  *
  * It needs PostgreSQL (PGlite admits one process): TEST_DATABASE_URL's server, else
  * postgres://postgres@127.0.0.1:5432 (topology.ts); a fresh database is made and dropped. It
@@ -11,6 +12,7 @@
 import { execFileSync } from "node:child_process";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays } from "../../domain/calendar/nights.ts";
 import { solveBotCheck, validBookingRequest } from "../setup/intake.ts";
 import { ROOT } from "./server.ts";
 import { type Topology, startTopology } from "../topology/topology.ts";
@@ -194,5 +196,64 @@ describe("several instances behind a load balancer", () => {
     expect(await tryLogin(topology.url, LIMITED.email, LIMITED.password)).toBe(429);
     // Another account is not affected.
     expect(await tryLogin(two.url, ADMIN.email, ADMIN.password)).toBe(200);
+  });
+
+  it("lets exactly one of two instances confirming overlapping stays at the same moment win, 100 rounds", async () => {
+    const login = await fetch(`${one.url}/api/admin/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(ADMIN),
+    });
+    expect(login.status).toBe(200);
+    const session = login.headers.getSetCookie()[0]!.split(";")[0]!;
+    const [estate] = await topology.query<{ id: number }>(
+      "select id from properties order by id limit 1",
+    );
+    // Two pending property bookings per round on one estate, sharing their middle night. They
+    // are written straight into the table: the race under test is the confirmation, not intake.
+    const ROUNDS = 100;
+    const pairs: [string, string][] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const start = addDays("2030-01-01", round * 5);
+      const pair = [crypto.randomUUID(), crypto.randomUUID()] as [string, string];
+      for (const [index, id] of pair.entries()) {
+        const first = addDays(start, index * 2);
+        await topology.query(
+          `insert into guest_requests (id, kind, reference, language, email, first_name, last_name,
+             property_id, stay_start, stay_end, details, status_token_hash)
+           values ($1, 'property_booking', $2, 'en', 'race@example.com', 'Race', 'Guest', $3, $4, $5, '{}', $6)`,
+          [id, `PB-RACE-${round}-${index}`, estate!.id, first, addDays(first, 3), id],
+        );
+      }
+      pairs.push(pair);
+    }
+    const confirm = (instance: typeof one, id: string) =>
+      fetch(`${instance.url}/api/bookings/${id}`, {
+        method: "PATCH",
+        headers: { Cookie: session, "Content-Type": "application/json" },
+        body: JSON.stringify({ status: "Confirmed" }),
+      }).then(async (response) => {
+        await response.body?.cancel();
+        return response.status;
+      });
+    const outcomes: string[] = [];
+    for (const [a, b] of pairs) {
+      const statuses = await Promise.all([confirm(one, a), confirm(two, b)]);
+      outcomes.push(statuses.join(","));
+    }
+    const won = outcomes.filter((o) => o === "200,409" || o === "409,200").length;
+    expect(outcomes.filter((o) => o !== "200,409" && o !== "409,200")).toEqual([]);
+    expect(won).toBe(ROUNDS);
+    // The database agrees: one stay per round, each held by a Confirmed request, none overlapping.
+    const stays = await topology.query<{ n: string; confirmed: string }>(
+      `select count(*) as n, count(*) filter (where r.status = 'Confirmed') as confirmed
+         from calendar_entries e join guest_requests r on r.id = e.request_id
+        where r.reference like 'PB-RACE-%'`,
+    );
+    expect(stays[0]).toEqual({ n: String(ROUNDS), confirmed: String(ROUNDS) });
+    const confirmedRequests = await topology.query<{ n: string }>(
+      "select count(*) as n from guest_requests where reference like 'PB-RACE-%' and status = 'Confirmed'",
+    );
+    expect(confirmedRequests[0]!.n).toBe(String(ROUNDS));
   });
 });

@@ -44,6 +44,8 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     OWNER_CODES_PER_EMAIL: 50,
     OWNER_CODES_PER_IP: 1000,
     RESPONSE_CACHE_MB: 64,
+    ICAL_SYNC_MINUTES: 30,
+    OUTBOUND_ALLOW_PRIVATE_NETWORKS: false,
     ...overrides,
   };
 }

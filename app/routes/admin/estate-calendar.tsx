@@ -13,6 +13,8 @@ import {
   calendarWindowAround,
   EstateCalendarView,
 } from "../../components/calendar/estate-calendar-view.tsx";
+import { staffFeedsApi } from "../../components/calendar/feeds-api.ts";
+import { FeedsPanel } from "../../components/calendar/feeds-panel.tsx";
 import { detailsPathOf } from "../../components/staff/details-path.ts";
 import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
 import { requireAdmin, staffTitleOf } from "./require-admin.server.ts";
@@ -34,7 +36,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const from = new URL(request.url).searchParams.get("from");
   const window = calendarWindowAround(from && isIsoDate(from) ? from : null, utcToday());
   try {
-    const { estate, calendar } = await staff.getEstateCalendar({
+    const { estate, calendar, feeds, syncMinutes } = await staff.getEstateCalendar({
       propertyId,
       ...window,
       language,
@@ -46,6 +48,8 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       ),
       estate,
       calendar,
+      feeds,
+      syncMinutes,
     };
   } catch (error) {
     if (error instanceof NotFoundError) throw data(null, { status: 404 });
@@ -63,11 +67,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export default function EstateCalendar({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const navigation = useNavigation();
   const revalidator = useRevalidator();
-  const { estate, calendar } = loaderData;
+  const { estate, calendar, feeds, syncMinutes } = loaderData;
+  const refresh = () => void revalidator.revalidate();
 
   return (
     <div className="mx-auto grid max-w-7xl grid-cols-[minmax(0,1fr)] gap-10 px-4 py-10 sm:px-6 lg:py-12">
@@ -89,7 +94,16 @@ export default function EstateCalendar({ loaderData }: Route.ComponentProps) {
         target={{ area: "staff", estateId: estate.id }}
         busy={navigation.state === "loading"}
         onNavigate={(from) => void navigate(`?from=${from}`, { preventScrollReset: true })}
-        onChanged={() => void revalidator.revalidate()}
+        onChanged={refresh}
+        feeds={
+          <FeedsPanel
+            icalUrl={calendar.icalUrl}
+            feeds={feeds}
+            api={staffFeedsApi(estate.id, i18n.language)}
+            syncMinutes={syncMinutes}
+            onChanged={refresh}
+          />
+        }
         requestHref={(entry) => {
           const kind = KIND_OF_COLLECTION[entry.collection];
           const search = inboxFilterToSearch({ kind, propertyId: estate.id }).toString();

@@ -1,0 +1,211 @@
+import ical, { type CalendarResponse, type EventInstance, type VEvent } from "node-ical";
+import { ICAL_ERROR_CODES, type IcalErrorCode } from "./feed-errors.ts";
+import { addDays, type Nights } from "./nights.ts";
+
+/**
+ * Reads an external calendar (iCal, RFC 5545) into busy nights. Only VEVENTs count; cancelled
+ * ones and those marked TRANSP:TRANSPARENT (free time) do not. An all-day event takes its
+ * dates ([DTSTART, DTEND), as Airbnb and Booking.com write a stay); a timed event takes every
+ * UTC date it touches. Recurring events are expanded within a bounded window (a month back to
+ * two years ahead), and both the instances of one event and all the busy times of a feed are
+ * capped, so a hostile feed ends in a clear error, never in a hang or a flood of rows.
+ */
+
+export { ICAL_ERROR_CODES, type IcalErrorCode };
+
+export class IcalImportError extends Error {
+  readonly code: IcalErrorCode;
+  readonly detail: string;
+  constructor(code: IcalErrorCode, detail: string) {
+    super(`${code}: ${detail}`);
+    this.name = "IcalImportError";
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+/** One busy time: the nights it takes and a UID stable across reads of the feed. */
+export interface BusyTime extends Nights {
+  /** The event's UID; a recurring event's instance adds `#` and its recurrence date. */
+  uid: string;
+}
+
+export interface ImportLimits {
+  /** Busy times one feed may hold (after expansion). */
+  maxEvents: number;
+  /** Instances one recurring event may have inside the window. */
+  maxInstancesPerEvent: number;
+  /** Months before today the window reaches back. */
+  monthsBack: number;
+  /** Months after today the window reaches ahead. */
+  monthsAhead: number;
+}
+
+export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
+  maxEvents: 5000,
+  maxInstancesPerEvent: 1000,
+  monthsBack: 1,
+  monthsAhead: 24,
+};
+
+/** The nights a feed is read for, [from, to), around `now`. */
+export function importWindow(now: Date, limits: ImportLimits = DEFAULT_IMPORT_LIMITS): Nights {
+  const shifted = (months: number) => {
+    const date = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    date.setUTCMonth(date.getUTCMonth() + months);
+    return date.toISOString().slice(0, 10);
+  };
+  return { start: shifted(-limits.monthsBack), end: shifted(limits.monthsAhead) };
+}
+
+/**
+ * A date-only value as node-ical gives it: midnight in the process's time zone (not UTC), so
+ * its calendar date is read with local getters.
+ */
+function localDate(value: Date): string {
+  const month = String(value.getMonth() + 1).padStart(2, "0");
+  const day = String(value.getDate()).padStart(2, "0");
+  return `${value.getFullYear()}-${month}-${day}`;
+}
+
+const utcDate = (value: Date) => value.toISOString().slice(0, 10);
+
+const isDate = (value: unknown): value is Date =>
+  value instanceof Date && !Number.isNaN(value.getTime());
+
+/** The nights of one occurrence: all-day by its dates, timed by every UTC date it touches. */
+function nightsOf(start: Date, end: Date | undefined, isFullDay: boolean): Nights {
+  if (isFullDay) {
+    const first = localDate(start);
+    const last = isDate(end) ? localDate(end) : "";
+    return { start: first, end: last > first ? last : addDays(first, 1) };
+  }
+  const first = utcDate(start);
+  if (!isDate(end) || end.getTime() <= start.getTime())
+    return { start: first, end: addDays(first, 1) };
+  // An end at exactly midnight leaves that day free; any later time touches it.
+  const endsAtMidnight = end.getTime() % 86_400_000 === 0;
+  const last = endsAtMidnight ? utcDate(end) : addDays(utcDate(end), 1);
+  return { start: first, end: last > first ? last : addDays(first, 1) };
+}
+
+const isFullDayEvent = (event: VEvent) =>
+  event.datetype === "date" ||
+  (event.start as { dateOnly?: boolean } | undefined)?.dateOnly === true;
+
+/** Whether an event (or one instance's own event) holds no time: cancelled or transparent. */
+function isFree(event: Partial<VEvent>): boolean {
+  const status = String(event.status ?? "").toUpperCase();
+  const transparency = String(event.transparency ?? "").toUpperCase();
+  return status === "CANCELLED" || transparency === "TRANSPARENT";
+}
+
+/** The text of a value that may carry parameters (`{ val, params }`). */
+function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value && typeof value === "object" && "val" in value)
+    return String((value as { val: unknown }).val);
+  return "";
+}
+
+/** A recurrence date as a UID suffix: the date of an all-day one, else the UTC instant. */
+function dateKey(when: Date, isFullDay: boolean): string {
+  return isFullDay || (when as { dateOnly?: boolean }).dateOnly === true
+    ? localDate(when)
+    : when.toISOString();
+}
+
+/** The recurrence date of an instance: the one it replaces when it was moved (RECURRENCE-ID). */
+function recurrenceKey(instance: EventInstance): string {
+  const original = instance.isOverride ? instance.event.recurrenceid : undefined;
+  return dateKey(isDate(original) ? original : instance.start, instance.isFullDay);
+}
+
+/**
+ * The busy nights of a calendar's text, within the window around `now`. Throws an
+ * `IcalImportError` for text that is not a calendar, an event that cannot be read, or more
+ * events (or instances of one) than the limits allow.
+ */
+export function readBusyTimes(
+  text: string,
+  now: Date,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): BusyTime[] {
+  const trimmed = text.replace(/^\uFEFF/, "").trimStart();
+  if (!/^BEGIN:VCALENDAR\r?\n/i.test(trimmed) || !/END:VCALENDAR\s*$/i.test(trimmed))
+    throw new IcalImportError(
+      "not_calendar",
+      "the answer is not an iCalendar (BEGIN:VCALENDAR ... END:VCALENDAR)",
+    );
+  // Counted before parsing, so a feed of a million events is refused before any work on it.
+  const declared = trimmed.match(/^BEGIN:VEVENT\s*$/gim)?.length ?? 0;
+  if (declared > limits.maxEvents)
+    throw new IcalImportError(
+      "too_many_events",
+      `${declared} events, more than ${limits.maxEvents}`,
+    );
+
+  let parsed: CalendarResponse;
+  try {
+    parsed = ical.sync.parseICS(trimmed);
+  } catch (error) {
+    throw new IcalImportError("malformed", (error as Error).message.slice(0, 200));
+  }
+
+  const window = importWindow(now, limits);
+  const from = new Date(`${window.start}T00:00:00Z`);
+  const to = new Date(`${window.end}T00:00:00Z`);
+  const busy = new Map<string, BusyTime>();
+  const keep = (uid: string, nights: Nights) => {
+    if (nights.end <= window.start || nights.start >= window.end) return;
+    busy.set(uid, { uid, ...nights });
+    if (busy.size > limits.maxEvents)
+      throw new IcalImportError("too_many_events", `more than ${limits.maxEvents} busy times`);
+  };
+
+  for (const [key, component] of Object.entries(parsed)) {
+    if (!component || component.type !== "VEVENT") continue;
+    const event = component as VEvent;
+    const uid = textOf(event.uid) || `no-uid:${key}`;
+    if (!isDate(event.start))
+      throw new IcalImportError(
+        "malformed",
+        `the event ${uid.slice(0, 100)} has no readable start`,
+      );
+    const isFullDay = isFullDayEvent(event);
+    if (!event.rrule) {
+      if (isFree(event)) continue;
+      // A lone instance of a series the feed does not hold (RECURRENCE-ID without its RRULE).
+      const recurrence = isDate(event.recurrenceid)
+        ? `#${dateKey(event.recurrenceid, isFullDay)}`
+        : "";
+      keep(`${uid}${recurrence}`, nightsOf(event.start, event.end, isFullDay));
+      continue;
+    }
+    let instances: EventInstance[];
+    try {
+      instances = ical.expandRecurringEvent(event, { from, to, expandOngoing: true });
+    } catch (error) {
+      throw new IcalImportError(
+        "too_many_events",
+        `the recurring event ${uid.slice(0, 100)} cannot be expanded: ${(error as Error).message.slice(0, 100)}`,
+      );
+    }
+    if (instances.length > limits.maxInstancesPerEvent)
+      throw new IcalImportError(
+        "too_many_events",
+        `the recurring event ${uid.slice(0, 100)} has more than ${limits.maxInstancesPerEvent} instances`,
+      );
+    for (const instance of instances) {
+      // A moved or changed instance carries its own status; the series' applies otherwise.
+      if (isFree(instance.isOverride ? instance.event : event)) continue;
+      keep(
+        `${uid}#${recurrenceKey(instance)}`,
+        nightsOf(instance.start, instance.end, instance.isFullDay),
+      );
+    }
+  }
+  return [...busy.values()].sort((a, b) =>
+    a.start === b.start ? (a.uid < b.uid ? -1 : 1) : a.start < b.start ? -1 : 1,
+  );
+}
