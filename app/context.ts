@@ -1,5 +1,7 @@
 import { createContext } from "react-router";
 import type { BotCheckClientConfig } from "../domain/bot-check/config.ts";
+import type { EstateCalendarAnswer } from "../domain/calendar/calendar.contract.ts";
+import type { CalendarFeed } from "./components/calendar/feeds-api.ts";
 import type { CataloguePage, SearchInput } from "../domain/catalogue/read-properties.ts";
 import type { Property, PropertyImage } from "../domain/catalogue/property.ts";
 import type { GuestRequestView } from "../domain/intake/request-status.ts";
@@ -79,6 +81,23 @@ export interface StaffPages {
     q?: string;
     after?: number;
   }) => Promise<{ estates: StaffEstateRow[]; nextAfter: number | null }>;
+  /**
+   * One estate's name and calendar over [from, to) as staff see it, with its export feed URL.
+   * @throws NotFoundError
+   */
+  getEstateCalendar: (input: {
+    propertyId: number;
+    from: string;
+    to: string;
+    language: Language;
+  }) => Promise<{
+    estate: { id: number; name: string; location: string };
+    calendar: EstateCalendarAnswer;
+    /** The feeds the estate imports, for the feeds panel. */
+    feeds: CalendarFeed[];
+    /** ICAL_SYNC_MINUTES. */
+    syncMinutes: number;
+  }>;
   /** One estate's record, history and stale translations. @throws NotFoundError */
   getEstate: (
     actor: EstateActor & { role: "staff" },

@@ -32,6 +32,7 @@ export default [
     route("mail", "routes/admin/mail.tsx"),
     route("estates", "routes/admin/estates.tsx"),
     route("estates/:id", "routes/admin/estate.tsx"),
+    route("estates/:id/calendar", "routes/admin/estate-calendar.tsx"),
   ]),
   // Everything else is the not-found page, answered with HTTP 404.
   route("*", "routes/not-found.tsx"),

@@ -31,6 +31,11 @@ import {
 import { isSetupTokenUsable } from "../domain/staff/setup.ts";
 import { staffRoutes } from "./api/staff.ts";
 import { staffEstateRoutes } from "./api/staff-estates.ts";
+import { calendarRoutes } from "./api/calendar.ts";
+import { readEstateCalendar } from "../domain/calendar/estate-calendar.ts";
+import { calendarExportUrl } from "../domain/calendar/ical-export.ts";
+import { listCalendarFeeds } from "../domain/calendar/feeds.ts";
+import { CalendarFeedSchema } from "../domain/calendar/feeds.contract.ts";
 import { calendarFeedRoutes } from "./api/calendar-feeds.ts";
 import { listEstatesForStaff } from "../domain/owners/revisions.ts";
 import { getEstateForStaff } from "../domain/staff/estates.ts";
@@ -42,6 +47,7 @@ import { DomainError, NoClaimedEstateError } from "../domain/errors.ts";
 import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
 import type { StaffServices } from "./services.ts";
 import type { Deps } from "../domain/deps.ts";
+import { z } from "zod";
 import type { Env } from "./env.ts";
 import { catalogueRoutes } from "./api/catalogue.ts";
 import { apiErrorHandler, apiNotFound } from "./api/errors.ts";
@@ -135,6 +141,7 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
   if (services) {
     app.use("/api", staffRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
     app.use("/api", staffEstateRoutes(deps, services.staff, env.PUBLIC_URL));
+    app.use("/api", calendarRoutes(deps, services.staff, { publicUrl: env.PUBLIC_URL }));
     app.use(
       "/api",
       calendarFeedRoutes(deps, services.calendarFeeds, {
@@ -197,7 +204,13 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
           });
           context.set(sessionContext, res.locals.session ?? null);
           if (services) {
-            context.set(staffPagesContext, staffPagesOf(deps, services.staff));
+            context.set(
+              staffPagesContext,
+              staffPagesOf(deps, services.staff, {
+                publicUrl: env.PUBLIC_URL,
+                syncMinutes: services.calendarFeeds.config.intervalMinutes,
+              }),
+            );
             context.set(ownerPagesContext, ownerPagesOf(deps, services.staff.adminEmailDomain));
           }
           return context;
@@ -220,7 +233,11 @@ function publicPagesOf(deps: Deps): PublicPages {
 }
 
 /** The domain functions the staff pages' loaders may call, bound to this app's database. */
-function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
+function staffPagesOf(
+  deps: Deps,
+  staff: StaffServices,
+  calendar: { publicUrl: string; syncMinutes: number },
+): StaffPages {
   return {
     adminEmailDomain: staff.adminEmailDomain,
     listInbox: (filter) => listInbox(deps, filter),
@@ -233,6 +250,21 @@ function staffPagesOf(deps: Deps, staff: StaffServices): StaffPages {
     setStaffLanguage: (id, language) => setStaffLanguage(deps, id, language),
     listEstates: (input) => listEstatesForStaff(deps, { ...input, limit: ESTATE_PAGE_SIZE }),
     getEstate: (actor, input) => getEstateForStaff(deps, actor, input),
+    async getEstateCalendar({ propertyId, from, to, language }) {
+      const estate = await getProperty(deps, { idOrSlug: String(propertyId), language });
+      const [nights, icalUrl, feeds] = await Promise.all([
+        readEstateCalendar(deps, propertyId, from, to, "staff"),
+        calendarExportUrl(deps, calendar.publicUrl, propertyId),
+        listCalendarFeeds(deps, propertyId),
+      ]);
+      return {
+        estate: { id: estate.id, name: estate.name, location: estate.location },
+        calendar: { ...nights, icalUrl },
+        // As the list call answers them (times as ISO strings), for the feeds panel.
+        feeds: z.array(CalendarFeedSchema).parse(JSON.parse(JSON.stringify(feeds))),
+        syncMinutes: calendar.syncMinutes,
+      };
+    },
   };
 }
 

@@ -274,7 +274,7 @@ export const DeletedImageSchema = z
   .object({ deleted: z.string().describe("The deleted image's key") })
   .meta({ id: "DeletedImage" });
 
-const OWNER_OR_STAFF: SecurityRequirements = [{ ownerSession: [] }, { staffSession: [] }];
+export const OWNER_OR_STAFF: SecurityRequirements = [{ ownerSession: [] }, { staffSession: [] }];
 
 /** `?propertyId=`, read by `estateAccess` (a JSON body's `propertyId` counts when it is absent). */
 export const EstateQuerySchema = z.object({

@@ -125,12 +125,15 @@ describe("the OpenAPI document", () => {
       ownerCalls.map((operation) => [operation.operationId ?? operation.where, operation]),
     );
     expect(Object.keys(byId).sort()).toEqual([
+      "addOwnerBlock",
       "addOwnerCalendarFeed",
       "claimProperty",
       "deleteOwnerImage",
+      "getOwnerCalendar",
       "getOwnerProperty",
       "listOwnerCalendarFeeds",
       "ownerLogout",
+      "removeOwnerBlock",
       "removeOwnerCalendarFeed",
       "rotateOwnerIcalUrl",
       "syncOwnerCalendarFeed",
@@ -189,6 +192,9 @@ describe("the OpenAPI document", () => {
         "GET /api/admin/estates/{id}",
         "PATCH /api/admin/estates/{id}/owner-email",
         "POST /api/admin/estates/{id}/revisions/{revisionId}/revert",
+        "GET /api/admin/estates/{id}/calendar",
+        "POST /api/admin/estates/{id}/blocks",
+        "DELETE /api/admin/estates/{id}/blocks/{blockId}",
         "GET /api/admin/estates/{id}/calendar-feeds",
         "POST /api/admin/estates/{id}/calendar-feeds",
         "DELETE /api/admin/estates/{id}/calendar-feeds/{feedId}",
@@ -260,6 +266,12 @@ describe("the OpenAPI document", () => {
         "removeOwnerCalendarFeed",
         "syncOwnerCalendarFeed",
         "rotateOwnerIcalUrl",
+        "getEstateCalendar",
+        "addEstateBlock",
+        "removeEstateBlock",
+        "getOwnerCalendar",
+        "addOwnerBlock",
+        "removeOwnerBlock",
       ]),
     );
   });

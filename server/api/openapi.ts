@@ -62,8 +62,8 @@ const TAGS = [
   {
     name: "calendar",
     description:
-      "Estate calendars and iCal (RFC 5545): each estate's secret export feed of its stays and blocks, for the other channels it is let on, and the external feeds it imports, whose busy events close its nights. " +
-      "Staff manage any estate's; the owner their own.",
+      "Estate calendars and iCal (RFC 5545): each estate's calendar as staff and its owner see it (confirmed stays, pending requests, blocks, busy times imported from other calendars, and the blocks they add and remove), its secret export feed of its stays and blocks, for the other channels it is let on, and the external feeds it imports, whose busy events close its nights. " +
+      "Staff manage any estate's (`/api/admin/estates/{id}/…`, company admins); the owner their own (`/api/property-owners/…`, which a staff admin may also call, naming the estate).",
   },
 ] as const satisfies readonly { name: ApiTag; description: string }[];
 

@@ -1,4 +1,5 @@
 import type { Operation } from "../../domain/api/operation.ts";
+import { CALENDAR_VIEW_OPERATIONS } from "../../domain/calendar/calendar.contract.ts";
 import { CALENDAR_FEED_OPERATIONS } from "../../domain/calendar/feeds.contract.ts";
 import { CATALOGUE_OPERATIONS } from "../../domain/catalogue/catalogue.contract.ts";
 import { MAIL_OPERATIONS } from "../../domain/mail/mail.contract.ts";
@@ -21,5 +22,6 @@ export const API_OPERATIONS: readonly Operation[] = [
   ...MAIL_OPERATIONS,
   ...INBOX_OPERATIONS,
   ...STAFF_ESTATE_OPERATIONS,
+  ...CALENDAR_VIEW_OPERATIONS,
   ...CALENDAR_FEED_OPERATIONS,
 ];

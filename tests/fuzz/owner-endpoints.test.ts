@@ -4,8 +4,10 @@ import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
 import { properties, propertyClaims } from "../../db/schema/index.ts";
 import { createSession } from "../../domain/auth/sessions.ts";
+import { BLOCK_KINDS } from "../../domain/calendar/calendar.schema.ts";
 import { EDITABLE_FIELDS } from "../../domain/owners/owner-fields.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
+import { calendarBase, nightsAt } from "../factories/calendar.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.ts";
 import {
@@ -179,6 +181,42 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
         )
         .map(([key, body]) => ({
           path: `/api/property-owners/images/${key}`,
+          body: body ?? undefined,
+        })),
+    },
+    {
+      name: "POST /api/property-owners/blocks",
+      method: "POST",
+      documented: "/api/property-owners/blocks",
+      baseHeaders: asOwner,
+      cases: fc
+        .tuple(
+          fc.integer({ min: -30, max: 400 }),
+          fc.integer({ min: -2, max: 370 }),
+          fc.constantFrom(...BLOCK_KINDS, "holiday"),
+          fc.constantFrom("", `?propertyId=${ESTATE_ID}`, "?propertyId=1", "?propertyId=x"),
+        )
+        .chain(([offset, length, kind, query]) =>
+          hostileBodies({ ...nightsAt(calendarBase(), offset, length), kind, note: "Family" }).map(
+            (body) => ({ path: `/api/property-owners/blocks${query}`, body }),
+          ),
+        ),
+    },
+    {
+      name: "DELETE /api/property-owners/blocks/{blockId}",
+      method: "DELETE",
+      documented: "/api/property-owners/blocks/{blockId}",
+      baseHeaders: asOwner,
+      cases: fc
+        .tuple(
+          fc.oneof(
+            fc.uuid(),
+            hostileString.map((text) => encodePathSegment(text.slice(0, 200))),
+          ),
+          fc.option(rawText),
+        )
+        .map(([blockId, body]) => ({
+          path: `/api/property-owners/blocks/${blockId}`,
           body: body ?? undefined,
         })),
     },

@@ -1,11 +1,21 @@
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { guestRequestNotes, guestRequests, properties } from "../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import {
+  calendarEntries,
+  guestRequestNotes,
+  guestRequests,
+  properties,
+} from "../../db/schema/index.ts";
+import { BLOCK_NOTE_MAX_LENGTH, MAX_BLOCK_NIGHTS } from "../../domain/calendar/block.schema.ts";
+import { fromDateRange, nightsBetween } from "../../domain/calendar/nights.ts";
 import { createSession } from "../../domain/auth/sessions.ts";
+import { BLOCK_KINDS } from "../../domain/calendar/calendar.schema.ts";
 import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
 import { type RequestKind, statusesOf } from "../../domain/requests/options.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 import { NoteSchema } from "../../domain/staff/inbox.schema.ts";
+import { calendarBase, nightsAt } from "../factories/calendar.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { validBookingRequest, validMembership, validPropertyBooking } from "../setup/intake.ts";
 import { createTestStaff, STAFF_PASSWORD } from "../setup/staff.ts";
@@ -196,6 +206,40 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
           body: body ?? undefined,
         })),
     },
+    {
+      name: "POST /api/admin/estates/{id}/blocks",
+      method: "POST",
+      documented: "/api/admin/estates/{id}/blocks",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => "15"),
+          fc.integer({ min: -30, max: 400 }),
+          fc.integer({ min: -2, max: 370 }),
+          fc.constantFrom(...BLOCK_KINDS, "holiday"),
+        )
+        .chain(([id, offset, length, kind]) =>
+          hostileBodies({ ...nightsAt(calendarBase(), offset, length), kind, note: "Roof" }).map(
+            (body) => ({ path: `/api/admin/estates/${id}/blocks`, body }),
+          ),
+        ),
+    },
+    {
+      name: "DELETE /api/admin/estates/{id}/blocks/{blockId}",
+      method: "DELETE",
+      documented: "/api/admin/estates/{id}/blocks/{blockId}",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => "15"),
+          pathId(() => crypto.randomUUID()),
+          fc.option(rawText),
+        )
+        .map(([id, blockId, body]) => ({
+          path: `/api/admin/estates/${id}/blocks/${blockId}`,
+          body: body ?? undefined,
+        })),
+    },
   ];
 
   for (const endpoint of endpoints) {
@@ -226,5 +270,16 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
     for (const note of notes) expect(NoteSchema.safeParse(note).success, note.body).toBe(true);
     const estates = await db.select({ email: properties.ownerEmail }).from(properties);
     for (const estate of estates) expect(isEmailAddress(estate.email), estate.email).toBe(true);
+    // Every block the fuzz got stored is one the form could have sent.
+    const blocks = await db
+      .select()
+      .from(calendarEntries)
+      .where(eq(calendarEntries.source, "block"));
+    for (const block of blocks) {
+      const nights = fromDateRange(block.nights);
+      expect(nightsBetween(nights.start, nights.end)).toBeLessThanOrEqual(MAX_BLOCK_NIGHTS);
+      expect(BLOCK_KINDS).toContain(block.kind);
+      expect((block.note ?? "").length).toBeLessThanOrEqual(BLOCK_NOTE_MAX_LENGTH);
+    }
   });
 });

@@ -7,12 +7,15 @@ import { ExternalLink } from "../external-link.tsx";
 import { inputClass } from "../forms/fields.tsx";
 import { Button, buttonVariants } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
+import { CalendarTab } from "./calendar-tab.tsx";
 import { IMAGES_HEADING_ID, ImagesTab } from "./images-tab.tsx";
 import { OverviewTab } from "./overview-tab.tsx";
 import { OwnerHeader, SkipLink } from "./owner-page.tsx";
 import { OwnerTabs } from "./owner-tabs.tsx";
 
-type TabId = "images" | "overview";
+type TabId = "images" | "overview" | "calendar";
+
+const TAB_IDS: readonly TabId[] = ["images", "overview", "calendar"];
 
 /** An owner with several estates opens another one (a plain GET form: `?estate=`). */
 function EstateSwitcher({ details }: { details: OwnerPropertyDetails }) {
@@ -48,14 +51,14 @@ function EstateSwitcher({ details }: { details: OwnerPropertyDetails }) {
 
 /**
  * The owner dashboard (spec point 2): the estate's name and contact email, the public page,
- * and the Images and Overview tabs. The open tab is kept in `?tab=` (without reloading data),
+ * and the Images, Overview and Calendar tabs. The open tab is kept in `?tab=` (without reloading data),
  * so a reload or a change of language comes back to it.
  */
 export function OwnerDashboard({ details }: { details: OwnerPropertyDetails }) {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
-  const [tab, setTab] = useState<TabId>(() =>
-    searchParams.get("tab") === "overview" ? "overview" : "images",
+  const [tab, setTab] = useState<TabId>(
+    () => TAB_IDS.find((id) => id === searchParams.get("tab")) ?? "images",
   );
   const openTab = (next: TabId) => {
     setTab(next);
@@ -145,6 +148,11 @@ export function OwnerDashboard({ details }: { details: OwnerPropertyDetails }) {
                     }}
                   />
                 ),
+              },
+              {
+                id: "calendar",
+                label: t("owner.calendar.tab"),
+                panel: <CalendarTab propertyId={details.id} isActive={tab === "calendar"} />,
               },
             ]}
           />

@@ -1,6 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, useRevalidator } from "react-router";
-import { ArrowLeft, ExternalLink as ExternalLinkIcon, LayoutDashboard } from "lucide-react";
+import {
+  ArrowLeft,
+  CalendarDays,
+  ExternalLink as ExternalLinkIcon,
+  LayoutDashboard,
+} from "lucide-react";
 import { NotFoundError } from "../../../domain/errors.ts";
 import { parseEstateId } from "../../../domain/staff/estates.schema.ts";
 import type { Route } from "./+types/estate";
@@ -107,6 +112,14 @@ export default function Estate({ loaderData }: Route.ComponentProps) {
           description={`${estate.location} · ${t("staff.estates.estateId", { id: estate.id })}`}
           actions={
             <>
+              <ButtonLink
+                to={`/admin/estates/${estate.id}/calendar`}
+                variant="outline"
+                data-testid="open-calendar"
+              >
+                <CalendarDays aria-hidden className="size-4" />
+                {t("staff.estateCalendar.open")}
+              </ButtonLink>
               <ButtonLink to={`/admin/dashboard?estate=${estate.id}`} data-testid="open-dashboard">
                 <LayoutDashboard aria-hidden className="size-4" />
                 {t("staff.estates.openDashboard")}

@@ -1,0 +1,275 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../../db/client.ts";
+import { addDays } from "../../domain/calendar/nights.ts";
+import { utcToday } from "../../domain/requests/dates.ts";
+import { createStaffAccount } from "../../domain/staff/accounts.ts";
+import enOwner from "../../i18n/locales/en/owner.json" with { type: "json" };
+import zhOwner from "../../i18n/locales/zh/owner.json" with { type: "json" };
+import { demoEstate } from "../factories/demo-estates.ts";
+import { decodeMail } from "../setup/mail-text.ts";
+import { solveBotCheck, validPropertyBooking } from "../setup/intake.ts";
+import { expectNoAxeViolations, useBrowser } from "./browser.ts";
+import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
+import { ROOT, type RunningServer, startServer } from "./server.ts";
+
+/**
+ * The estate calendars of issue 19 (point 6), on a server of their own: staff open an
+ * estate's calendar around a confirmed stay, block nights, are refused a block over the stay
+ * with the stay named, and remove their block; the owner finds the same nights on the Calendar
+ * tab of their dashboard, in Chinese, without the guest's name.
+ */
+const ESTATE = demoEstate("gordon-castle");
+const ADMIN = { email: `calendar@${E2E_ADMIN_DOMAIN}`, password: "battlement-winter-rain-58" };
+const SESSION_COOKIE = "__Host-castellum_session";
+const EN = enOwner.calendar;
+/** Each journey loads a dozen pages and runs axe four times on a shared two-core machine. */
+const JOURNEY_TIMEOUT_MS = 180_000;
+const ZH = zhOwner.calendar;
+
+let dataDir = "";
+let server: RunningServer | undefined;
+let baseURL = "";
+/** The confirmed stay's nights: two months on, four nights. */
+const stayStart = addDays(utcToday(), 60);
+const stayEnd = addDays(stayStart, 4);
+const guest = { firstName: "Ottilie", lastName: "Marchbanks", email: "ottilie@example.org" };
+let reference = "";
+
+function cookieOf(response: Response, name: string): string {
+  const header = response.headers.getSetCookie().find((value) => value.startsWith(`${name}=`));
+  if (!header) throw new Error(`no ${name} cookie`);
+  return header.split(";")[0]!;
+}
+
+async function api(path: string, init: { method?: string; cookie?: string; body?: unknown } = {}) {
+  const response = await fetch(`${baseURL}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      "Content-Type": "application/json",
+      Origin: baseURL,
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return response;
+}
+
+/** The newest mail filed for `address` in the outbox directory (no SMTP here), decoded. */
+function newestMailTo(address: string): string | undefined {
+  const mailDir = join(dataDir, "mail");
+  if (!existsSync(mailDir)) return undefined;
+  return readdirSync(mailDir)
+    .filter((file) => file.endsWith(".eml"))
+    .map((file) => decodeMail(readFileSync(join(mailDir, file), "utf8")))
+    .filter((text) => text.toLowerCase().includes(`to: ${address.toLowerCase()}`))
+    .at(-1);
+}
+
+async function toastText(page: Page): Promise<string> {
+  const toasts = page.getByTestId("toast");
+  return (await toasts.count()) > 0 ? ((await toasts.first().textContent()) ?? "") : "";
+}
+
+/** What a screen reader hears for a day of the month grids. */
+const dayLabel = (page: Page, date: string) =>
+  page.locator(`[data-date="${date}"]`).getAttribute("aria-label");
+
+describe("estate calendars", () => {
+  const browser = useBrowser();
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "castellum-calendar-e2e-"));
+    const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
+    try {
+      await database.migrate();
+      const created = await createStaffAccount(
+        { db: database.db },
+        { ...ADMIN, isAdmin: true, displayName: "Calendar desk" },
+      );
+      if (created.outcome !== "created") throw new Error(created.outcome);
+    } finally {
+      await database.close();
+    }
+    server = await startServer({ DATA_DIR: dataDir, ADMIN_EMAIL_DOMAIN: E2E_ADMIN_DOMAIN });
+    baseURL = server.baseURL;
+
+    // A guest books the estate; staff confirm it, and the stay takes its nights.
+    const token = await solveBotCheck(baseURL);
+    const booked = await api("/api/bookings", {
+      method: "POST",
+      body: {
+        ...validPropertyBooking({
+          ...guest,
+          propertyId: ESTATE.id,
+          dateMode: "exact",
+          startDate: stayStart,
+          endDate: stayEnd,
+          numberOfGuests: 5,
+        }),
+        turnstileToken: token,
+      },
+    });
+    expect(booked.status, await booked.clone().text()).toBe(201);
+    const { id, reference: bookedReference } = (await booked.json()) as {
+      id: string;
+      reference: string;
+    };
+    reference = bookedReference;
+    const login = await api("/api/admin/login", { method: "POST", body: ADMIN });
+    expect(login.status).toBe(200);
+    const cookie = cookieOf(login, SESSION_COOKIE);
+    // Staff settle its nights on the estate (as for any request), then confirm it.
+    const settled = await api(`/api/bookings/${id}/stay`, {
+      method: "PUT",
+      cookie,
+      body: { propertyId: ESTATE.id, start: stayStart, end: stayEnd, version: 1 },
+    });
+    expect(settled.status, await settled.clone().text()).toBe(200);
+    const { version } = (await settled.json()) as { version: number };
+    const confirmed = await api(`/api/bookings/${id}`, {
+      method: "PATCH",
+      cookie,
+      body: { status: "Confirmed", version },
+    });
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(
+    "staff open the calendar around the stay, block nights, are refused a block over the stay, and remove theirs",
+    async () => {
+      const page = await browser.newPage({ baseURL });
+      await page.goto(`/admin/login?redirectTo=/admin/estates/${ESTATE.id}`);
+      await page.locator('input[name="email"]').fill(ADMIN.email);
+      await page.locator('input[name="password"]').fill(ADMIN.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/estates/${ESTATE.id}`);
+      await page.getByTestId("open-calendar").click();
+      await expect
+        .poll(() => new URL(page.url()).pathname)
+        .toBe(`/admin/estates/${ESTATE.id}/calendar`);
+      // Around the stay's first night, as a request's details link here.
+      await page.goto(`/admin/estates/${ESTATE.id}/calendar?from=${stayStart}`);
+      await page.getByRole("heading", { level: 1, name: new RegExp(ESTATE.name) }).waitFor();
+      const entries = page.getByTestId("calendar-entries");
+      const stayRow = entries.locator('[data-type="stay"]');
+      await expect.poll(() => stayRow.textContent()).toContain(reference);
+      expect(await stayRow.textContent()).toContain(`${guest.firstName} ${guest.lastName}`);
+      expect(await dayLabel(page, stayStart)).toContain(`confirmed stay ${reference}`);
+      // The check-out day is free for the next arrival.
+      expect(await dayLabel(page, stayEnd)).toContain(EN.day.free);
+      expect(
+        await stayRow.getByRole("link", { name: new RegExp(reference) }).getAttribute("href"),
+      ).toMatch(/^\/admin\/booking-requests\/bookings\//);
+      await expectNoAxeViolations(page, "staff calendar (en)");
+
+      // Block the two nights after the stay, by keyboard.
+      const form = page.getByTestId("block-form");
+      await form.getByLabel(EN.add.start).fill(stayEnd);
+      await form.getByLabel(EN.add.end).fill(addDays(stayEnd, 2));
+      await form.getByLabel(EN.add.kind).selectOption("maintenance");
+      await form.getByLabel(EN.add.note).fill("Chimney sweep");
+      await form.getByLabel(EN.add.note).focus();
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => toastText(page)).toContain("Nights blocked");
+      const blockRow = entries.locator('[data-type="block"]');
+      await expect.poll(() => blockRow.textContent()).toContain("Chimney sweep");
+      expect(await dayLabel(page, stayEnd)).toContain("blocked (Maintenance)");
+
+      // A block over the stay is refused, naming the stay.
+      await form.getByLabel(EN.add.start).fill(addDays(stayStart, 1));
+      await form.getByLabel(EN.add.end).fill(addDays(stayStart, 3));
+      await form.getByRole("button", { name: EN.add.submit }).click();
+      const collision = page.getByTestId("block-collision");
+      await expect.poll(() => collision.textContent()).toContain(reference);
+      expect(await collision.textContent()).toContain(EN.add.collisionTitle);
+      expect(await blockRow.count()).toBe(1);
+      await expectNoAxeViolations(page, "staff calendar, collision (en)");
+
+      // Remove the block behind the confirmation.
+      await blockRow.getByTestId("remove-block").click();
+      const dialog = page.getByRole("dialog", { name: EN.remove.confirmTitle });
+      await dialog.waitFor();
+      await expectNoAxeViolations(page, "remove block dialog (en)");
+      await dialog.getByRole("button", { name: EN.remove.confirm }).click();
+      await expect.poll(() => blockRow.count()).toBe(0);
+      expect(await dayLabel(page, stayEnd)).toContain(EN.day.free);
+
+      // Staff block again, for the owner to find.
+      await form.getByLabel(EN.add.start).fill(addDays(stayEnd, 3));
+      await form.getByLabel(EN.add.end).fill(addDays(stayEnd, 5));
+      await form.getByLabel(EN.add.kind).selectOption("private_event");
+      await form.getByRole("button", { name: EN.add.submit }).click();
+      await expect.poll(() => blockRow.count()).toBe(1);
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+
+  it(
+    "the owner finds the stay and the staff's block on the Calendar tab, in Chinese, without the guest's name",
+    async () => {
+      // The owner proves the email on record and claims the estate (the code is in the outbox).
+      const page = await browser.newPage({ baseURL, locale: "zh-CN" });
+      await page.goto("/onboard/verify?lang=zh");
+      const main = page.getByRole("main");
+      await main.getByLabel(zhOwner.verify.emailLabel, { exact: true }).fill(ESTATE.email);
+      await page.getByRole("button", { name: zhOwner.verify.submitEmail, exact: true }).click();
+      await main.getByLabel(zhOwner.verify.codeLabel, { exact: true }).waitFor();
+      await expect
+        .poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 15_000 })
+        .toMatch(/\d{6}/);
+      const mail = newestMailTo(ESTATE.email)!;
+      const code = /\b(\d{6})\b/.exec(
+        mail
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join("\n"),
+      )?.[1];
+      await main.getByLabel(zhOwner.verify.codeLabel, { exact: true }).fill(code ?? "");
+      await page.getByRole("button", { name: zhOwner.verify.submitCode, exact: true }).click();
+      await page.getByRole("button", { name: zhOwner.verify.submitClaim, exact: true }).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/dashboard");
+
+      await page.goto(`/admin/dashboard?lang=zh&tab=calendar&from=${stayStart}`);
+      const tab = page.getByRole("tab", { name: ZH.tab });
+      expect(await tab.getAttribute("aria-selected")).toBe("true");
+      const entries = page.getByTestId("calendar-entries");
+      const stayRow = entries.locator('[data-type="stay"]');
+      await expect.poll(() => stayRow.textContent()).toContain(reference);
+      const text = (await page.getByTestId("owner-calendar").textContent()) ?? "";
+      expect(text).not.toContain(guest.lastName);
+      expect(text).not.toContain(guest.email);
+      expect(await stayRow.getByRole("link").count()).toBe(0);
+      const staffBlock = entries.locator('[data-type="block"]');
+      expect(await staffBlock.textContent()).toContain(ZH.entries.staffOnly);
+      expect(await staffBlock.getByTestId("remove-block").count()).toBe(0);
+      expect(await dayLabel(page, stayStart)).toContain(`已确认入住 ${reference}`);
+      await expectNoAxeViolations(page, "owner calendar tab (zh)");
+
+      // The owner blocks nights of their own stay at the castle, and may remove that block.
+      const form = page.getByTestId("block-form");
+      await form.getByLabel(ZH.add.start).fill(addDays(stayEnd, 10));
+      await form.getByLabel(ZH.add.end).fill(addDays(stayEnd, 14));
+      await form.getByRole("button", { name: ZH.add.submit }).click();
+      await expect.poll(() => staffBlock.count()).toBe(2);
+      expect(await entries.getByTestId("remove-block").count()).toBe(1);
+
+      // Keyboard: the tabs move with the arrows, and the calendar tab's address is kept.
+      await page.getByRole("tab", { name: ZH.tab }).focus();
+      await page.keyboard.press("Home");
+      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe("images");
+      await page.keyboard.press("End");
+      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe("calendar");
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+});
