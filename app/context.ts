@@ -2,6 +2,7 @@ import { createContext } from "react-router";
 import type { BotCheckClientConfig } from "../domain/bot-check/config.ts";
 import type { CataloguePage, SearchInput } from "../domain/catalogue/read-properties.ts";
 import type { Property, PropertyImage } from "../domain/catalogue/property.ts";
+import type { Nights } from "../domain/calendar/nights.ts";
 import type { GuestRequestView } from "../domain/intake/request-status.ts";
 import type { Language } from "../i18n/config.ts";
 import type { SignedIn } from "../domain/auth/sessions.ts";
@@ -26,6 +27,12 @@ export interface PublicPages {
   searchProperties: (input: SearchInput) => Promise<CataloguePage>;
   /** One estate by id or slug. @throws NotFoundError */
   getProperty: (input: { idOrSlug: string; language: Language }) => Promise<Property>;
+  /** An estate's taken nights within [from, to), merged: what guests may see of its calendar. */
+  readUnavailableNights: (input: {
+    propertyId: number;
+    from: string;
+    to: string;
+  }) => Promise<Nights[]>;
   /** A guest's request by the token of their status link, or null. */
   findRequestByStatusToken: (token: string) => Promise<GuestRequestView | null>;
 }

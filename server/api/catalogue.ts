@@ -5,8 +5,10 @@ import { hasFilters } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import {
   type ApiPropertyField,
   getCastle,
+  getCastleAvailability,
   listCastles,
 } from "../../domain/catalogue/catalogue.contract.ts";
+import { getAvailability } from "../../domain/calendar/availability.ts";
 import {
   getProperty,
   listProperties,
@@ -66,7 +68,10 @@ function refuseFilter(_part: string, error: z.ZodError) {
   return refuse(400, key, { field: String(issue?.path[0] ?? "") });
 }
 
-/** GET /api/castles and /api/castles/{id-or-slug}. Content language: `?lang=`, else en. */
+/**
+ * GET /api/castles, /api/castles/{id-or-slug} and its availability. Content language: `?lang=`,
+ * else en. Every answer is public and kept by the response cache until the catalogue changes.
+ */
 export function catalogueRoutes(deps: Deps): Router {
   const router = Router();
 
@@ -126,6 +131,19 @@ export function catalogueRoutes(deps: Deps): Router {
       });
       res.set("Cache-Control", "public, no-cache");
       return { status: 200, body: toApiProperty(property) };
+    },
+  });
+
+  defineRoute(router, getCastleAvailability, {
+    onInvalid: refuseFilter,
+    handle: async ({ params, query, res }) => {
+      const availability = await getAvailability(deps, {
+        idOrSlug: params.idOrSlug,
+        from: query.from,
+        to: query.to,
+      });
+      res.set("Cache-Control", "public, no-cache");
+      return { status: 200, body: availability };
     },
   });
 

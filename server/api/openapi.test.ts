@@ -110,6 +110,7 @@ describe("the OpenAPI document", () => {
       "createPropertyBooking",
       "getBotCheckChallenge",
       "getCastle",
+      "getCastleAvailability",
       "listCastles",
       "loginStaff",
       "verifyOwnerCode",

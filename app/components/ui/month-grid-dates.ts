@@ -142,6 +142,11 @@ export function fullDate(date: string, language: Language): string {
   }).format(utc(date));
 }
 
+/** A day as a sentence names it: "May 1, 2027", "1 mai 2027", "2027年5月1日". */
+export function longDate(date: string, language: Language): string {
+  return formatter(language, { dateStyle: "long" }).format(utc(date));
+}
+
 /**
  * What a screen reader says of a day: its full date, then its state ("unavailable"), joined
  * as the language punctuates a list ("Saturday, May 1, 2027, unavailable";

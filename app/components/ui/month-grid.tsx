@@ -59,14 +59,15 @@ export interface DayState {
   mark?: ReactNode;
 }
 
+/** The hatch of a taken day: fine diagonal lines, visible without colour. */
+const HATCH = "bg-[repeating-linear-gradient(135deg,rgb(87_83_78/0.32)_0_1px,transparent_1px_6px)]";
+
 export const DAY_TONE_CLASS: Record<DayTone, string> = {
-  available: "text-ink font-medium",
-  unavailable:
-    "bg-stone-100 bg-[repeating-linear-gradient(135deg,rgb(87_83_78/0.2)_0_1px,transparent_1px_7px)] text-muted line-through decoration-muted",
+  available: "bg-heritage/[0.06] text-heritage font-medium",
+  unavailable: `bg-stone-200/60 ${HATCH} text-muted line-through decoration-muted`,
   selected: "bg-heritage text-ivory font-semibold",
-  range: "bg-heritage/10 text-heritage font-medium",
-  conflict:
-    "bg-burgundy/10 text-burgundy font-semibold line-through decoration-burgundy ring-1 ring-inset ring-burgundy",
+  range: "bg-gold-light/50 text-ink font-medium",
+  conflict: `bg-burgundy/10 ${HATCH} text-burgundy font-semibold line-through decoration-burgundy ring-1 ring-inset ring-burgundy`,
   outside: "text-stone-500",
 };
 
@@ -96,6 +97,8 @@ export interface MonthGridsProps {
   layout?: "grid" | "strip";
   /** The strip's buttons, in the page's language (required with `layout="strip"`). */
   stripLabels?: { earlier: string; later: string };
+  /** Shown at the start of the strip's row of buttons (a legend). */
+  toolbar?: ReactNode;
   /** Width of each month: the strip's defaults show one on a phone, two, then three. */
   monthClassName?: string;
   className?: string;
@@ -122,6 +125,7 @@ export function MonthGrids({
   onNavigateOutside,
   layout = "grid",
   stripLabels,
+  toolbar,
   monthClassName,
   className,
 }: MonthGridsProps) {
@@ -278,7 +282,13 @@ export function MonthGrids({
   const handlers = { onKeyDown, onFocus, onClick };
   if (layout === "strip")
     return (
-      <MonthStrip labels={stripLabels} className={className} rootRef={root} handlers={handlers}>
+      <MonthStrip
+        labels={stripLabels}
+        toolbar={toolbar}
+        className={className}
+        rootRef={root}
+        handlers={handlers}
+      >
         {tables}
       </MonthStrip>
     );
@@ -297,12 +307,14 @@ export function MonthGrids({
 /** The strip: months in one row that scrolls sideways, with buttons a page of months at a time. */
 function MonthStrip({
   labels,
+  toolbar,
   className,
   rootRef,
   handlers,
   children,
 }: {
   labels: MonthGridsProps["stripLabels"];
+  toolbar?: ReactNode;
   className?: string;
   rootRef: React.RefObject<HTMLDivElement | null>;
   handlers: Pick<React.ComponentProps<"div">, "onKeyDown" | "onFocus" | "onClick">;
@@ -324,38 +336,46 @@ function MonthStrip({
     strip.scrollBy({ left: direction * strip.clientWidth, behavior: reduce ? "auto" : "smooth" });
   };
   return (
-    <div data-slot="month-strip" className={cn("grid gap-3", className)}>
-      {labels && (
-        <div className="flex justify-end gap-2">
-          <Button
-            type="button"
-            variant="outline"
-            size="sm"
-            aria-label={labels.earlier}
-            title={labels.earlier}
-            disabled={edges.atStart}
-            onClick={() => scroll(-1)}
-          >
-            <ChevronLeft aria-hidden className="size-4" />
-          </Button>
-          <Button
-            type="button"
-            variant="outline"
-            size="sm"
-            aria-label={labels.later}
-            title={labels.later}
-            disabled={edges.atEnd}
-            onClick={() => scroll(1)}
-          >
-            <ChevronRight aria-hidden className="size-4" />
-          </Button>
+    // min-w-0: inside a grid or flex item, the months' own width must not widen the page.
+    <div data-slot="month-strip" className={cn("grid min-w-0 gap-3", className)}>
+      {(labels || toolbar) && (
+        <div className="flex flex-wrap items-end justify-between gap-x-6 gap-y-3">
+          <div className="min-w-64 flex-1">{toolbar}</div>
+          {labels && (
+            <div className="ml-auto flex shrink-0 gap-2">
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                aria-label={labels.earlier}
+                title={labels.earlier}
+                disabled={edges.atStart}
+                onClick={() => scroll(-1)}
+              >
+                <ChevronLeft aria-hidden className="size-4" />
+              </Button>
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                aria-label={labels.later}
+                title={labels.later}
+                disabled={edges.atEnd}
+                onClick={() => scroll(1)}
+              >
+                <ChevronRight aria-hidden className="size-4" />
+              </Button>
+            </div>
+          )}
         </div>
       )}
       <div
         ref={rootRef}
         data-slot="month-grids"
         onScroll={readEdges}
-        className="flex snap-x snap-mandatory [scrollbar-width:thin] gap-8 overflow-x-auto scroll-smooth pb-3 motion-reduce:scroll-auto"
+        // relative: the containing block of the weekdays' screen-reader names, which would
+        // otherwise stand past the page's edge, unclipped, and widen the page.
+        className="relative flex snap-x snap-mandatory [scrollbar-width:thin] gap-8 overflow-x-auto scroll-smooth pb-3 motion-reduce:scroll-auto"
         {...handlers}
       >
         {children}
@@ -367,13 +387,17 @@ function MonthStrip({
 /** What the tones mean, drawn as the grid draws them (a struck-through, hatched sample day). */
 export function MonthGridLegend({
   items,
+  label,
   className,
 }: {
   items: { tone: DayTone; label: string }[];
+  /** What the list is ("Key"), for screen readers. */
+  label?: string;
   className?: string;
 }) {
   return (
     <ul
+      aria-label={label}
       data-slot="month-grid-legend"
       className={cn("text-ink flex flex-wrap gap-x-6 gap-y-2 text-sm", className)}
     >
