@@ -4,6 +4,7 @@ import type { EstateCalendarAnswer } from "../domain/calendar/calendar.contract.
 import type { CalendarFeed } from "./components/calendar/feeds-api.ts";
 import type { CataloguePage, SearchInput } from "../domain/catalogue/read-properties.ts";
 import type { Property, PropertyImage } from "../domain/catalogue/property.ts";
+import type { Nights } from "../domain/calendar/nights.ts";
 import type { GuestRequestView } from "../domain/intake/request-status.ts";
 import type { Language } from "../i18n/config.ts";
 import type { SignedIn } from "../domain/auth/sessions.ts";
@@ -28,6 +29,12 @@ export interface PublicPages {
   searchProperties: (input: SearchInput) => Promise<CataloguePage>;
   /** One estate by id or slug. @throws NotFoundError */
   getProperty: (input: { idOrSlug: string; language: Language }) => Promise<Property>;
+  /** An estate's taken nights within [from, to), merged: what guests may see of its calendar. */
+  readUnavailableNights: (input: {
+    propertyId: number;
+    from: string;
+    to: string;
+  }) => Promise<Nights[]>;
   /** A guest's request by the token of their status link, or null. */
   findRequestByStatusToken: (token: string) => Promise<GuestRequestView | null>;
 }

@@ -20,6 +20,7 @@ import {
   searchProperties,
 } from "../domain/catalogue/read-properties.ts";
 import { findRequestByStatusToken } from "../domain/intake/request-status.ts";
+import { readUnavailableNights } from "../domain/calendar/availability.ts";
 import { listUndeliveredMail } from "../domain/mail/outbox-health.ts";
 import { setStaffLanguage } from "../domain/staff/accounts.ts";
 import {
@@ -228,6 +229,7 @@ function publicPagesOf(deps: Deps): PublicPages {
     listPropertiesBySlug: (input) => listPropertiesBySlug(deps, input),
     searchProperties: (input) => searchProperties(deps, input),
     getProperty: (input) => getProperty(deps, input),
+    readUnavailableNights: (input) => readUnavailableNights(deps, input),
     findRequestByStatusToken: (token) => findRequestByStatusToken(deps, token),
   };
 }

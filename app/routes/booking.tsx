@@ -11,6 +11,7 @@ import { pageMeta } from "../meta.ts";
 import { BackLink, EstateRouteError } from "../components/back-link.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
 import { formIsland } from "../components/forms/form-island.tsx";
+import { availabilityWindowOf } from "../components/availability-calendar.tsx";
 
 /** A form sent without JavaScript: the page again, with what the form needs. */
 export { action } from "../components/forms/form-island.tsx";
@@ -27,12 +28,15 @@ const PropertyBookingForm = formIsland(
 export async function loader({ context, params }: Route.LoaderArgs) {
   await PropertyBookingForm.ready();
   const { language, botCheck, bookingHorizonMonths } = context.get(requestInfoContext);
+  const pages = context.get(publicPagesContext);
   try {
-    const property = await context.get(publicPagesContext).getProperty({
-      idOrSlug: params.idOrSlug,
-      language,
-    });
+    const property = await pages.getProperty({ idOrSlug: params.idOrSlug, language });
     const lastDate = lastBookableDate(bookingHorizonMonths);
+    const today = utcToday();
+    const unavailable = await pages.readUnavailableNights({
+      propertyId: property.id,
+      ...availabilityWindowOf(today),
+    });
     return {
       property: {
         id: property.id,
@@ -51,7 +55,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       }),
       botCheck,
       bookingHorizonMonths,
-      today: utcToday(),
+      today,
+      unavailable,
       lastDate,
       lastDateLabel: formatDate(lastDate, language),
     };
@@ -114,6 +119,7 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
         botCheck={botCheckConfig}
         bookingHorizonMonths={loaderData.bookingHorizonMonths}
         serverToday={loaderData.today}
+        unavailable={loaderData.unavailable}
         lastDate={lastDate}
         lastDateLabel={lastDateLabel}
       />

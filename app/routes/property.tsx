@@ -16,16 +16,27 @@ import { PropertyGallery } from "../components/property-gallery.tsx";
 import { ShareControl } from "../components/share-control.tsx";
 import { ButtonLink } from "../components/ui/button.tsx";
 import { shareImageOf } from "../share-image.ts";
+import {
+  AvailabilityCalendar,
+  availabilityWindowOf,
+} from "../components/availability-calendar.tsx";
+import { utcToday } from "../../domain/requests/dates.ts";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
+  const pages = context.get(publicPagesContext);
   try {
-    const property = await context.get(publicPagesContext).getProperty({
-      idOrSlug: params.idOrSlug,
-      language,
+    const property = await pages.getProperty({ idOrSlug: params.idOrSlug, language });
+    // The server's today (UTC): the page is the same for every visitor, so it can be cached.
+    const today = utcToday();
+    const unavailable = await pages.readUnavailableNights({
+      propertyId: property.id,
+      ...availabilityWindowOf(today),
     });
     return {
       property,
+      today,
+      unavailable,
       title: translate(language, "property.metaTitle", { brand: SITE.brand, name: property.name }),
       shareTitle: translate(language, "property.shareTitle", {
         brand: SITE.brand,
@@ -67,7 +78,7 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function PropertyPage({
-  loaderData: { property, shareTitle },
+  loaderData: { property, shareTitle, today, unavailable },
 }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
@@ -109,6 +120,13 @@ export default function PropertyPage({
           <FactList title={t("property.activities")} items={property.activities} />
         </div>
       </div>
+      <AvailabilityCalendar
+        unavailable={unavailable}
+        today={today}
+        intro={t("availability.intro")}
+        className="border-gold/40 bg-paper shadow-card mt-14 rounded-sm border p-6 sm:p-10"
+        monthClassName="xl:w-[calc(25%-1.5rem)]"
+      />
       <div className="border-gold/40 mt-14 border-t pt-8">
         <PropertyBackLink />
       </div>

@@ -9,6 +9,8 @@ import {
   checkStayDates,
 } from "./catalogue-filter.schema.ts";
 import { REGIONS } from "./catalogue-keys.ts";
+import { IsoDateSchema, NightsSchema } from "../calendar/calendar.schema.ts";
+import { AVAILABILITY_DEFAULT_MONTHS, AVAILABILITY_MAX_MONTHS } from "../calendar/limits.ts";
 
 /**
  * The public catalogue's calls (spec points 3 and 7): the list or search of the castles and one
@@ -203,4 +205,58 @@ export const getCastle = defineOperation({
   },
 });
 
-export const CATALOGUE_OPERATIONS = [listCastles, getCastle];
+/** The taken nights of an estate (issue 19): nothing but the dates. */
+export const AvailabilitySchema = z
+  .object({
+    propertyId: z.number().int().min(1),
+    from: IsoDateSchema.describe("The first night of the window"),
+    to: IsoDateSchema.describe("The end of the window (exclusive)"),
+    unavailable: z
+      .array(NightsSchema)
+      .describe(
+        "The taken nights within [from, to), sorted and merged (touching or overlapping claims are one range), clipped to the window; `end` is exclusive",
+      ),
+  })
+  .meta({
+    id: "Availability",
+    description:
+      "Which nights of an estate are taken, by confirmed stays, blocks or imported calendars; who or what took them is never said",
+  });
+
+export const getCastleAvailability = defineOperation({
+  id: "getCastleAvailability",
+  method: "get",
+  path: "/api/castles/{idOrSlug}/availability",
+  summary: "The nights of a property that are taken",
+  description:
+    `The nights within [\`from\`, \`to\`) that guests cannot book. \`from\` defaults to today (UTC) and \`to\` to ${AVAILABILITY_DEFAULT_MONTHS} months after \`from\`; ` +
+    `\`from\` may not be after \`to\`, and a call covers at most ${AVAILABILITY_MAX_MONTHS} months. ` +
+    "A stay's check-out day is free for the next arrival: `{ start: '2027-05-01', end: '2027-05-04' }` takes the nights of 1, 2 and 3 May. " +
+    "The answer changes as soon as a stay is confirmed or a block or an imported calendar changes.",
+  tags: ["catalogue"],
+  security: PUBLIC,
+  params: z.object({
+    idOrSlug: z.string().describe("The property's id or its slug (as in the list)"),
+  }),
+  query: z.object({
+    from: IsoDateSchema.optional().describe(
+      "The first night (YYYY-MM-DD); today (UTC) when left out",
+    ),
+    to: IsoDateSchema.optional().describe(
+      `The end of the window, exclusive (YYYY-MM-DD); ${AVAILABILITY_DEFAULT_MONTHS} months after \`from\` when left out`,
+    ),
+    lang: ContentLanguageSchema.describe(
+      "The language of a refusal's message (English when left out)",
+    ),
+  }),
+  responses: {
+    200: { description: "The taken nights", schema: AvailabilitySchema, headers: CACHE_HEADER },
+    304: NOT_MODIFIED,
+    400: error(
+      `A date that is not YYYY-MM-DD, \`from\` after \`to\`, a window over ${AVAILABILITY_MAX_MONTHS} months, or a language other than en, fr, it or zh`,
+    ),
+    404: error("No such property"),
+  },
+});
+
+export const CATALOGUE_OPERATIONS = [listCastles, getCastle, getCastleAvailability];

@@ -495,13 +495,27 @@ export async function getProperty(
   deps: Deps,
   input: { idOrSlug: string; language: Language },
 ): Promise<Property> {
-  const raw = input.idOrSlug.trim();
-  const where = /^\d{1,9}$/.test(raw)
-    ? eq(properties.id, Number(raw))
-    : eq(properties.slug, slugify(decodeURIComponentSafe(raw)));
-  const [property] = await readProperties(deps, input.language, where);
+  const [property] = await readProperties(deps, input.language, propertyWhere(input.idOrSlug));
   if (!property) throw new NotFoundError("errors.propertyNotFound");
   return property;
+}
+
+/** An estate named by its id or its slug (as a visitor may write it), for a where clause. */
+function propertyWhere(idOrSlug: string) {
+  const raw = idOrSlug.trim();
+  return /^\d{1,9}$/.test(raw)
+    ? eq(properties.id, Number(raw))
+    : eq(properties.slug, slugify(decodeURIComponentSafe(raw)));
+}
+
+/** The id of the estate `getProperty` would answer (members-only ones included), or null. */
+export async function findPropertyId(deps: Deps, idOrSlug: string): Promise<number | null> {
+  const [row] = await deps.db
+    .select({ id: properties.id })
+    .from(properties)
+    .where(propertyWhere(idOrSlug))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 function decodeURIComponentSafe(value: string): string {

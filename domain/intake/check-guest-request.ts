@@ -7,6 +7,9 @@ import { fieldIssues } from "../requests/fields.ts";
 import { membershipSchema } from "../requests/membership.schema.ts";
 import type { RequestKind } from "../requests/options.ts";
 import { propertyBookingSchema } from "../requests/property-booking.schema.ts";
+import { formatDate } from "../requests/summary.ts";
+import { readUnavailableNights } from "../calendar/availability.ts";
+import { firstTakenNight, stayNights } from "../calendar/nights.ts";
 import type { Language } from "../../i18n/config.ts";
 
 /** A guest form that passed its schema, with the bot-check token it came with. */
@@ -21,7 +24,8 @@ export interface CheckedGuestRequest {
 /**
  * Reads an untrusted body as the form of `kind`: the bot-check token (in the body, else the
  * header's) must be there (BotCheckError), the fields must pass the shared schema and a
- * booking's estate must exist (ValidationError). The token is not verified here.
+ * booking's estate must exist and its nights be free (ValidationError). The token is not
+ * verified here.
  */
 export async function checkGuestRequest(
   deps: Deps,
@@ -63,10 +67,41 @@ export async function checkGuestRequest(
     if (!property)
       throw new ValidationError([{ path: "propertyId", message: "validation.propertyUnknown" }]);
     propertyId = property.id;
+    await refuseTakenNights(deps, property.id, details, input.language);
     details.propertyName = property.name;
     details.propertySlug = property.slug;
   }
   return { token, details, propertyId };
+}
+
+/**
+ * A property booking asks for the nights [startDate, endDate) (a same-day stay: that one
+ * night), in exact and flexible mode alike; a night a stay, block or imported calendar holds
+ * is refused on startDate, naming the first such night in the guest's language. The check-out
+ * day may be the next arrival's first night. Pending requests hold no nights: nothing is
+ * claimed here, so two guests may ask for the same free nights and staff confirm one.
+ */
+async function refuseTakenNights(
+  deps: Deps,
+  propertyId: number,
+  details: Record<string, unknown>,
+  language: Language,
+): Promise<void> {
+  const wanted = stayNights(String(details.startDate), String(details.endDate));
+  const taken = await readUnavailableNights(deps, {
+    propertyId,
+    from: wanted.start,
+    to: wanted.end,
+  });
+  const night = firstTakenNight(wanted, taken);
+  if (night)
+    throw new ValidationError([
+      {
+        path: "startDate",
+        message: "validation.nightsUnavailable",
+        params: { date: formatDate(night, language) },
+      },
+    ]);
 }
 
 function schemaFor(kind: RequestKind, bookingHorizonMonths: number): z.ZodType {

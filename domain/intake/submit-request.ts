@@ -6,6 +6,7 @@ import { checkBotToken, spendBotToken } from "../bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../bot-check/config.ts";
 import type { Deps } from "../deps.ts";
 import { BotCheckError, IdempotencyConflictError } from "../errors.ts";
+import { stayNights } from "../calendar/nights.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { renderGuestConfirmation, renderStaffNotification } from "../mail/templates.ts";
 import type { RequestKind } from "../requests/options.ts";
@@ -103,6 +104,11 @@ export async function submitGuestRequest(
     details,
   };
   const statusUrl = `${config.publicUrl}/requests/${statusToken}?lang=${input.language}`;
+  // A property booking's nights, which its confirmation will claim on the calendar.
+  const stay =
+    propertyId !== null
+      ? stayNights(String(details.startDate), String(details.endDate))
+      : { start: null, end: null };
 
   let raced = false;
   await withTransaction(deps.db, async (db) => {
@@ -131,6 +137,8 @@ export async function submitGuestRequest(
       phone: String(details.phoneNumber ?? details.phone ?? ""),
       memberStatus: typeof details.memberStatus === "string" ? details.memberStatus : null,
       propertyId,
+      stayStart: stay.start,
+      stayEnd: stay.end,
       details,
       statusTokenHash: hashStatusToken(statusToken),
       createdAt,

@@ -8,8 +8,10 @@ import {
 import {
   type ApiPropertyField,
   getCastle,
+  getCastleAvailability,
   listCastles,
 } from "../../domain/catalogue/catalogue.contract.ts";
+import { getAvailability } from "../../domain/calendar/availability.ts";
 import {
   getProperty,
   listProperties,
@@ -71,7 +73,10 @@ function refuseFilter(_part: string, error: z.ZodError) {
   return refuse(400, key, { field: String(issue?.path[0] ?? ""), max: CATALOGUE_MAX_STAY_NIGHTS });
 }
 
-/** GET /api/castles and /api/castles/{id-or-slug}. Content language: `?lang=`, else en. */
+/**
+ * GET /api/castles, /api/castles/{id-or-slug} and its availability. Content language: `?lang=`,
+ * else en. Every answer is public and kept by the response cache until the catalogue changes.
+ */
 export function catalogueRoutes(deps: Deps): Router {
   const router = Router();
 
@@ -131,6 +136,19 @@ export function catalogueRoutes(deps: Deps): Router {
       });
       res.set("Cache-Control", "public, no-cache");
       return { status: 200, body: toApiProperty(property) };
+    },
+  });
+
+  defineRoute(router, getCastleAvailability, {
+    onInvalid: refuseFilter,
+    handle: async ({ params, query, res }) => {
+      const availability = await getAvailability(deps, {
+        idOrSlug: params.idOrSlug,
+        from: query.from,
+        to: query.to,
+      });
+      res.set("Cache-Control", "public, no-cache");
+      return { status: 200, body: availability };
     },
   });
 

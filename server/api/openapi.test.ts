@@ -111,6 +111,7 @@ describe("the OpenAPI document", () => {
       "getBotCheckChallenge",
       "getCalendarExport",
       "getCastle",
+      "getCastleAvailability",
       "listCastles",
       "loginStaff",
       "verifyOwnerCode",

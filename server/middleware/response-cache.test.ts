@@ -302,7 +302,13 @@ describe("response cache rules", () => {
       "/membership",
     ])
       expect(publicReadOf(path), path).toBe("page");
-    for (const path of ["/api/castles", "/api/castles/15", "/api/openapi.json", "/sitemap.xml"])
+    for (const path of [
+      "/api/castles",
+      "/api/castles/15",
+      "/api/castles/gordon-castle/availability",
+      "/api/openapi.json",
+      "/sitemap.xml",
+    ])
       expect(publicReadOf(path), path).toBe("resource");
     for (const path of [
       "/admin",
@@ -318,6 +324,8 @@ describe("response cache rules", () => {
       "/api/property-owners/property-details",
       "/media/abc/800.webp",
       "/property/a/b",
+      "/api/castles/15/images",
+      "/api/castles/15/availability/more",
     ])
       expect(publicReadOf(path), path).toBeNull();
   });

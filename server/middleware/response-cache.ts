@@ -93,7 +93,8 @@ const RESOURCE_PATHS = new Set([
   "/manifest.webmanifest",
   "/whitepaper.pdf",
 ]);
-const API_PROPERTY_PATH = /^\/api\/castles\/[^/]+$/;
+/** One castle, and its availability (dropped with the rest when a calendar changes). */
+const API_PROPERTY_PATH = /^\/api\/castles\/[^/]+(?:\/availability)?$/;
 
 type PublicRead = "page" | "resource";
 

@@ -52,8 +52,14 @@ export function useBrowser() {
 
 /** Fails with the list of axe violations (WCAG 2.x A and AA) on the page as it is now. */
 export async function expectNoAxeViolations(page: Page, label = page.url()) {
+  // Only violations are read: listing every passing node (a page of month grids has hundreds
+  // of day cells) costs axe most of its time. A page without frames is checked in place
+  // (legacy mode): the frame-by-frame run serialises all its results through a second page,
+  // which took 40 s for the property page's twelve months where this takes a few.
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .options({ resultTypes: ["violations"] })
+    .setLegacyMode(page.frames().length === 1)
     .analyze();
   const summary = results.violations.map(
     (v) =>

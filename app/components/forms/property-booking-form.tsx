@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Info } from "lucide-react";
@@ -9,6 +10,11 @@ import {
   PAYMENT_METHODS,
 } from "../../../domain/requests/options.ts";
 import type { PropertyBookingInput } from "../../../domain/requests/property-booking.schema.ts";
+import { isIsoDate } from "../../../domain/requests/dates.ts";
+import { firstTakenNight, type Nights, stayNights } from "../../../domain/calendar/nights.ts";
+import { isLanguage } from "../../../i18n/config.ts";
+import { AvailabilityCalendar } from "../availability-calendar.tsx";
+import { longDate } from "../ui/month-grid-dates.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { useLocalToday } from "../../hooks/use-local-today.ts";
 import {
@@ -47,6 +53,8 @@ export interface PropertyBookingFormProps {
   bookingHorizonMonths: number;
   /** The server's date; the browser replaces it with the guest's own once hydrated. */
   serverToday: string;
+  /** The estate's taken nights over the months shown (merged, end exclusive). */
+  unavailable: Nights[];
   lastDate: string;
   lastDateLabel: string;
 }
@@ -57,10 +65,22 @@ export function PropertyBookingForm({
   botCheck,
   bookingHorizonMonths,
   serverToday,
+  unavailable,
   lastDate,
   lastDateLabel,
 }: PropertyBookingFormProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : "en";
+  /** The first taken night of the dates, as the guest's language writes it; null if none. */
+  const takenNightOf = (startDate: unknown, endDate: unknown): string | null => {
+    if (typeof startDate !== "string" || !isIsoDate(startDate)) return null;
+    const end =
+      typeof endDate === "string" && isIsoDate(endDate) && endDate >= startDate
+        ? endDate
+        : startDate;
+    const night = firstTakenNight(stayNights(startDate, end), unavailable);
+    return night && t("validation.nightsUnavailable", { date: longDate(night, language) });
+  };
   const navigate = useNavigate();
   const today = useLocalToday(serverToday);
   const defaultValues = {
@@ -82,9 +102,14 @@ export function PropertyBookingForm({
   };
   const guest = useGuestForm<Required<PropertyBookingInput>>({
     formId: FORM_ID,
+    // The server refuses taken nights too (domain/intake/check-guest-request.ts); here the
+    // guest hears it before sending, and a submit with taken nights goes nowhere.
     loadSchema: () =>
       import("../../../domain/requests/property-booking.schema.ts").then((module) =>
-        module.propertyBookingSchema(bookingHorizonMonths),
+        module.propertyBookingSchema(bookingHorizonMonths).superRefine((values, context) => {
+          const message = takenNightOf(values.startDate, values.endDate);
+          if (message) context.addIssue({ code: "custom", path: ["startDate"], message });
+        }),
       ),
     loadOperation: () =>
       import("../../../domain/requests/requests.contract.ts").then(
@@ -105,7 +130,36 @@ export function PropertyBookingForm({
   const { form, labels } = guest;
   const dateMode = form.watch("dateMode");
   const startDate = form.watch("startDate");
+  const endDate = form.watch("endDate");
   const options = useOptionList();
+
+  // As soon as the dates are chosen: a taken night is the start date's error, naming it.
+  // Once the dates are free again it goes, whether this check or the schema's (on submit) set it.
+  const takenMessage = takenNightOf(startDate, endDate);
+  const lastTakenMessage = useRef<string | null>(null);
+  useEffect(() => {
+    const current = form.getFieldState("startDate").error;
+    if (takenMessage) {
+      lastTakenMessage.current = takenMessage;
+      if (current?.message !== takenMessage)
+        form.setError("startDate", { type: "availability", message: takenMessage });
+    } else if (
+      current &&
+      (current.type === "availability" || current.message === lastTakenMessage.current)
+    )
+      form.clearErrors("startDate");
+  }, [form, takenMessage]);
+
+  /** A day picked in the calendar: the arrival, then the departure after it. */
+  const pickDay = (date: string) => {
+    const how = { shouldDirty: true, shouldValidate: form.formState.isSubmitted };
+    if (isIsoDate(startDate) && !endDate && date > startDate) {
+      form.setValue("endDate", date, how);
+    } else {
+      form.setValue("startDate", date, how);
+      form.setValue("endDate", "", how);
+    }
+  };
 
   return (
     <GuestForm
@@ -145,6 +199,15 @@ export function PropertyBookingForm({
           ))}
         </div>
       </fieldset>
+      <AvailabilityCalendar
+        unavailable={unavailable}
+        today={today}
+        lastDate={lastDate}
+        picked={{ start: startDate, end: endDate }}
+        onSelectDay={pickDay}
+        intro={t("availability.introBooking")}
+        className="border-gold/30 bg-ivory/60 rounded-sm border p-4 sm:col-span-2 sm:p-6"
+      />
       <DateField
         name="startDate"
         label={labels.startDate!}
