@@ -214,7 +214,7 @@ describe("several instances behind a load balancer", () => {
     const ROUNDS = 100;
     const pairs: [string, string][] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      const start = addDays("2030-01-01", round * 5);
+      const start = addDays("2030-01-01", round * 7);
       const pair = [crypto.randomUUID(), crypto.randomUUID()] as [string, string];
       for (const [index, id] of pair.entries()) {
         const first = addDays(start, index * 2);
@@ -255,5 +255,28 @@ describe("several instances behind a load balancer", () => {
       "select count(*) as n from guest_requests where reference like 'PB-RACE-%' and status = 'Confirmed'",
     );
     expect(confirmedRequests[0]!.n).toBe(String(ROUNDS));
+
+    // Instance 2 keeps the estate's availability in its cache; a stay freed on instance 1
+    // reaches it through the database's notification, not by waiting for an expiry.
+    const availability = async () => {
+      const response = await fetch(
+        `${two.url}/api/castles/${estate!.id}/availability?from=2030-01-01&to=2030-03-01`,
+      );
+      const body = (await response.json()) as { unavailable: { start: string; end: string }[] };
+      return body.unavailable;
+    };
+    const [winner] = await topology.query<{ id: string; stay_start: string; stay_end: string }>(
+      `select r.id, to_char(r.stay_start, 'YYYY-MM-DD') as stay_start, to_char(r.stay_end, 'YYYY-MM-DD') as stay_end
+         from guest_requests r where r.reference like 'PB-RACE-0-%' and r.status = 'Confirmed'`,
+    );
+    const held = { start: winner!.stay_start, end: winner!.stay_end };
+    expect(await availability()).toContainEqual(held);
+    const rejected = await fetch(`${one.url}/api/bookings/${winner!.id}`, {
+      method: "PATCH",
+      headers: { Cookie: session, "Content-Type": "application/json" },
+      body: JSON.stringify({ status: "Rejected", reason: "Cancelled by the guest" }),
+    });
+    expect(rejected.status).toBe(200);
+    await expect.poll(availability).not.toContainEqual(held);
   });
 });
