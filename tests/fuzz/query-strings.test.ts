@@ -45,6 +45,8 @@ describeEachBackend("fuzzing the query string of every GET", (database) => {
   it("covers every documented GET", () => {
     expect(documentedGets()).toContain("/api/castles");
     expect(documentedGets()).toContain("/api/booking-requests/export.csv");
+    // The public availability call (issue 19): its window, dates and language fuzzed too.
+    expect(documentedGets()).toContain("/api/castles/{idOrSlug}/availability");
   });
 
   for (const documented of documentedGets())
