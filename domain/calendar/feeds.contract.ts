@@ -60,6 +60,7 @@ export const CalendarFeedsSchema = z
     icalUrl: z
       .string()
       .describe("The estate's secret export feed address, to give the other channels"),
+    syncMinutes: z.number().positive().describe("Minutes between two reads of each feed"),
   })
   .meta({ id: "CalendarFeeds" });
 

@@ -63,6 +63,7 @@ export function calendarFeedRoutes(
   const feedsOf = async (propertyId: number) => ({
     feeds: await listCalendarFeeds(deps, propertyId),
     icalUrl: await calendarExportUrl(deps, options.publicUrl, propertyId),
+    syncMinutes: feeds.config.intervalMinutes,
   });
   const add = async (actor: EstateActor, propertyId: number, url: string) => {
     const feed = await addCalendarFeed(deps, feeds.config.outbound, {

@@ -26,6 +26,7 @@ type Loaded =
 interface Shown {
   calendar: EstateCalendarAnswer;
   feeds: CalendarFeed[];
+  syncMinutes: number;
 }
 
 /**
@@ -65,7 +66,11 @@ export function CalendarTab({ propertyId, isActive }: { propertyId: number; isAc
       if (controller.signal.aborted) return;
       if (answer.ok && feeds.ok) {
         setLoaded({ key, ok: true, calendar: answer.data });
-        setShown({ calendar: answer.data, feeds: feeds.data.feeds });
+        setShown({
+          calendar: answer.data,
+          feeds: feeds.data.feeds,
+          syncMinutes: feeds.data.syncMinutes,
+        });
       } else setLoaded({ key, ok: false, message: answer.message ?? feeds.message });
     });
     return () => controller.abort();
@@ -96,6 +101,7 @@ export function CalendarTab({ propertyId, isActive }: { propertyId: number; isAc
               icalUrl={shown.calendar.icalUrl}
               feeds={shown.feeds}
               api={ownerFeedsApi(propertyId, language)}
+              syncMinutes={shown.syncMinutes}
               onChanged={reload}
             />
           }
