@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addMonths } from "../requests/dates.ts";
+import { addMonths, isIsoDate } from "../requests/dates.ts";
 import { BLOCK_KINDS, IsoDateSchema } from "./calendar.schema.ts";
 import { nightsBetween } from "./nights.ts";
 
@@ -31,6 +31,7 @@ export const BlockInputSchema = z
       ),
   })
   .superRefine((block, context) => {
+    if (!isIsoDate(block.start) || !isIsoDate(block.end)) return;
     if (block.end <= block.start)
       context.addIssue({
         code: "custom",
@@ -65,7 +66,8 @@ export function checkCalendarWindow(
   window: { from?: string; to?: string },
   context: z.RefinementCtx,
 ): void {
-  if (!window.from || !window.to) return;
+  // A malformed date has its own issue; the window is judged only between two real dates.
+  if (!window.from || !window.to || !isIsoDate(window.from) || !isIsoDate(window.to)) return;
   if (window.to <= window.from)
     context.addIssue({
       code: "custom",

@@ -6,10 +6,21 @@ import { isIsoDate } from "../requests/dates.ts";
  * block, and the answer naming what a stay or block would collide with.
  */
 
-/** A calendar date, 'YYYY-MM-DD'. */
+/**
+ * The dates a calendar call takes. Bounded so that a window's default end (months after its
+ * start) stays a four-digit year: the query-string fuzz found `from=9999-12-31` becoming year
+ * 10000, which the database refuses.
+ */
+export const CALENDAR_DATE_RANGE = { min: "1900-01-01", max: "2199-12-31" } as const;
+
+/** A calendar date, 'YYYY-MM-DD', between CALENDAR_DATE_RANGE's bounds. */
 export const IsoDateSchema = z
   .string({ error: "validation.dateInvalid" })
-  .refine(isIsoDate, "validation.dateInvalid")
+  .refine(
+    (value) =>
+      isIsoDate(value) && value >= CALENDAR_DATE_RANGE.min && value <= CALENDAR_DATE_RANGE.max,
+    "validation.dateInvalid",
+  )
   .meta({ id: "IsoDate", description: "A calendar date, YYYY-MM-DD", example: "2027-05-01" });
 
 /** The nights [start, end): `end` is the check-out day, free for the next arrival. */

@@ -21,7 +21,7 @@ import { STAFF_COLLECTIONS } from "./collections.ts";
 import { InboxFilterSchema, NoteSchema, StatusChangeSchema } from "./inbox.schema.ts";
 import { adminGuardAnswers } from "./staff-auth.contract.ts";
 import { EstateIdSchema } from "../owners/owners.contract.ts";
-import { addDays } from "../calendar/nights.ts";
+import { addDays, isIsoDate } from "../calendar/nights.ts";
 import {
   CalendarCollisionSchema,
   CollidingEntrySchema,
@@ -360,11 +360,11 @@ export const StaySettingSchema = z
     end: IsoDateSchema.describe("The check-out day (exclusive)"),
     version: StatusChangeSchema.shape.version,
   })
-  .refine((stay) => stay.end > stay.start, {
+  .refine((stay) => !isIsoDate(stay.start) || !isIsoDate(stay.end) || stay.end > stay.start, {
     path: ["end"],
     message: "staff.stay.endAfterStart",
   })
-  .refine((stay) => stay.end <= addDays(stay.start, STAY_MAX_NIGHTS), {
+  .refine((stay) => !isIsoDate(stay.start) || stay.end <= addDays(stay.start, STAY_MAX_NIGHTS), {
     path: ["end"],
     message: "staff.stay.tooLong",
   })

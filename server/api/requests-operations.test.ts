@@ -224,6 +224,8 @@ describe("GET /api/openapi.json", () => {
       "/api/bot-check/challenge",
       "/api/castles",
       "/api/castles/{idOrSlug}",
+      "/api/castles/{idOrSlug}/availability",
+      "/api/ical/{feed}",
       "/api/membership/apply",
       "/api/property-owners/verify-code",
       "/api/property-owners/verify-email",
