@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { CalendarCollision } from "../../../domain/calendar/calendar.schema.ts";
 import { isStayKind } from "../../../domain/calendar/calendar.schema.ts";
-import { addDays, nightsBetween } from "../../../domain/calendar/nights.ts";
+import { addDays, nightsBetween, stayNights } from "../../../domain/calendar/nights.ts";
 import { formatDate } from "../../../domain/requests/summary.ts";
 import type { RequestDetail } from "../../../domain/staff/inbox.ts";
 import { STAY_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
@@ -33,13 +33,18 @@ export function StayPanel({ detail, onChanged }: { detail: RequestDetail; onChan
   const { t, i18n } = useTranslation();
   const nightsText = useNightsText();
   const headingId = useId();
-  const details = detail.details as { startDate?: unknown; checkInDate?: unknown };
-  const guessed = [details.startDate, details.checkInDate].find(
-    (value): value is string => typeof value === "string",
-  );
+  // Until staff set them, the form starts from the guest's own dates.
+  const details = detail.details as Record<string, unknown>;
+  const dateOf = (...keys: string[]) =>
+    keys.map((key) => details[key]).find((value): value is string => typeof value === "string");
+  const guestStart = dateOf("startDate", "checkInDate");
+  const guestEnd = dateOf("endDate", "checkOutDate");
   const [estate, setEstate] = useState(detail.propertyId ? String(detail.propertyId) : "");
-  const [start, setStart] = useState(detail.stayStart ?? guessed ?? "");
-  const [end, setEnd] = useState(detail.stayEnd ?? (guessed ? addDays(guessed, 1) : ""));
+  const [start, setStart] = useState(detail.stayStart ?? guestStart ?? "");
+  const [end, setEnd] = useState(
+    detail.stayEnd ??
+      (guestStart && guestEnd ? stayNights(guestStart, guestEnd).end : (guestEnd ?? "")),
+  );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [collision, setCollision] = useState<CalendarCollision | null>(null);
   const [saving, setSaving] = useState(false);
