@@ -68,6 +68,8 @@ export const properties = pgTable(
     websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
     /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
     scrapedAt: timestamp("scraped_at", { withTimezone: true }),
+    /** Issue 20: hours staff have to answer a request for this estate (null: REQUEST_RESPONSE_HOURS). */
+    responseHours: doublePrecision("response_hours"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

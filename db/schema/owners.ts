@@ -40,7 +40,29 @@ export const ownerCodes = pgTable(
   ],
 );
 
-/** Every claim of an estate: who (the proven email), when and from where. */
+/**
+ * Every wrong owner code, per email (issue 21, finding a): the daily cap on guesses counts these
+ * rows, across codes, so a new code does not reset it and every instance sees the same count.
+ */
+export const ownerCodeFailures = pgTable(
+  "owner_code_failures",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** Lowercased. */
+    email: text("email").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    ip: text("ip"),
+  },
+  (t) => [index("owner_code_failures_email_at_idx").on(t.email, t.at)],
+);
+
+/**
+ * Every claim of an estate: who (the proven email), when and from where. A claim is bound to
+ * the address it was made with: when the estate's owner email changes, a trigger
+ * (`property_owner_email_ends_claims`, migration 0016) sets `ended_at` on its live claims and
+ * deletes the former address's owner sessions that no other live claim keeps, so changing the
+ * email back revives nothing (issue 21, finding g). Only a claim without `ended_at` grants access.
+ */
 export const propertyClaims = pgTable(
   "property_claims",
   {
@@ -52,6 +74,7 @@ export const propertyClaims = pgTable(
     claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull().defaultNow(),
     ip: text("ip"),
     userAgent: text("user_agent"),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
   },
   (t) => [
     index("property_claims_email_idx").on(t.email),

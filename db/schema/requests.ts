@@ -62,8 +62,22 @@ export const guestRequests = pgTable(
     statusTokenHash: text("status_token_hash").notNull().unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // Issue 20, answered on time (domain/requests/lifecycle.ts). `due_at`: when an open request
+    // is closed by the system (null: never); `remind_at`: when staff are reminded (3/4 of the
+    // window); `reminded_at`: set by the one run that sent the reminder.
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    remindAt: timestamp("remind_at", { withTimezone: true }),
+    remindedAt: timestamp("reminded_at", { withTimezone: true }),
   },
   (table) => [
+    index("guest_requests_open_due_idx")
+      .on(table.dueAt)
+      .where(
+        sql`${table.status} IN ('New', 'Contacted', 'In progress', 'In review') AND ${table.dueAt} IS NOT NULL`,
+      ),
+    index("guest_requests_remind_idx")
+      .on(table.remindAt)
+      .where(sql`${table.remindedAt} IS NULL AND ${table.remindAt} IS NOT NULL`),
     // The inbox pages newest first by (created_at, id) within a kind, optionally by status.
     index("guest_requests_kind_created_idx").on(table.kind, table.createdAt, table.id),
     index("guest_requests_kind_status_created_idx").on(
@@ -107,14 +121,17 @@ export const guestRequestStatusHistory = pgTable(
     reasonShared: boolean("reason_shared").notNull().default(false),
     /**
      * `status` for a change of status; `stay` when staff set the estate and nights the request
-     * would take (the status then stays as it was: from = to).
+     * would take (the status then stays as it was: from = to); `due` when staff moved the due
+     * time (issue 20; from = to as well).
      */
-    event: text("event", { enum: ["status", "stay"] })
+    event: text("event", { enum: ["status", "stay", "due"] })
       .notNull()
       .default("status"),
     stayPropertyId: integer("stay_property_id"),
     stayStart: date("stay_start", { mode: "string" }),
     stayEnd: date("stay_end", { mode: "string" }),
+    /** Issue 20: for a `due` event (staff extended the request), the new due time. */
+    dueAt: timestamp("due_at", { withTimezone: true }),
     changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("guest_request_status_history_request_idx").on(table.requestId)],

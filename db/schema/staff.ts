@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigserial,
   boolean,
+  check,
   index,
   integer,
   pgTable,
@@ -43,7 +44,17 @@ export const authSessions = pgTable(
   "auth_sessions",
   {
     tokenHash: text("token_hash").primaryKey(),
+    /** A name for the session that is no secret: how a person ends one of their sessions. */
+    id: uuid("id").notNull().defaultRandom(),
     role: text("role", { enum: ["staff", "owner"] }).notNull(),
+    /**
+     * How far the sign-in has come (issue 21). `complete` opens what the role may open;
+     * `second_factor` (password right, second factor awaited) and `enrolment` (password right,
+     * no factor yet while STAFF_MFA_REQUIRED) open only their next step.
+     */
+    stage: text("stage", { enum: ["complete", "second_factor", "enrolment"] })
+      .notNull()
+      .default("complete"),
     staffUserId: uuid("staff_user_id").references(() => staffUsers.id, { onDelete: "cascade" }),
     ownerEmail: text("owner_email"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -54,6 +65,7 @@ export const authSessions = pgTable(
     userAgent: text("user_agent"),
   },
   (table) => [
+    uniqueIndex("auth_sessions_id_key").on(table.id),
     index("auth_sessions_staff_user_idx").on(table.staffUserId),
     index("auth_sessions_expires_idx").on(table.expiresAt),
   ],
@@ -66,6 +78,31 @@ export const staffSetupTokens = pgTable("staff_setup_tokens", {
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   usedAt: timestamp("used_at", { withTimezone: true }),
 });
+
+/**
+ * One-time links mailed by the accounts page (issue 21): an invitation (24 hours) creates an
+ * account at `email`; a password reset (1 hour) sets the password of `staff_user_id`. Only the
+ * SHA-256 of the token is kept; `used_at` makes a link single use. The last enabled admin is
+ * kept by the trigger `staff_users_keep_an_admin` (migration 0018), not by this table.
+ */
+export const staffAccountLinks = pgTable(
+  "staff_account_links",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind", { enum: ["invitation", "password_reset"] }).notNull(),
+    email: text("email").notNull(),
+    staffUserId: uuid("staff_user_id").references(() => staffUsers.id, { onDelete: "cascade" }),
+    isAdmin: boolean("is_admin").notNull().default(false),
+    createdBy: uuid("created_by").references(() => staffUsers.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("staff_account_links_email_idx").on(sql`lower(${table.email})`),
+    check("staff_account_links_kind_check", sql`${table.kind} in ('invitation', 'password_reset')`),
+  ],
+);
 
 /**
  * Fixed-window counters kept in the database: the login limiter's store when no Redis is

@@ -1,0 +1,30 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+/**
+ * What happened in Castellum that systems outside it may follow (issue 20): one row per event,
+ * written in the same transaction as the change it describes, so an event exists exactly when
+ * its change committed (the transactional outbox). The webhook dispatcher fans each event out
+ * to the endpoints subscribed to its type and stamps `fanned_out_at`.
+ * - `id` is the event's identity, sent to receivers for deduplication;
+ * - `seq` orders events as they were recorded;
+ * - `data` holds no guest contact details; `contact` holds them, sent only to endpoints an admin
+ *   allowed to receive them.
+ */
+export const domainEvents = pgTable(
+  "domain_events",
+  {
+    id: uuid("id").primaryKey(),
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity().notNull(),
+    type: text("type").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).defaultNow().notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    contact: jsonb("contact").$type<Record<string, unknown>>(),
+    fannedOutAt: timestamp("fanned_out_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("domain_events_pending_idx")
+      .on(table.seq)
+      .where(sql`${table.fannedOutAt} is null`),
+  ],
+);
