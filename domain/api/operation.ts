@@ -11,7 +11,15 @@ export type HttpMethod = "get" | "post" | "patch" | "put" | "delete";
 
 /** The API's areas, in the product's words (their prose is in server/api/openapi.ts). */
 export type ApiTag =
-  "catalogue" | "bot-check" | "requests" | "staff" | "inbox" | "owners" | "estates" | "calendar";
+  | "catalogue"
+  | "bot-check"
+  | "requests"
+  | "staff"
+  | "inbox"
+  | "owners"
+  | "estates"
+  | "calendar"
+  | "webhooks";
 
 /** An OpenAPI security requirement list: `[]` is public, `{}` in the list makes it optional. */
 export type SecurityRequirements = Record<string, string[]>[];

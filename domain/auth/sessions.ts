@@ -22,9 +22,12 @@ const TOUCH_EVERY_MS = 60_000;
 export type SessionSubject =
   { role: "staff"; staffUserId: string } | { role: "owner"; ownerEmail: string };
 
+/** How far a sign-in has come: only `complete` opens the staff area (issue 21). */
+export type SessionStage = "complete" | "second_factor" | "enrolment";
+
 export type SignedIn =
-  | { role: "staff"; user: StaffUser; expiresAt: Date }
-  | { role: "owner"; ownerEmail: string; expiresAt: Date };
+  | { role: "staff"; user: StaffUser; expiresAt: Date; sessionId: string; stage: SessionStage }
+  | { role: "owner"; ownerEmail: string; expiresAt: Date; sessionId: string };
 
 /** The SHA-256 of a session token: the only form the database ever sees. */
 export function hashSessionToken(token: string): string {
@@ -43,12 +46,14 @@ export async function createSession(
   subject: SessionSubject,
   client: { ip?: string; userAgent?: string },
   policy: SessionPolicy = DEFAULT_SESSION_POLICY,
+  stage: SessionStage = "complete",
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(16).toString("base64url");
   const expiresAt = new Date(Date.now() + policy.absoluteMs);
   await deps.db.insert(authSessions).values({
     tokenHash: hashSessionToken(token),
     role: subject.role,
+    stage: subject.role === "staff" ? stage : "complete",
     staffUserId: subject.role === "staff" ? subject.staffUserId : null,
     ownerEmail: subject.role === "owner" ? subject.ownerEmail : null,
     expiresAt,
@@ -92,10 +97,39 @@ export async function resolveSession(
       .where(eq(authSessions.tokenHash, tokenHash));
   }
   if (session.role === "staff" && user)
-    return { role: "staff", user: toStaffUser(user), expiresAt: session.expiresAt };
+    return {
+      role: "staff",
+      user: toStaffUser(user),
+      expiresAt: session.expiresAt,
+      sessionId: session.id,
+      stage: session.stage,
+    };
   if (session.role === "owner" && session.ownerEmail)
-    return { role: "owner", ownerEmail: session.ownerEmail, expiresAt: session.expiresAt };
+    return {
+      role: "owner",
+      ownerEmail: session.ownerEmail,
+      expiresAt: session.expiresAt,
+      sessionId: session.id,
+    };
   return null;
+}
+
+/**
+ * Moves a staff session to `stage` (the second factor given or enrolled: `complete`). Only a
+ * session at `from` moves, so a stage is never skipped; returns whether it moved.
+ */
+export async function advanceSessionStage(
+  deps: Pick<Deps, "db">,
+  token: string,
+  from: SessionStage,
+  stage: SessionStage,
+): Promise<boolean> {
+  const rows = await deps.db
+    .update(authSessions)
+    .set({ stage })
+    .where(and(eq(authSessions.tokenHash, hashSessionToken(token)), eq(authSessions.stage, from)))
+    .returning({ id: authSessions.id });
+  return rows.length === 1;
 }
 
 /** Ends one session (logout). Unknown tokens are fine: the result is the same. */

@@ -5,6 +5,7 @@ import { calendarEntries, guestRequests, properties } from "../../db/schema/inde
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
+import { recordEvent } from "../events/record-event.ts";
 import { earliestBookableDate } from "../requests/dates.ts";
 import type { RequestStatus } from "../requests/options.ts";
 import type { BlockKind, CollidingEntry } from "./calendar.schema.ts";
@@ -296,6 +297,41 @@ async function readCollisions(
   }));
 }
 
+/**
+ * Records `block.changed` in the writer's transaction: the estate, the block's id, nights and
+ * kind, whether it was added or removed, and the role (not the person) that did it. Never the
+ * note, which is for the estate's people only.
+ */
+async function recordBlockEvent(
+  tx: Database,
+  input: {
+    change: "added" | "removed";
+    blockId: string;
+    propertyId: number;
+    nights: Nights;
+    kind: string | null;
+    actor: BlockActor;
+  },
+): Promise<void> {
+  const [estate] = await tx
+    .select({ slug: properties.slug })
+    .from(properties)
+    .where(eq(properties.id, input.propertyId));
+  await recordEvent(tx, {
+    type: "block.changed",
+    data: {
+      change: input.change,
+      blockId: input.blockId,
+      propertyId: input.propertyId,
+      propertySlug: estate?.slug ?? null,
+      start: input.nights.start,
+      end: input.nights.end,
+      kind: input.kind,
+      actor: input.actor.role,
+    },
+  });
+}
+
 export type AddBlockResult =
   | { outcome: "added"; block: CalendarBlock }
   | { outcome: "collision"; collidesWith: CollidingEntry[] };
@@ -366,6 +402,14 @@ async function insertBlock(
       note,
       createdBy: authorOf(input.actor),
     });
+    await recordBlockEvent(tx, {
+      change: "added",
+      blockId: id,
+      propertyId,
+      nights,
+      kind: input.kind,
+      actor: input.actor,
+    });
     await notifyCatalogueChanged({ db: tx }, { propertyIds: [propertyId] });
     const createdBy = input.actor.role;
     return {
@@ -396,7 +440,11 @@ export async function removeBlock(
 ): Promise<RemoveBlockResult> {
   return withTransaction(deps.db, async (tx) => {
     const [block] = await tx
-      .select({ createdBy: calendarEntries.createdBy })
+      .select({
+        createdBy: calendarEntries.createdBy,
+        nights: calendarEntries.nights,
+        kind: calendarEntries.kind,
+      })
       .from(calendarEntries)
       .where(
         and(
@@ -410,6 +458,14 @@ export async function removeBlock(
     if (!mayRemoveBlock(input.actor.role, roleOfAuthor(block.createdBy)))
       return { outcome: "forbidden" } as const;
     await tx.delete(calendarEntries).where(eq(calendarEntries.id, input.blockId));
+    await recordBlockEvent(tx, {
+      change: "removed",
+      blockId: input.blockId,
+      propertyId: input.propertyId,
+      nights: fromDateRange(block.nights),
+      kind: block.kind,
+      actor: input.actor,
+    });
     await notifyCatalogueChanged({ db: tx }, { propertyIds: [input.propertyId] });
     return { outcome: "removed" } as const;
   });

@@ -1,3 +1,4 @@
+import { startPolledWorker } from "../jobs/polled-worker.ts";
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { calendarEntries, calendarFeeds } from "../../db/schema/index.ts";
@@ -243,38 +244,13 @@ export function startFeedSyncWorker(
 ): FeedSyncWorker {
   const now = options.now ?? (() => new Date());
   const batch = config.batch ?? DEFAULT_BATCH;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  const run = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          // A full batch means more may be due.
-          while (!stopped && (await syncDueFeeds(deps, config, now())) >= batch);
-        } while (again && !stopped);
-      } catch (error) {
-        deps.log.warn({ err: error }, "calendar feed sync run failed");
-      } finally {
-        running = null;
-      }
-    })();
-  };
-  const timer = setInterval(run, options.pollMs ?? 60_000);
-  timer.unref();
-  run();
-  return {
-    kick: run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return startPolledWorker({
+    pollMs: options.pollMs ?? 60_000,
+    runOnce: async (isStopped) => {
+      // A full batch means more may be due.
+      while (!isStopped() && (await syncDueFeeds(deps, config, now())) >= batch);
+      return false;
     },
-  };
+    onError: (error) => deps.log.warn({ err: error }, "calendar feed sync run failed"),
+  });
 }

@@ -9,7 +9,9 @@ import {
 } from "../../db/schema/index.ts";
 import type { Database } from "../../db/client.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
+import { recordRequestEvent } from "../events/request-events.ts";
 import type { Deps } from "../deps.ts";
+import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
 import { getRequestDetail, isUuid, type RequestDetail } from "../staff/inbox.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
 import type { CollidingEntry, StayKind } from "./calendar.schema.ts";
@@ -69,6 +71,8 @@ export async function holdStay(
     if (isExclusionViolation(error)) throw new NightsTaken(stay.propertyId, stay.nights);
     throw error;
   }
+  // Staff confirm requests and set their stays: the actor is staff.
+  await recordRequestEvent(tx, { type: "stay.confirmed", requestId, actor: "staff" });
   await notifyCatalogueChanged({ db: tx }, { propertyIds: [stay.propertyId] });
 }
 
@@ -108,6 +112,8 @@ export async function setRequestStay(
     nights: Nights;
     version?: number;
     actor: StaffUser;
+    /** Issue 20: with the site's address, the owners of a newly assigned estate are mailed. */
+    ownerMail?: { publicUrl: string };
   },
 ): Promise<SetStayResult> {
   const { id, kind, propertyId, nights, actor } = input;
@@ -152,6 +158,8 @@ export async function setRequestStay(
           stayEnd: nights.end,
         });
         if (current.status === "Confirmed") await holdStay(db, id, { propertyId, nights });
+        if (input.ownerMail && current.propertyId !== propertyId)
+          await queueOwnerRequestMail(db, { requestId: id, publicUrl: input.ownerMail.publicUrl });
         return { outcome: "changed" } as const;
       }),
     (taken) => findCollisions(deps.db, taken.propertyId, taken.nights, { ignoreRequestId: id }),

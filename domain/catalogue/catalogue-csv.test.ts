@@ -5,11 +5,10 @@ import { DEMO_CATALOGUE } from "../../tests/setup/database.ts";
 import {
   CATALOGUE_CSV_COLUMNS,
   csvFieldName,
-  escapeFormula,
   formatCatalogueCsv,
   parseCatalogueCsv,
-  unescapeFormula,
 } from "./catalogue-csv.ts";
+import { csvCell, csvCellText } from "../csv/safe-csv.ts";
 import { type PropertyContent, validateCatalogue } from "./property-content.schema.ts";
 import { slugify } from "./slug.ts";
 import { anyOf } from "../../tests/setup/matchers.ts";
@@ -37,7 +36,9 @@ function variant(base: PropertyContent, change: (copy: PropertyContent) => void)
 describe("the catalogue as CSV", () => {
   it("round-trips the demo catalogue: one row per estate, each starting on the line it reports", () => {
     const text = formatCatalogueCsv(DEMO);
-    expect(text.startsWith(`\uFEFF${CATALOGUE_CSV_COLUMNS.join(",")}\n`)).toBe(true);
+    expect(text.startsWith(`\uFEFF${CATALOGUE_CSV_COLUMNS.map((c) => `"${c}"`).join(",")}\n`)).toBe(
+      true,
+    );
     expect(CATALOGUE_CSV_COLUMNS.slice(0, 24)).toEqual([
       "id",
       "region",
@@ -77,7 +78,7 @@ describe("the catalogue as CSV", () => {
     for (const entry of entries) {
       const id = (entry.value as { id: number }).id;
       expect(
-        lines[entry.line - 1]!.startsWith(`${id},`),
+        lines[entry.line - 1]!.startsWith(`"${id}",`),
         `estate ${id} at line ${entry.line}`,
       ).toBe(true);
     }
@@ -125,10 +126,27 @@ describe("the catalogue as CSV", () => {
     expect(row.id).toBe(String(estate.id));
     expect(readBack(text).catalogue).toEqual([estate]);
 
-    expect(escapeFormula("-1")).toBe("'-1");
-    expect(unescapeFormula("'-1")).toBe("-1");
-    expect(unescapeFormula("=typed in the sheet")).toBe("=typed in the sheet");
-    expect(unescapeFormula("'quoted")).toBe("'quoted");
+    expect(csvCell("-1")).toBe("'-1");
+    expect(csvCellText("'-1")).toBe("-1");
+    expect(csvCellText("=typed in the sheet")).toBe("=typed in the sheet");
+    expect(csvCellText("'quoted")).toBe("'quoted");
+  });
+
+  it("quotes every cell and neutralises formula starts after separators too", () => {
+    const estate = variant(DEMO[0]!, (e) => {
+      e.content.en.name = "Ada;=cmd|' /C calc'!A0;x";
+      e.content.fr.location = "Paris,+33 1;\t@SUM(A1)";
+      e.content.it.activities[1] = "=1+1";
+    });
+    const text = formatCatalogueCsv([estate]);
+    const [headerLine, rowLine] = text.replace(/^\uFEFF/, "").split("\n");
+    expect(headerLine).toMatch(/^"id","region",/);
+    expect(rowLine).toMatch(new RegExp(`^"${estate.id}","`));
+    const row = rawRows(text)[0]!;
+    expect(row.name_en).toBe("Ada;'=cmd|' /C calc'!A0;x");
+    expect(row.location_fr).toBe("Paris,'+33 1;\t'@SUM(A1)");
+    expect(row.activities_it!.split("\n")[1]).toBe("'=1+1");
+    expect(readBack(text).catalogue).toEqual([estate]);
   });
 
   it("reports each problem with its line and column, and returns no estate then", () => {
@@ -201,7 +219,7 @@ describe("the catalogue as CSV", () => {
     ]);
 
     const header = text.slice(1, text.indexOf("\n"));
-    const badHeader = header.replace("region,", "regions,").replace(",ownerEmail", "");
+    const badHeader = header.replace('"region",', '"regions",').replace(',"ownerEmail"', "");
     expect(parseCatalogueCsv(text.replace(header, badHeader)).problems).toEqual([
       { line: 1, field: "regions", message: "unknown column" },
       { line: 1, field: "region", message: "missing column" },

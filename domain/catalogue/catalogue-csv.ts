@@ -1,6 +1,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { LANGUAGES } from "../../i18n/config.ts";
+import { CSV_OPTIONS, csvCell, csvCellText } from "../csv/safe-csv.ts";
 import type {
   CatalogueEntry,
   CatalogueProblem,
@@ -65,22 +66,6 @@ export const CATALOGUE_CSV_COLUMNS: readonly string[] = [
 const AMENITY_KEY_SEPARATOR = "|";
 const ITEM_SEPARATOR = "\n";
 
-/**
- * A cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab or carriage return)
- * goes out with an apostrophe in front, as the staff inbox export does (CSV injection). So that
- * the import can take exactly one apostrophe off again, a cell that already starts with
- * apostrophes before such a character gets one more.
- */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
-
-export function escapeFormula(cell: string): string {
-  return FORMULA_START.test(cell) ? `'${cell}` : cell;
-}
-
-export function unescapeFormula(cell: string): string {
-  return cell.startsWith("'") && FORMULA_START.test(cell) ? cell.slice(1) : cell;
-}
-
 /** The catalogue as CSV text (UTF-8 with a byte-order mark, so spreadsheets read Chinese). */
 export function formatCatalogueCsv(catalogue: readonly PropertyContent[]): string {
   const rows = catalogue.map((estate) => {
@@ -119,9 +104,15 @@ export function formatCatalogueCsv(catalogue: readonly PropertyContent[]): strin
         text.historicalSignificance ?? "",
       );
     }
-    return cells.map(escapeFormula);
+    // Formula starts neutralised (CSV injection); the import takes the apostrophes off again.
+    return cells.map(csvCell);
   });
-  return stringify(rows, { header: true, columns: [...CATALOGUE_CSV_COLUMNS], bom: true });
+  return stringify(rows, {
+    ...CSV_OPTIONS,
+    header: true,
+    columns: [...CATALOGUE_CSV_COLUMNS],
+    bom: true,
+  });
 }
 
 /**
@@ -182,7 +173,7 @@ export function parseCatalogueCsv(text: string): {
       });
       continue;
     }
-    const row = new Map(columns.map((column, i) => [column, unescapeFormula(cells[i]!)]));
+    const row = new Map(columns.map((column, i) => [column, csvCellText(cells[i]!)]));
     entries.push({ line, value: estateOf(row) });
   }
   return { entries, problems };

@@ -2,7 +2,14 @@ import { z } from "zod";
 import { nightsBetween } from "../calendar/nights.ts";
 import { earliestBookableDate, isIsoDate } from "../requests/dates.ts";
 import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
-import { AMENITY_KEYS, REGIONS } from "./catalogue-keys.ts";
+import {
+  AMENITY_KEYS,
+  CATALOGUE_MAX_STAY_NIGHTS,
+  REGIONS,
+  STAY_DATE_FIELDS,
+} from "./catalogue-keys.ts";
+
+export { CATALOGUE_MAX_STAY_NIGHTS, STAY_DATE_FIELDS };
 
 /** Results per page of the catalogue (issue 3: keyset pages of 24). */
 export const CATALOGUE_PAGE_SIZE = 24;
@@ -47,22 +54,11 @@ const optionalInt = (min: number, max: number) =>
     z.coerce.number().int().min(min).max(max).optional(),
   );
 
-/**
- * The longest stay a date search may ask for. Estates are let by the night, the week or the
- * month, and two months covers all three; a longer window asks about a season, which an
- * estate's availability (its month grids) answers better than a list of estates free for all
- * of it.
- */
-export const CATALOGUE_MAX_STAY_NIGHTS = 60;
-
 /** A check-in or check-out date in the URL: 'YYYY-MM-DD' (an empty value is left out). */
 const stayDate = z.preprocess(
   (value) => (value === "" || value === null ? undefined : value),
   z.string().refine(isIsoDate, "catalogueDates.errors.invalidDate").optional(),
 );
-
-/** The date fields of a filter (both or neither), for their errors on the page. */
-export const STAY_DATE_FIELDS = ["checkIn", "checkOut"] as const;
 
 /**
  * The rules that join the two dates: both or neither, check-out after check-in, check-in not

@@ -98,7 +98,7 @@ const FieldsSchema = z.preprocess(
     .array(z.enum(API_PROPERTY_FIELDS))
     .optional()
     .describe(
-      "Only these fields of each property, comma-separated or repeated (paged or full list)",
+      "Only these fields of each property, comma-separated or repeated (`fields=id,slug,name` with `limit=100` is the light way to read every estate, page by page)",
     ),
 );
 
@@ -126,7 +126,7 @@ export const CatalogueQuerySchema = z
       "Where the previous page ends: the cursor in the Link header",
     ),
     limit: filterShape.limit.describe(
-      `Properties per page (${CATALOGUE_PAGE_SIZE} by default, at most ${CATALOGUE_MAX_PAGE_SIZE}); asking for it pages the answer`,
+      `Properties per page (${CATALOGUE_PAGE_SIZE} by default, at most ${CATALOGUE_MAX_PAGE_SIZE})`,
     ),
     fields: FieldsSchema,
   })
@@ -148,9 +148,11 @@ export const listCastles = defineOperation({
   path: "/api/castles",
   summary: "List or search the castle catalogue",
   description:
-    "Without a filter or a paging parameter, the whole catalogue in catalogue order. " +
-    `With a filter (\`q\`, \`region\`, \`guests\`, \`bedrooms\`, \`amenities\`, \`members\`, the stay's \`checkIn\` and \`checkOut\`) or a paging parameter (\`after\`, \`before\`, \`limit\`), one keyset page (${CATALOGUE_PAGE_SIZE} by default) ` +
-    "with the next and previous pages in the Link header and the number of matches in X-Total-Count. " +
+    `One keyset page of the catalogue (${CATALOGUE_PAGE_SIZE} properties by default, \`limit\` up to ${CATALOGUE_MAX_PAGE_SIZE}), with or without a filter ` +
+    "(`q`, `region`, `guests`, `bedrooms`, `amenities`, `members`, the stay's `checkIn` and `checkOut`): " +
+    "the next and previous pages are in the Link header and the number of matches in X-Total-Count. " +
+    "Without a filter the pages walk the whole catalogue in catalogue order; a client that needs every estate follows " +
+    '`rel="next"` until there is none, best with `fields` and `limit` (the list is never answered in one piece: docs/decisions/0025). ' +
     "Unknown parameters are ignored; an invalid value is refused with 400 naming it.",
   tags: ["catalogue"],
   security: PUBLIC,
@@ -158,18 +160,14 @@ export const listCastles = defineOperation({
   responses: {
     200: {
       description:
-        "Properties: the whole list, or with a filter or a paging parameter one page with Link and X-Total-Count headers. " +
+        "One page of properties, with Link and X-Total-Count headers. " +
         "Each is a whole `Castle`, or with `fields` only the fields chosen",
       schema: z.array(z.union([CastleSchema, CastleFieldsSchema])),
       headers: {
         ...CACHE_HEADER,
         "X-Total-Count": {
-          description:
-            "How many properties match, on every page; `1000+` when more than 1,000 do (sent when the answer is paged)",
-          schema: z
-            .string()
-            .regex(/^\d+\+?$/)
-            .optional(),
+          description: "How many properties match, on every page; `1000+` when more than 1,000 do",
+          schema: z.string().regex(/^\d+\+?$/),
         },
         Link: {
           description:

@@ -1,15 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { withTransaction } from "../../db/client.ts";
-import { guestRequestStatusHistory, guestRequests } from "../../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { guestRequestStatusHistory, guestRequests, properties } from "../../db/schema/index.ts";
 import type { Language } from "../../i18n/config.ts";
 import { checkBotToken, spendBotToken } from "../bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../bot-check/config.ts";
 import type { Deps } from "../deps.ts";
 import { BotCheckError, IdempotencyConflictError } from "../errors.ts";
 import { stayNights } from "../calendar/nights.ts";
+import { recordRequestEvent } from "../events/request-events.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { renderGuestConfirmation, renderStaffNotification } from "../mail/templates.ts";
+import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
 import type { RequestKind } from "../requests/options.ts";
+import { dueTimesOf, responseHoursOf, type ResponseWindows } from "../requests/lifecycle.ts";
+import { staffDetailsUrl } from "../staff/collections.ts";
 import { checkGuestRequest } from "./check-guest-request.ts";
 import {
   claimIdempotencyKey,
@@ -18,6 +23,7 @@ import {
   type StoredRequestAnswer,
 } from "./idempotency.ts";
 import { hashStatusToken, makeReference, makeStatusToken } from "./reference.ts";
+import { keepStatusLink, statusLinkKey } from "../conversation/status-link.ts";
 
 export interface IntakeConfig {
   botCheck: BotCheckConfig;
@@ -28,6 +34,8 @@ export interface IntakeConfig {
   /** Origin for the status link in the guest's mail. */
   publicUrl: string;
   bookingHorizonMonths: number;
+  /** How long staff have to answer (issue 20); the defaults when not given: 48 hours, never. */
+  responseWindows?: ResponseWindows;
   /** Called after a request commits (the mail worker looks at the outbox at once). */
   onStored?: () => void;
 }
@@ -110,6 +118,9 @@ export async function submitGuestRequest(
       ? stayNights(String(details.startDate), String(details.endDate))
       : { start: null, end: null };
 
+  // Staff messages mail the guest this link later (issue 20): its token is kept sealed.
+  const linkKey = await statusLinkKey(deps);
+
   let raced = false;
   await withTransaction(deps.db, async (db) => {
     if (input.idempotencyKey) {
@@ -126,6 +137,20 @@ export async function submitGuestRequest(
       }
     }
     if (!(await spendBotToken(db, verified))) throw new BotCheckError();
+    // The due time: the estate's own response hours when it has some, else the configured ones.
+    const [estate] =
+      propertyId === null
+        ? []
+        : await db
+            .select({ responseHours: properties.responseHours })
+            .from(properties)
+            .where(eq(properties.id, propertyId));
+    const hours = responseHoursOf(
+      input.kind,
+      estate?.responseHours ?? null,
+      config.responseWindows ?? { responseHours: 48 },
+    );
+    const due = hours === null ? { dueAt: null, remindAt: null } : dueTimesOf(createdAt, hours);
     await db.insert(guestRequests).values({
       id,
       kind: input.kind,
@@ -143,7 +168,10 @@ export async function submitGuestRequest(
       statusTokenHash: hashStatusToken(statusToken),
       createdAt,
       updatedAt: createdAt,
+      dueAt: due.dueAt,
+      remindAt: due.remindAt,
     });
+    await keepStatusLink(db, linkKey, id, statusToken);
     await db.insert(guestRequestStatusHistory).values({
       requestId: id,
       fromStatus: null,
@@ -151,6 +179,7 @@ export async function submitGuestRequest(
       changedBy: "guest",
       changedAt: createdAt,
     });
+    await recordRequestEvent(db, { type: "request.created", requestId: id, actor: "guest" });
     await enqueueMail(db, [
       {
         template: `${input.kind}.confirmation`,
@@ -162,9 +191,16 @@ export async function submitGuestRequest(
         template: `${input.kind}.staff`,
         recipient: config.staffEmail,
         requestId: id,
-        ...renderStaffNotification(mailRequest, config.staffLanguage),
+        ...renderStaffNotification(
+          mailRequest,
+          config.staffLanguage,
+          staffDetailsUrl(config.publicUrl, input.kind, id),
+        ),
       },
     ]);
+    // Issue 20: the estate's owner hears of a request for it, with the request or not at all.
+    if (propertyId !== null)
+      await queueOwnerRequestMail(db, { requestId: id, publicUrl: config.publicUrl });
   });
   if (raced && input.idempotencyKey) {
     const earlier = await findStoredAnswer(deps.db, input.kind, input.idempotencyKey, bodyHash);

@@ -1,10 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { mailOutbox } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import {
+  claimDue,
+  DEFAULT_MAX_AGE_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_RETRY,
+  OutageWatch,
+  recordDelivered,
+  releaseClaims,
+  type RetryPolicy,
+  retryDelay,
+} from "../outbox/outbox.ts";
 import type { RenderedMail } from "./templates.ts";
 import { type MailTransport, MailSendError } from "./transport.ts";
+
+export { DEFAULT_MAX_AGE_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY, type RetryPolicy, retryDelay };
 
 export interface QueuedMail extends RenderedMail {
   template: string;
@@ -28,45 +41,21 @@ export async function enqueueMail(db: Database, mails: QueuedMail[]): Promise<vo
   );
 }
 
-export interface RetryPolicy {
-  /** Wait after the first failure; doubles with each further failure. */
-  baseMs: number;
-  /** Longest wait between two attempts. */
-  maxMs: number;
-  /**
-   * Attempts before the outbox gives up on a mail (default 10, about three hours with the
-   * default waits). The mail is then kept as `failed`, with its last error, until staff retry
-   * or discard it (outbox-health.ts), so one that cannot go is seen rather than silently retried.
-   * Only an attempt the relay answered counts: while the relay cannot be reached at all, mail
-   * waits without spending its attempts (see `maxAgeMs`).
-   */
-  maxAttempts?: number;
-  /**
-   * How long mail may wait for a relay that cannot be reached before it is set aside as
-   * `failed` for staff (default 3 days, as mail servers keep their queues).
-   */
-  maxAgeMs?: number;
-}
-
-export const DEFAULT_MAX_ATTEMPTS = 10;
-export const DEFAULT_MAX_AGE_MS = 3 * 24 * 60 * 60_000;
-
-export const DEFAULT_RETRY: RetryPolicy = {
-  baseMs: 30_000,
-  maxMs: 60 * 60_000,
-  maxAttempts: DEFAULT_MAX_ATTEMPTS,
-  maxAgeMs: DEFAULT_MAX_AGE_MS,
-};
-
 /** How long a claimed mail stays reserved for one sender before another may try it. */
 const CLAIM_MS = 2 * 60_000;
 /** Mails claimed at once, and sent side by side per run (the transport's pool size). */
 const DEFAULT_BATCH = 50;
 const DEFAULT_CONCURRENCY = 4;
 
-export function retryDelay(attempts: number, policy: RetryPolicy): number {
-  return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempts - 1));
-}
+const MAIL_OUTBOX = {
+  table: mailOutbox,
+  id: mailOutbox.id,
+  status: mailOutbox.status,
+  attempts: mailOutbox.attempts,
+  nextAttemptAt: mailOutbox.nextAttemptAt,
+  lockedUntil: mailOutbox.lockedUntil,
+  lastError: mailOutbox.lastError,
+};
 
 export interface DeliveryReport {
   sent: number;
@@ -98,27 +87,10 @@ export async function deliverDueMail(
 ): Promise<DeliveryReport> {
   const retry = options.retry ?? DEFAULT_RETRY;
   const maxAttempts = retry.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  const due = deps.db
-    .select({ id: mailOutbox.id })
-    .from(mailOutbox)
-    .where(
-      and(
-        eq(mailOutbox.status, "pending"),
-        lte(mailOutbox.nextAttemptAt, sql`now()`),
-        or(isNull(mailOutbox.lockedUntil), lte(mailOutbox.lockedUntil, sql`now()`)),
-      ),
-    )
-    .orderBy(mailOutbox.nextAttemptAt)
-    .limit(options.batch ?? DEFAULT_BATCH)
-    .for("update", { skipLocked: true });
-  const claimed = await deps.db
-    .update(mailOutbox)
-    .set({
-      lockedUntil: sql`now() + ${`${CLAIM_MS} milliseconds`}::interval`,
-      attempts: sql`${mailOutbox.attempts} + 1`,
-    })
-    .where(inArray(mailOutbox.id, due))
-    .returning();
+  const claimed = await claimDue(deps.db, MAIL_OUTBOX, {
+    batch: options.batch ?? DEFAULT_BATCH,
+    leaseMs: CLAIM_MS,
+  });
 
   const report: DeliveryReport = { sent: 0, failed: 0 };
   const queue = [...claimed];
@@ -199,17 +171,8 @@ export async function deliverDueMail(
   const lanes = Math.max(1, Math.min(options.concurrency ?? DEFAULT_CONCURRENCY, claimed.length));
   await Promise.all(Array.from({ length: lanes }, lane));
 
-  if (putBack.length > 0) {
-    // Back as it was before the claim: due, unclaimed, and the attempt not spent.
-    await deps.db
-      .update(mailOutbox)
-      .set({
-        lockedUntil: null,
-        attempts: sql`greatest(${mailOutbox.attempts} - 1, 0)`,
-        lastError: (report.relayUnreachable ?? "").slice(0, 1000),
-      })
-      .where(inArray(mailOutbox.id, putBack));
-  }
+  // Back as it was before the claim: due, unclaimed, and the attempt not spent.
+  await releaseClaims(deps.db, MAIL_OUTBOX, putBack, report.relayUnreachable ?? "");
   if (report.relayUnreachable !== undefined) {
     report.expired = await expireWaitingMail(deps, retry, report.relayUnreachable);
   }
@@ -217,33 +180,17 @@ export async function deliverDueMail(
   return report;
 }
 
-/** Waits between tries to record a sent mail: about 8 s in all, longer than a failover blip. */
-const MARK_SENT_WAITS_MS = [250, 500, 1000, 2000, 4000];
-
 /**
- * Records a mail the relay accepted as sent. The relay has it, so a lost database connection
- * here would send it a second time once the lease ends: the update is tried again on a fresh
- * connection for a few seconds first. Should every try fail, the mail stays claimed and goes
- * again when its lease ends: delivery is at least once, never silently dropped.
+ * Records a mail the relay accepted as sent, stubbornly (see `recordDelivered`): a lost
+ * database connection here would otherwise send it a second time once the lease ends.
  */
 async function markSent(deps: Deps, id: string): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await deps.db
-        .update(mailOutbox)
-        .set({ status: "sent", sentAt: sql`now()`, lockedUntil: null, lastError: null })
-        .where(eq(mailOutbox.id, id));
-      return;
-    } catch (error) {
-      const wait = MARK_SENT_WAITS_MS[attempt];
-      if (wait === undefined) throw error;
-      deps.log.warn(
-        { mailId: id, err: error, retryInMs: wait },
-        "mail sent, but not yet recorded as sent; trying again",
-      );
-      await new Promise((resolve) => setTimeout(resolve, wait));
-    }
-  }
+  await recordDelivered(deps, { mailId: id }, () =>
+    deps.db
+      .update(mailOutbox)
+      .set({ status: "sent", sentAt: sql`now()`, lockedUntil: null, lastError: null })
+      .where(eq(mailOutbox.id, id)),
+  );
 }
 
 /**
@@ -313,7 +260,7 @@ export function startMailWorker(
   const batch = options.batch ?? DEFAULT_BATCH;
   const probeMinMs = options.relayProbeMinMs ?? 1000;
   const probeMaxMs = options.relayProbeMaxMs ?? 10_000;
-  let relayDown: { since: number; nextProbeAt: number; waitMs: number } | null = null;
+  const relay = new OutageWatch(probeMinMs, probeMaxMs);
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -325,36 +272,31 @@ export function startMailWorker(
     }
     // While the relay is away, only a probe goes, and only when it is due. (Checked here, not
     // only in the loop: a run that ended without awaiting would finish before it is recorded.)
-    if (relayDown && Date.now() < relayDown.nextProbeAt) return;
+    if (!relay.mayTry()) return;
     running = (async () => {
       try {
         do {
           again = false;
-          if (relayDown && Date.now() < relayDown.nextProbeAt) break;
+          if (!relay.mayTry()) break;
+          const isDown = relay.since() !== null;
           const report = await deliverDueMail(deps, transport, {
             retry: options.retry,
-            batch: relayDown ? 1 : batch,
+            batch: isDown ? 1 : batch,
             concurrency: options.concurrency,
           });
           if (report.relayUnreachable !== undefined) {
-            if (!relayDown) {
-              relayDown = { since: Date.now(), nextProbeAt: 0, waitMs: probeMinMs };
+            if (relay.failed().isNew)
               deps.log.warn(
                 { transport: transport.description, err: report.relayUnreachable },
                 "mail relay unreachable: mail waits in the outbox until it answers",
               );
-            } else {
-              relayDown.waitMs = Math.min(relayDown.waitMs * 2, probeMaxMs);
-            }
-            relayDown.nextProbeAt = Date.now() + relayDown.waitMs;
             break;
           }
-          if (relayDown && report.sent + report.failed > 0) {
+          if (isDown && report.sent + report.failed > 0) {
             deps.log.info(
-              { transport: transport.description, unreachableMs: Date.now() - relayDown.since },
+              { transport: transport.description, unreachableMs: relay.answered() },
               "mail relay answers again: sending the waiting mail",
             );
-            relayDown = null;
             again = true;
           }
           // A full batch means more may be waiting.
@@ -372,7 +314,7 @@ export function startMailWorker(
   run();
   return {
     kick: run,
-    relayUnreachableSince: () => relayDown?.since ?? null,
+    relayUnreachableSince: () => relay.since(),
     async stop() {
       stopped = true;
       clearInterval(timer);

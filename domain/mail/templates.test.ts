@@ -3,6 +3,8 @@ import { LANGUAGES } from "../../i18n/config.ts";
 import { REQUEST_STATUSES } from "../requests/options.ts";
 import {
   type MailRequest,
+  renderExpiry,
+  renderGuestConfirmation,
   renderStaffNotification,
   renderStatusChange,
   statusKey,
@@ -23,7 +25,8 @@ describe("the status-change mail", () => {
     const reason = 'Le château est complet <ces dates> & "réservé"';
     const mail = renderStatusChange(booking, { status: "Rejected", reason }, null);
     expect(mail.subject).toBe("Votre demande de réservation CST-7K2Q : Refusée");
-    expect(mail.text).toContain("Bonjour Ada,");
+    expect(mail.text).toContain("Bonjour,\n");
+    expect(mail.text).not.toContain("Ada");
     expect(mail.text).toContain(
       "Le statut de votre demande de réservation CST-7K2Q est désormais : Refusée.",
     );
@@ -59,7 +62,7 @@ describe("the status-change mail", () => {
       null,
     );
     expect(mail.subject).toBe("您的会员申请（CST-7K2Q）状态更新：已获接纳");
-    expect(mail.text).toContain("尊敬的 明：");
+    expect(mail.text).toContain("您好：");
     expect(mail.text).toContain("您的申请已获接纳");
     expect(mail.text).toContain("确认邮件中的链接");
     expect(mail.text).toContain("谨致问候，");
@@ -101,5 +104,98 @@ describe("the staff notification", () => {
     expect(italian.text).toContain("Lingua dell’ospite: Français");
     expect(italian.text).toContain("Un mariage pour nos deux familles.");
     expect(italian.html).toContain('<html lang="it">');
+  });
+});
+
+/**
+ * Issue 21, finding f: the confirmation goes to whatever address was typed into the form, so it
+ * carries no text the sender wrote: only the reference, the kind, the estate and dates (chosen,
+ * not typed) and the status link, where the guest reads the rest.
+ */
+describe("the guest confirmation", () => {
+  const MARKER = "Zq9-SENDER-TEXT";
+  const statusUrl = "https://castellum.example/requests/abcdefghijklmnopqrstuvwxyz012345?lang=en";
+  const sender = {
+    firstName: `${MARKER} first`,
+    lastName: `${MARKER} last`,
+    email: "x@example.com",
+  };
+  const requests: MailRequest[] = [
+    {
+      kind: "booking_request",
+      reference: "BR-7K2Q-AAAA",
+      language: "en",
+      ...sender,
+      details: {
+        ...sender,
+        phoneNumber: `+33 ${MARKER}`,
+        countryOfResidence: "FR",
+        memberStatus: "silver",
+        checkInDate: "2027-05-01",
+        checkOutDate: "2027-05-04",
+        estimatedGuests: 4,
+        bookingGoal: `A wedding ${MARKER}`,
+        specialRequests: `Vegetarian ${MARKER}`,
+      },
+    },
+    {
+      kind: "property_booking",
+      reference: "PB-7K2Q-BBBB",
+      language: "en",
+      ...sender,
+      details: {
+        ...sender,
+        propertyName: "Gordon Castle",
+        phone: `+44 ${MARKER}`,
+        startDate: "2027-06-10",
+        endDate: "2027-06-12",
+        numberOfGuests: 2,
+        specialRequests: `Late arrival ${MARKER}`,
+      },
+    },
+    {
+      kind: "membership",
+      reference: "MA-7K2Q-CCCC",
+      language: "en",
+      ...sender,
+      details: {
+        ...sender,
+        otherClubMemberships: `Club ${MARKER}`,
+        linkedinProfile: `https://linkedin.com/in/${MARKER}`,
+        instagramHandle: `@${MARKER}`,
+        xHandle: `@${MARKER}`,
+        reasonToJoin: `Because ${MARKER}`,
+      },
+    },
+  ];
+
+  for (const request of requests)
+    for (const language of LANGUAGES)
+      it(`carries none of the sender's text: ${request.kind} (${language})`, () => {
+        const mail = renderGuestConfirmation({ ...request, language }, statusUrl);
+        for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toContain(MARKER);
+        expect(mail.subject).toContain(request.reference);
+        expect(mail.text).toContain(statusUrl);
+        expect(mail.html).toContain(`href="${statusUrl.replace("&", "&amp;")}"`);
+      });
+
+  it("names the estate and the dates, which the guest chose rather than typed", () => {
+    const property = renderGuestConfirmation(requests[1]!, statusUrl);
+    expect(property.text).toContain("Gordon Castle");
+    expect(property.text).toContain("Jun 10, 2027");
+    expect(property.text).toContain("Jun 12, 2027");
+    const booking = renderGuestConfirmation(requests[0]!, statusUrl);
+    expect(booking.text).toContain("May 01, 2027");
+    expect(booking.text).toContain("May 04, 2027");
+  });
+
+  it("greets without the name in the other mails to the guest's address too", () => {
+    for (const language of LANGUAGES) {
+      const request = { ...requests[0]!, language };
+      const changed = renderStatusChange(request, { status: "Contacted" }, statusUrl);
+      const expired = renderExpiry(request);
+      for (const part of [changed.text, changed.html, expired.text, expired.html])
+        expect(part).not.toContain(MARKER);
+    }
   });
 });

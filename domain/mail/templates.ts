@@ -19,15 +19,34 @@ export interface MailRequest {
   details: Record<string, unknown>;
 }
 
-/** The guest's confirmation, in the guest's language: reference, summary, what happens next. */
+/**
+ * The fields a mail to the guest's address may show: chosen, never typed (the estate comes
+ * from the catalogue, dates are validated dates). Decision 0020.
+ */
+const CONFIRMATION_FIELDS = new Set([
+  "property",
+  "checkInDate",
+  "checkOutDate",
+  "startDate",
+  "endDate",
+]);
+
+/**
+ * The guest's confirmation, in the guest's language: the reference, the kind, the estate and
+ * dates if any, what happens next and the status link. The address was typed into a form and
+ * is not confirmed, so the mail carries nothing the sender wrote (no name, no free text): the
+ * status page, which only the link opens, shows the rest (issue 21, decision 0020).
+ */
 export function renderGuestConfirmation(request: MailRequest, statusUrl: string): RenderedMail {
   const t = (key: string, params: Record<string, unknown> = {}) =>
     translate(request.language, key, params);
   const kindName = t(`mail.kinds.${request.kind}`);
-  const rows = summarizeRequest(request.kind, request.details, request.language, t);
+  const rows = summarizeRequest(request.kind, request.details, request.language, t).filter((row) =>
+    CONFIRMATION_FIELDS.has(row.key),
+  );
   const subject = t("mail.confirmation.subject", { kind: kindName, reference: request.reference });
   const paragraphs = [
-    t("mail.confirmation.greeting", { name: request.firstName }),
+    t("mail.confirmation.greeting"),
     t("mail.confirmation.received", { kind: kindName, reference: request.reference }),
     t(`mail.confirmation.next.${request.kind}`),
   ];
@@ -35,9 +54,9 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
   const closing = t("mail.confirmation.closing");
   const text = [
     ...paragraphs,
-    "",
-    t("mail.summaryHeading"),
-    ...rows.map((row) => `${row.label}: ${row.value}`),
+    ...(rows.length > 0
+      ? ["", t("mail.summaryHeading"), ...rows.map((row) => `${row.label}: ${row.value}`)]
+      : []),
     "",
     `${statusLine} ${statusUrl}`,
     "",
@@ -49,8 +68,9 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
     subject,
     [
       ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
-      `<h2 style="font-size:16px">${escapeHtml(t("mail.summaryHeading"))}</h2>`,
-      table(rows),
+      ...(rows.length > 0
+        ? [`<h2 style="font-size:16px">${escapeHtml(t("mail.summaryHeading"))}</h2>`, table(rows)]
+        : []),
       `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
     ].join("\n"),
@@ -65,6 +85,8 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
 export function renderStaffNotification(
   request: MailRequest,
   staffLanguage: Language = "en",
+  /** The request's details in the staff inbox (issue 20, item 5). */
+  detailsUrl: string | null = null,
 ): RenderedMail {
   const language = staffLanguage;
   const t = (key: string, params: Record<string, unknown> = {}) => translate(language, key, params);
@@ -77,8 +99,87 @@ export function renderStaffNotification(
   ];
   const subject = t("mail.staff.subject", { kind: kindName, reference: request.reference, name });
   const intro = t("mail.staff.intro", { kind: kindName, name, email: request.email });
-  const text = [intro, "", ...rows.map((row) => `${row.label}: ${row.value}`)].join("\n");
-  const html = layout(language, subject, `<p>${escapeHtml(intro)}</p>\n${table(rows)}`);
+  const open = detailsUrl ? t("staff.lifecycle.mail.open") : null;
+  const text = [
+    intro,
+    "",
+    ...rows.map((row) => `${row.label}: ${row.value}`),
+    ...(open ? ["", `${open} ${detailsUrl}`] : []),
+  ].join("\n");
+  const html = layout(
+    language,
+    subject,
+    `<p>${escapeHtml(intro)}</p>\n${table(rows)}` +
+      (open ? `\n${linkParagraph(open, detailsUrl)}` : ""),
+  );
+  return { subject, text, html };
+}
+
+function linkParagraph(label: string, url: string | null): string {
+  const href = escapeHtml(url ?? "");
+  return `<p>${escapeHtml(label)} <a href="${href}">${href}</a></p>`;
+}
+
+/**
+ * Reminds staff, in STAFF_LANGUAGE, that a request is still unanswered with a quarter of its
+ * window left, with a link to its details in the inbox (issue 20).
+ */
+export function renderStaffReminder(
+  request: Pick<MailRequest, "kind" | "reference" | "firstName" | "lastName"> & { dueAt: Date },
+  language: Language,
+  detailsUrl: string,
+): RenderedMail {
+  const t = (key: string, params: Record<string, unknown> = {}) => translate(language, key, params);
+  const kindName = t(`mail.kinds.${request.kind}`);
+  const name = `${request.firstName} ${request.lastName}`;
+  const due = `${request.dueAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  const subject = t("staff.lifecycle.mail.reminderSubject", {
+    kind: kindName,
+    reference: request.reference,
+  });
+  const body = t("staff.lifecycle.mail.reminderBody", {
+    kind: kindName,
+    reference: request.reference,
+    name,
+    due,
+  });
+  const open = t("staff.lifecycle.mail.open");
+  const text = [body, "", `${open} ${detailsUrl}`].join("\n");
+  const html = layout(
+    language,
+    subject,
+    `<p>${escapeHtml(body)}</p>\n${linkParagraph(open, detailsUrl)}`,
+  );
+  return { subject, text, html };
+}
+
+/**
+ * Tells the guest, in their language, that their request was closed because no one could
+ * confirm it in time (issue 20). Only the token's hash is stored, so the mail points to the
+ * status link of their confirmation mail.
+ */
+export function renderExpiry(request: MailRequest): RenderedMail {
+  const t = (key: string, params: Record<string, unknown> = {}) =>
+    translate(request.language, key, params);
+  const kindName = t(`mail.kinds.${request.kind}`);
+  const subject = t("lifecycle.mail.subject", { kind: kindName, reference: request.reference });
+  const paragraphs = [
+    t("mail.confirmation.greeting"),
+    t("lifecycle.mail.body", { kind: kindName, reference: request.reference }),
+    t("lifecycle.expiredReason"),
+    t("lifecycle.mail.next"),
+    t("mail.statusChange.statusLinkInConfirmation"),
+  ];
+  const closing = t("mail.confirmation.closing");
+  const text = [...paragraphs, "", closing, t("mail.signature")].join("\n");
+  const html = layout(
+    request.language,
+    subject,
+    [
+      ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+      `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
+    ].join("\n"),
+  );
   return { subject, text, html };
 }
 
@@ -117,7 +218,8 @@ export function renderStatusChange(
     reference: request.reference,
     status: statusName,
   });
-  const greeting = t("mail.confirmation.greeting", { name: request.firstName });
+  // No name: the guest's address is not confirmed (decision 0020).
+  const greeting = t("mail.confirmation.greeting");
   const changed = t("mail.statusChange.changed", {
     kind: kindName,
     reference: request.reference,

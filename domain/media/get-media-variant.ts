@@ -7,6 +7,7 @@ import { NotFoundError } from "../errors.ts";
 import type { Artwork } from "./artwork.ts";
 import { MEDIA_CONTENT_TYPES, type MediaFormat } from "./media-url.ts";
 import type { MediaVariantRequest } from "./media-variant.schema.ts";
+import { slots } from "./slots.ts";
 import { type MediaStoreConfig, readOriginal, UPLOAD_LIMITS } from "./uploads.ts";
 
 /** Where the sources of variants come from besides the image rows. */
@@ -37,23 +38,8 @@ const variantsInFlight = new WeakMap<object, Map<string, Promise<MediaVariant>>>
  * burst of different new variants (a page of new images) stays within bounded memory.
  */
 export const MAX_CONCURRENT_RENDERS = 2;
-let rendersRunning = 0;
-const rendersWaiting: (() => void)[] = [];
-
-/** Runs `render` when one of the MAX_CONCURRENT_RENDERS slots is free. */
-async function inRenderSlot<T>(render: () => Promise<T>): Promise<T> {
-  if (rendersRunning < MAX_CONCURRENT_RENDERS) rendersRunning += 1;
-  // A finishing render hands its slot straight to the first waiter (see below), so a newcomer
-  // can never slip in between and make it one too many.
-  else await new Promise<void>((resolve) => rendersWaiting.push(resolve));
-  try {
-    return await render();
-  } finally {
-    const next = rendersWaiting.shift();
-    if (next) next();
-    else rendersRunning -= 1;
-  }
-}
+/** Runs a render when one of the MAX_CONCURRENT_RENDERS slots is free. */
+const inRenderSlot = slots(MAX_CONCURRENT_RENDERS);
 
 /**
  * One encoded variant of an image: from the variant cache when it exists, otherwise rendered

@@ -2,10 +2,11 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crc32, deflateSync } from "node:zlib";
-import sharp from "sharp";
-import { afterAll, describe, expect, it } from "vitest";
+import sharp, { type Sharp } from "sharp";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import {
   inspectUpload,
+  MAX_CONCURRENT_NORMALISATIONS,
   normaliseUpload,
   UPLOAD_LIMITS,
   UploadRejectedError,
@@ -14,6 +15,9 @@ import {
 
 const dir = mkdtempSync(join(tmpdir(), "castellum-uploads-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 let files = 0;
 function save(bytes: Buffer | string, name = "file"): string {
@@ -231,6 +235,36 @@ describe("normaliseUpload", () => {
     const b = await normaliseUpload({ path: save(source) });
     expect(a.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(b.sha256).toBe(a.sha256);
+  });
+
+  it(`decodes at most ${MAX_CONCURRENT_NORMALISATIONS} upload at once; the others wait, none is refused`, async () => {
+    const paths = await Promise.all(
+      ["#aa3311", "#11aa33", "#3311aa", "#777777"].map(async (colour) =>
+        save(
+          await sharp({ create: { width: 900, height: 600, channels: 3, background: colour } })
+            .jpeg()
+            .toBuffer(),
+        ),
+      ),
+    );
+
+    const original = (sharp.prototype as Sharp).toBuffer;
+    const decodes = { running: 0, peak: 0 };
+    vi.spyOn(sharp.prototype, "toBuffer").mockImplementation(function (
+      this: Sharp,
+      ...args: unknown[]
+    ) {
+      decodes.running += 1;
+      decodes.peak = Math.max(decodes.peak, decodes.running);
+      const done = (original as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+      return done.finally(() => (decodes.running -= 1)) as never;
+    });
+
+    const images = await Promise.all(paths.map((path) => normaliseUpload({ path })));
+
+    expect(new Set(images.map((image) => image.sha256)).size).toBe(4);
+    expect(decodes.peak).toBe(MAX_CONCURRENT_NORMALISATIONS);
+    expect(decodes.running).toBe(0);
   });
 
   it("refuses pixels that cannot be decoded as the type its bytes claim", async () => {

@@ -52,6 +52,12 @@ export const OUTBOUND_DEFAULTS = {
   maxRedirects: 3,
 } as const;
 
+/** What is sent: a GET (feeds) by default, or a POST with a body (webhooks). */
+export interface OutboundRequest {
+  method?: "GET" | "POST";
+  body?: string;
+}
+
 export interface OutboundResponse {
   /** The address that answered, after redirects. */
   url: string;
@@ -164,15 +170,17 @@ export async function checkOutboundUrl(text: string, policy: OutboundPolicy): Pr
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /**
- * GETs a typed address under `policy`: resolves and checks every address it connects to,
- * follows at most `maxRedirects` redirects (each checked again), stops at `timeoutMs` for the
- * whole fetch and at `maxBytes` of body. Answers a 2xx response; anything else is an
- * `OutboundFetchError` with a code and a short English detail.
+ * GETs (or POSTs `request.body` to) a typed address under `policy`: resolves and checks every
+ * address it connects to, follows at most `maxRedirects` redirects (each checked again; with
+ * `maxRedirects: 0` none, and a redirect is a `too_many_redirects` failure), stops at
+ * `timeoutMs` for the whole fetch and at `maxBytes` of body. Answers a 2xx response; anything
+ * else is an `OutboundFetchError` with a code and a short English detail.
  */
 export async function safeFetch(
   text: string,
   policy: OutboundPolicy,
   headers: Record<string, string> = {},
+  request: OutboundRequest = {},
 ): Promise<OutboundResponse> {
   const timeoutMs = policy.timeoutMs ?? OUTBOUND_DEFAULTS.timeoutMs;
   const maxBytes = policy.maxBytes ?? OUTBOUND_DEFAULTS.maxBytes;
@@ -180,10 +188,15 @@ export async function safeFetch(
   const deadline = AbortSignal.timeout(timeoutMs);
   let url = parseOutboundUrl(text);
   for (let redirects = 0; ; redirects += 1) {
-    const answer = await getOnce(url, policy, headers, deadline, timeoutMs, maxBytes);
+    const answer = await getOnce(url, policy, headers, request, deadline, timeoutMs, maxBytes);
     if (answer.kind === "response") return answer.response;
     if (redirects >= maxRedirects)
-      throw new OutboundFetchError("too_many_redirects", `more than ${maxRedirects} redirects`);
+      throw new OutboundFetchError(
+        "too_many_redirects",
+        maxRedirects === 0
+          ? `a redirect (to ${answer.location.slice(0, 200)}), and redirects are not followed`
+          : `more than ${maxRedirects} redirects`,
+      );
     try {
       url = parseOutboundUrl(new URL(answer.location, url).toString());
     } catch (error) {
@@ -200,6 +213,7 @@ function getOnce(
   url: URL,
   policy: OutboundPolicy,
   headers: Record<string, string>,
+  outgoing: OutboundRequest,
   deadline: AbortSignal,
   timeoutMs: number,
   maxBytes: number,
@@ -212,7 +226,7 @@ function getOnce(
     let settled = false;
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const request: ClientRequest = send(url, {
-      method: "GET",
+      method: outgoing.method ?? "GET",
       lookup: checkingLookup(policy),
       // One connection per fetch: a pooled socket would skip the lookup, and so the check.
       agent: false,
@@ -308,7 +322,7 @@ function getOnce(
           fail(new OutboundFetchError("network", "the connection closed mid-answer"));
       });
     });
-    request.end();
+    request.end(outgoing.body);
   });
 }
 

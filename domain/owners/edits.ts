@@ -411,8 +411,10 @@ function imageKeyOf(value: string): string {
 }
 
 /**
- * Staff give an estate another owner contact email. Claims made with the former email stop
- * granting access at once (access needs the email on record).
+ * Staff give an estate another owner contact email. The estate's claims end for good and the
+ * former address's sessions that no other estate keeps are deleted (a database trigger,
+ * migration 0016, so a revert or an import does the same): changing the email back revives
+ * nothing, the owner claims again with a new code.
  */
 export async function setEstateOwnerEmail(
   deps: Db,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   properties,
   propertyClaims,
@@ -58,8 +58,9 @@ function pickLanguage<T extends { id: number; lang: string }>(
 }
 
 /**
- * The estates an owner may open: claimed with this email, and still on record with it (when
- * staff give an estate another contact email, the former owner's access ends at once).
+ * The estates an owner may open: claimed with this email by a claim that has not ended, and
+ * still on record with it. When the estate's owner email changes, its claims end for good (a
+ * trigger, migration 0016): changing it back does not revive them; the owner claims again.
  */
 export async function listOwnerEstates(
   deps: Db,
@@ -79,6 +80,7 @@ export async function listOwnerEstates(
       and(
         sql`lower(${properties.ownerEmail}) = ${email}`,
         eq(propertyClaims.email, email),
+        isNull(propertyClaims.endedAt),
         inArray(propertyTranslations.lang, [input.language, DEFAULT_LANGUAGE]),
       ),
     )

@@ -12,6 +12,13 @@ export const OWNER_CODE_POLICY = {
   maxAttempts: 5,
   /** How long the proof of a correct code lets the owner claim: 10 minutes. */
   proofTtlMs: 10 * 60_000,
+  /**
+   * Wrong codes per email within `failureWindowMs`, across codes (issue 21, finding a; decision
+   * 0021). At the cap the email is locked: a code mailed before the lock is refused whatever is
+   * typed, and only a code mailed after the email's latest wrong guess gets a try (one).
+   */
+  maxFailuresPerWindow: 10,
+  failureWindowMs: 24 * 60 * 60_000,
 } as const;
 
 /** A code's validity in whole minutes, for the page and the mail. */

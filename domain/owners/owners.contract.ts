@@ -344,6 +344,7 @@ export const verifyOwnerCode = defineOperation({
   tags: ["owners"],
   description:
     `Public: the second step. A wrong code uses one of the ${OWNER_CODE_POLICY.maxAttempts} tries, and the last wrong one ends the code. ` +
+    `Wrong codes also count against the email across codes: after ${OWNER_CODE_POLICY.maxFailuresPerWindow} within ${OWNER_CODE_POLICY.failureWindowMs / 3_600_000} hours the email is locked, and only a code mailed after its latest wrong one is checked (one try). Asking for codes counts nothing. ` +
     `The right code is spent and sets the proof cookie that claim-property needs (${PROOF_MINUTES} minutes). ` +
     "The answer lists the estates on record with the email, named in the caller's language.",
   security: PUBLIC,
@@ -365,6 +366,9 @@ export const verifyOwnerCode = defineOperation({
     ...JSON_BODY_ERRORS,
     410: error(
       "No live code for this email: never sent, expired, already used or out of tries; ask for a new one",
+    ),
+    429: error(
+      "The email reached its daily cap of wrong codes: the same answer whatever was typed, unless the code was mailed after the latest wrong one and not tried yet; ask for a new code",
     ),
   },
 });

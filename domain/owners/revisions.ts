@@ -244,7 +244,7 @@ export async function listEstatesForStaff(
         at: max(propertyClaims.claimedAt),
       })
       .from(propertyClaims)
-      .where(sql`${propertyClaims.propertyId} in (${idList})`)
+      .where(and(sql`${propertyClaims.propertyId} in (${idList})`, isNull(propertyClaims.endedAt)))
       .groupBy(propertyClaims.propertyId, propertyClaims.email),
     deps.db
       .select({ propertyId: propertyStaleTranslations.propertyId, n: count() })

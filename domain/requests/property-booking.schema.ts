@@ -15,7 +15,15 @@ import { CASTELLUM_STATUSES, DATE_MODES, FORM_LIMITS, PAYMENT_METHODS } from "./
  * The property booking (/booking/{id-or-slug}; spec points 3 and 5, decisions.md). Dates run
  * from today to the booking horizon; the end date cannot precede the start date.
  */
-export function propertyBookingSchema(horizonMonths: number = FORM_LIMITS.bookingHorizonMonths) {
+export function propertyBookingSchema(
+  horizonMonths: number = FORM_LIMITS.bookingHorizonMonths,
+  /**
+   * The browser's own check of the dates against the estate's taken nights: the message for
+   * the start date, or null. It runs whatever else is wrong (the bot check still running), so
+   * the guest hears of taken nights first.
+   */
+  takenNight?: (startDate: unknown, endDate: unknown) => string | null,
+) {
   const withinWindow = (message: string) =>
     futureDate(message).refine(
       (value) => value <= lastBookableDate(horizonMonths),
@@ -55,6 +63,16 @@ export function propertyBookingSchema(horizonMonths: number = FORM_LIMITS.bookin
         return typeof value.startDate === "string" && typeof value.endDate === "string";
       },
     })
+    .superRefine(
+      (form, context) => {
+        const message = takenNight?.(form.startDate, form.endDate);
+        if (message) context.addIssue({ code: "custom", path: ["startDate"], message });
+      },
+      {
+        when: ({ value }) =>
+          takenNight !== undefined && typeof value === "object" && value !== null,
+      },
+    )
     .transform((form) => ({
       ...form,
       // Flexibility only means something in flexible mode.

@@ -82,7 +82,7 @@ const retryAfter = (description: string) => ({
   "Retry-After": { description, schema: z.number().int().min(1) },
 });
 
-const RATE_LIMIT_HEADERS = {
+export const RATE_LIMIT_HEADERS = {
   "RateLimit-Limit": {
     description: "Requests allowed from this address per window",
     schema: z.number().int().min(1),
@@ -93,12 +93,12 @@ const RATE_LIMIT_HEADERS = {
   },
 } as const;
 
-const NO_STORE = {
+export const NO_STORE = {
   "Cache-Control": { description: "`no-store`: never cached", schema: z.string() },
 } as const;
 
 /** The rate limiter's answers (`rateLimit()`), which run before anything else. */
-const rateLimitAnswers = (what: string) =>
+export const rateLimitAnswers = (what: string) =>
   ({
     429: {
       ...error(`Too many ${what} from this address; see Retry-After`),

@@ -34,6 +34,27 @@ describe("the property booking window", () => {
   });
 });
 
+describe("the booking form's taken-nights check", () => {
+  it("names taken nights even while the bot check's token is still missing", () => {
+    const start = addDays(utcToday(), 10);
+    const schema = propertyBookingSchema(18, (startDate) =>
+      startDate === start ? "The night is not available." : null,
+    );
+    const result = schema.safeParse({ ...form(start, addDays(start, 2)), turnstileToken: "" });
+    const messages = result.error?.issues.map((issue) => [issue.path.join("."), issue.message]);
+    expect(messages).toEqual([
+      ["turnstileToken", "validation.turnstileRequired"],
+      ["startDate", "The night is not available."],
+    ]);
+    // Free nights: the token alone is missing.
+    const free = schema.safeParse({
+      ...form(addDays(start, 1), addDays(start, 2)),
+      turnstileToken: "",
+    });
+    expect(free.error?.issues.map((issue) => issue.path.join("."))).toEqual(["turnstileToken"]);
+  });
+});
+
 function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }

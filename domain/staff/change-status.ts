@@ -7,9 +7,11 @@ import {
 } from "../../db/schema/index.ts";
 import { isLanguage } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
+import { recordRequestEvent } from "../events/request-events.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { renderStatusChange } from "../mail/templates.ts";
 import { REFUSAL_STATUSES, type RequestKind, statusesOf } from "../requests/options.ts";
+import { OPEN_STATUSES } from "../requests/lifecycle-statuses.ts";
 import { getRequestDetail, isUuid, type RequestDetail, type RequestNote } from "./inbox.ts";
 import type { StatusChange } from "./inbox.schema.ts";
 import type { StaffUser } from "./staff-user.ts";
@@ -58,12 +60,25 @@ export async function changeRequestStatus(
         if (!current) return { outcome: "not_found" } as const;
         if (change.version !== undefined && change.version !== current.version)
           return { outcome: "conflict" } as const;
+        // A closed request staff reopen gets its window again from now (issue 20): without it, a
+        // request reopened after its due time would be closed by the next lifecycle run.
+        const open = OPEN_STATUSES[kind === "membership" ? "membership" : "booking"];
+        const reopened =
+          current.dueAt !== null && !open.includes(current.status) && open.includes(change.status);
+        const window = sql`(${guestRequests.dueAt} - ${guestRequests.createdAt})`;
         await db
           .update(guestRequests)
           .set({
             status: change.status,
             version: sql`${guestRequests.version} + 1`,
             updatedAt: sql`now()`,
+            ...(reopened
+              ? {
+                  dueAt: sql`now() + ${window}`,
+                  remindAt: sql`now() + ${window} * 0.75`,
+                  remindedAt: null,
+                }
+              : {}),
           })
           .where(eq(guestRequests.id, current.id));
         // The calendar follows the status in the same transaction: Confirmed takes the request's
@@ -81,6 +96,13 @@ export async function changeRequestStatus(
           reason,
           reasonShared: Boolean(reason && change.shareReason),
         });
+        if (current.status !== change.status)
+          await recordRequestEvent(db, {
+            type: "request.status_changed",
+            requestId: current.id,
+            actor: "staff",
+            extra: { previousStatus: current.status },
+          });
         if (change.notifyGuest) {
           const language = isLanguage(current.language) ? current.language : "en";
           await enqueueMail(db, [

@@ -10,3 +10,20 @@ export const STAFF_COLLECTIONS: Record<RequestKind, string> = {
   property_booking: "/bookings",
   membership: "/membership/applications",
 };
+
+/** The `:collection` segment of the staff area's details route per kind. */
+const DETAILS_SEGMENTS: Record<RequestKind, string> = {
+  booking_request: "booking-requests",
+  property_booking: "bookings",
+  membership: "applications",
+};
+
+/**
+ * The address of one request's details in the staff inbox (issue 20: staff mails link straight
+ * to it), the inbox behind it showing the request's kind. Matches app/components/staff/
+ * details-path.ts, which the pages use.
+ */
+export function staffDetailsUrl(publicUrl: string, kind: RequestKind, id: string): string {
+  const search = kind === "booking_request" ? "" : `?kind=${kind}`;
+  return `${publicUrl}/admin/booking-requests/${DETAILS_SEGMENTS[kind]}/${encodeURIComponent(id)}${search}`;
+}

@@ -1,3 +1,4 @@
+import { ResponseHoursChangeSchema } from "./estates.schema.ts";
 import { z } from "zod";
 import {
   DateTimeSchema,
@@ -96,6 +97,12 @@ export const StaffEstateSchema = z
     stale: z
       .array(StaleTranslationSchema)
       .describe("Translations flagged as out of date, by field then language"),
+    responseHours: z
+      .number()
+      .nullable()
+      .describe(
+        "Hours staff have to answer a request for this estate before the system rejects it; null: the site's REQUEST_RESPONSE_HOURS",
+      ),
   })
   .meta({ id: "StaffEstate" });
 
@@ -221,9 +228,34 @@ export const revertEstateRevision = defineOperation({
   },
 });
 
+export const setEstateResponseHours = defineOperation({
+  id: "setEstateResponseHours",
+  method: "put",
+  path: "/api/admin/estates/{id}/response-hours",
+  summary: "Set the hours staff have to answer a request for an estate",
+  tags: ["estates"],
+  description:
+    "A request for this estate (a property booking, or a general request arriving for it) is due this many hours after it arrives; " +
+    "`null` returns to the site's REQUEST_RESPONSE_HOURS. Requests already received keep their due time.",
+  security: STAFF_SESSION,
+  params: z.object({ id: estateId }),
+  body: { schema: ResponseHoursChangeSchema.meta({ id: "ResponseHoursChange" }) },
+  responses: {
+    200: {
+      description: "The estate's response hours now",
+      schema: z.object({ responseHours: z.number().nullable() }).meta({ id: "ResponseHours" }),
+    },
+    400: invalid("Not a number of hours between 0.01 and 8760 (or null), or malformed JSON"),
+    404: noEstate,
+    ...JSON_BODY_ERRORS,
+    ...adminGuardAnswers(true),
+  },
+});
+
 export const STAFF_ESTATE_OPERATIONS = [
   listStaffEstates,
   getStaffEstate,
   setEstateOwnerEmail,
+  setEstateResponseHours,
   revertEstateRevision,
 ];

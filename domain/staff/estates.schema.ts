@@ -62,3 +62,16 @@ export function parseEstateId(value: unknown): number | null {
   const id = Number(value);
   return id <= MAX_ESTATE_ID ? id : null;
 }
+
+/**
+ * An estate's own response time (issue 20): the hours staff have to answer a request for it
+ * before the system rejects it; null goes back to REQUEST_RESPONSE_HOURS.
+ */
+export const ResponseHoursChangeSchema = z.object({
+  hours: z
+    .number("staff.lifecycle.responseHours.invalid")
+    .min(0.01, "staff.lifecycle.responseHours.invalid")
+    .max(24 * 365, "staff.lifecycle.responseHours.invalid")
+    .nullable(),
+});
+export type ResponseHoursChange = z.infer<typeof ResponseHoursChangeSchema>;

@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { properties } from "../../db/schema/index.ts";
 import type { Language } from "../../i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { getOwnerPropertyDetails } from "../owners/estates.ts";
@@ -21,6 +23,8 @@ export interface StaffEstateRecord {
   revisions: EstateRevision[];
   /** Translations flagged as out of date, by field then language. */
   stale: StaleTranslation[];
+  /** Hours staff have to answer a request for it (issue 20); null: REQUEST_RESPONSE_HOURS. */
+  responseHours: number | null;
 }
 
 /**
@@ -35,9 +39,30 @@ export async function getEstateForStaff(
 ): Promise<StaffEstateRecord> {
   // The details first: they throw NotFoundError for an estate that does not exist.
   const estate = await getOwnerPropertyDetails(deps, actor, input);
-  const [revisions, stale] = await Promise.all([
+  const [revisions, stale, [row]] = await Promise.all([
     listEstateRevisions(deps, { propertyId: input.propertyId }),
     listStaleTranslations(deps, { propertyId: input.propertyId }),
+    deps.db
+      .select({ responseHours: properties.responseHours })
+      .from(properties)
+      .where(eq(properties.id, input.propertyId)),
   ]);
-  return { estate, revisions, stale };
+  return { estate, revisions, stale, responseHours: row?.responseHours ?? null };
+}
+
+/**
+ * Sets an estate's own response hours (issue 20); null returns to the site's default. Applies
+ * to requests that arrive from then on (a request's due time is set at intake). Returns false
+ * when the estate does not exist.
+ */
+export async function setEstateResponseHours(
+  deps: Db,
+  input: { propertyId: number; hours: number | null },
+): Promise<boolean> {
+  const updated = await deps.db
+    .update(properties)
+    .set({ responseHours: input.hours })
+    .where(eq(properties.id, input.propertyId))
+    .returning({ id: properties.id });
+  return updated.length > 0;
 }

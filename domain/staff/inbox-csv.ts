@@ -2,6 +2,7 @@ import { countryName, type Translate } from "../requests/summary.ts";
 import { STATUS_KEYS } from "../requests/options.ts";
 import type { InboxItem } from "./inbox.ts";
 import { requestFactsOf } from "./request-facts.ts";
+import { csvCell } from "../csv/safe-csv.ts";
 
 /** The export's columns, in order; each header is `staff.columns.{column}` in the staff's language. */
 export const CSV_COLUMNS = [
@@ -24,16 +25,7 @@ export const CSV_COLUMNS = [
   "language",
 ] as const;
 
-/**
- * A cell a spreadsheet would run as a formula (=, +, -, @, and the tab or carriage return that
- * some programs strip first) is prefixed with an apostrophe, so guest input stays text (CSV
- * injection). Everything else goes out as it is; the CSV writer quotes what needs quoting.
- */
-export function spreadsheetSafe(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
-/** One request as CSV cells, in CSV_COLUMNS order. */
+/** One request as CSV cells, in CSV_COLUMNS order, each made safe for spreadsheets (csvCell). */
 export function csvRowOf(item: InboxItem, language: string, t: Translate): string[] {
   const facts = requestFactsOf(item);
   const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
@@ -58,5 +50,5 @@ export function csvRowOf(item: InboxItem, language: string, t: Translate): strin
         : "",
     language: item.language,
   };
-  return CSV_COLUMNS.map((column) => spreadsheetSafe(cells[column]));
+  return CSV_COLUMNS.map((column) => csvCell(cells[column]));
 }

@@ -21,6 +21,7 @@ import { STAFF_COLLECTIONS } from "./collections.ts";
 import { InboxFilterSchema, NoteSchema, StatusChangeSchema } from "./inbox.schema.ts";
 import { adminGuardAnswers } from "./staff-auth.contract.ts";
 import { EstateIdSchema } from "../owners/owners.contract.ts";
+import { OwnerViewSchema } from "../owners/owner-requests.contract.ts";
 import { addDays, isIsoDate } from "../calendar/nights.ts";
 import {
   CalendarCollisionSchema,
@@ -61,11 +62,24 @@ export const InboxItemSchema = z
     stayEnd: IsoDateSchema.nullable().describe("The check-out day (exclusive)"),
     createdAt: DateTimeSchema,
     updatedAt: DateTimeSchema,
+    unreadMessages: COUNT.describe(
+      "The guest's messages no member of staff has read yet (reading the thread reads them)",
+    ),
     details: z
       .record(z.string(), z.unknown())
       .describe(
         "The validated form as the guest sent it; its fields are those of BookingRequest, PropertyBooking or MembershipApplication",
       ),
+    dueAt: DateTimeSchema.nullable().describe(
+      "When the system closes the request if it is still open (Rejected, or Declined for a membership application); null: never",
+    ),
+    overdue: z
+      .boolean()
+      .describe("Still open and past its due time: the next lifecycle run closes it"),
+    // Issue 20: the estate owner's latest view, for staff to weigh before they decide.
+    ownerView: OwnerViewSchema.nullable().describe(
+      "The latest view the estate's owner gave on the request (agree or decline, with a note); null when none",
+    ),
   })
   .meta({ id: "InboxItem", description: "One request as the inbox lists it" });
 
@@ -73,13 +87,18 @@ export const StatusHistoryEntrySchema = z
   .object({
     fromStatus: z.enum(REQUEST_STATUSES).nullable(),
     toStatus: z.enum(REQUEST_STATUSES),
-    changedBy: z.string().describe("The email of the staff member"),
+    changedBy: z
+      .string()
+      .describe('The email of the staff member, "guest" for the first row, "system" for an expiry'),
     changedAt: DateTimeSchema,
     reason: z.string().nullable(),
     reasonShared: z.boolean().describe("Whether the guest sees the reason"),
     event: z
-      .enum(["status", "stay"])
-      .describe("`stay`: staff set the estate and nights; the status did not change"),
+      .enum(["status", "stay", "due"])
+      .describe(
+        "`stay`: staff set the estate and nights; `due`: staff moved the due time; in both the status did not change",
+      ),
+    dueAt: DateTimeSchema.nullable().describe("For a `due` event, the new due time"),
     stay: z
       .object({ propertyId: z.number().int(), start: IsoDateSchema, end: IsoDateSchema })
       .nullable()
@@ -102,6 +121,9 @@ export const RequestDetailSchema = InboxItemSchema.extend({
   stayHeld: z
     .boolean()
     .describe("Whether the request's nights are taken in the estate's calendar (it is Confirmed)"),
+  ownerViews: z
+    .array(OwnerViewSchema)
+    .describe("Every view the estate's owner gave, oldest first (issue 20); the last one counts"),
   collisions: z
     .array(CollidingEntrySchema)
     .describe(
@@ -131,6 +153,7 @@ export const InboxOverviewSchema = z.object({
     .array(WeeklyCountsSchema)
     .describe("Requests of every kind per week of arrival and current status, oldest week first"),
   waitingOver48h: COUNT.describe("Requests still New more than 48 hours after they arrived"),
+  overdue: COUNT.describe("Open requests past their due time, which the next lifecycle run closes"),
 });
 
 export const StatusCountsSchema = z.object({
@@ -194,7 +217,7 @@ function filterQuery(kind: RequestKind) {
     to: filter.to.describe("Sent on or before this day (YYYY-MM-DD, UTC)"),
     propertyId: filter.propertyId.describe("Only requests for this property"),
     memberStatus: filter.memberStatus.describe("Only guests with this member status"),
-    sort: filter.sort.describe("Newest or oldest first"),
+    sort: filter.sort.describe("Newest or oldest first, or `due`: open requests soonest due first"),
   });
 }
 
@@ -413,8 +436,60 @@ export const STAY_OPERATIONS = {
   property_booking: setStayOperation("property_booking"),
 } satisfies Record<StayKind, Operation>;
 
+/** The longest a due time may be set ahead, in days (a year). */
+export const DUE_MAX_DAYS = 366;
+
+export const DueSettingSchema = z
+  .strictObject({
+    dueAt: z.iso
+      .datetime({ offset: true, message: "staff.lifecycle.extend.invalid" })
+      .describe("The new due time (ISO 8601 with a time zone); it must lie in the future"),
+    version: StatusChangeSchema.shape.version,
+  })
+  .meta({ id: "DueSetting" });
+
+/** Moving the due time of an open request (issue 20): "extend" in the details. */
+function setDueOperation(kind: RequestKind) {
+  const { one, label } = COLLECTION_NAMES[kind];
+  return defineOperation({
+    id: `set${one}Due`,
+    method: "put",
+    path: `/api${STAFF_COLLECTIONS[kind]}/{id}/due`,
+    summary: `Move a ${label}'s due time`,
+    tags: ["inbox"],
+    description:
+      "An open request still waiting for an answer is closed by the system at its due time. " +
+      `This moves it (at most ${DUE_MAX_DAYS} days ahead), records who and the new time in the history, ` +
+      "and sends staff a new reminder at three quarters of the new window.",
+    security: STAFF_SESSION,
+    params: z.object({
+      id: z.string().meta({ format: "uuid" }).describe(`The ${label}'s id`),
+    }),
+    body: { schema: DueSettingSchema },
+    responses: {
+      200: { description: "Moved: the request as it is now", schema: RequestDetailSchema },
+      400: invalid(
+        "Not a date-time with a time zone, not in the future, too far ahead, or malformed JSON",
+      ),
+      404: error(`No ${label} with this id`),
+      409: {
+        description:
+          "Nothing was written: changed by someone else since `version`, or no longer open (answered or closed)",
+        schema: StatusConflictSchema,
+      },
+      ...JSON_BODY_ERRORS,
+      ...adminGuardAnswers(true),
+    },
+  });
+}
+
+export const DUE_OPERATIONS = Object.fromEntries(
+  REQUEST_KINDS.map((kind) => [kind, setDueOperation(kind)]),
+) as Record<RequestKind, ReturnType<typeof setDueOperation>>;
+
 export const INBOX_OPERATIONS = [
   getInboxOverview,
   ...REQUEST_KINDS.flatMap((kind) => Object.values(COLLECTION_OPERATIONS[kind])),
   ...Object.values(STAY_OPERATIONS),
+  ...Object.values(DUE_OPERATIONS),
 ];

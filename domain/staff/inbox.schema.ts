@@ -1,22 +1,18 @@
 import { z } from "zod";
+import { filterDaySchema } from "../requests/filter-day.schema.ts";
 import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 import { NOTE_MAX_LENGTH, REASON_MAX_LENGTH } from "./inbox-limits.ts";
 import { MEMBER_STATUSES, REQUEST_KINDS, REQUEST_STATUSES } from "../requests/options.ts";
 
-const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "staff.validation.dateInvalid")
-  .refine(
-    (value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
-    "staff.validation.dateInvalid",
-  );
+const isoDate = filterDaySchema("staff.validation.dateInvalid");
 
 /** The largest id an integer column holds: a larger one matches nothing and is refused. */
 const MAX_ROW_ID = 2_147_483_647;
 
 const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
-export const INBOX_SORTS = ["newest", "oldest"] as const;
+/** `due`: open requests by due time, soonest first (issue 20), then those without one. */
+export const INBOX_SORTS = ["newest", "oldest", "due"] as const;
 export const INBOX_PAGE_SIZE = 25;
 
 /**

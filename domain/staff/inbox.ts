@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, ilike, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import {
   calendarEntries,
   guestRequestNotes,
@@ -7,9 +7,12 @@ import {
 } from "../../db/schema/index.ts";
 import type { CollidingEntry } from "../calendar/calendar.schema.ts";
 import { findCollisions } from "../calendar/collisions.ts";
+import type { Database } from "../../db/client.ts";
 import type { Deps } from "../deps.ts";
+import { latestOwnerViews, listOwnerViews } from "../owners/owner-requests.ts";
 import { ValidationError } from "../errors.ts";
 import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";
+import { OPEN_STATUSES } from "../requests/lifecycle.ts";
 import type { z } from "zod";
 import type {
   InboxItemSchema,
@@ -20,6 +23,8 @@ import type {
   WeeklyCountsSchema,
 } from "./inbox.contract.ts";
 import type { InboxFilter } from "./inbox.schema.ts";
+import { unreadMessagesOf } from "../conversation/unread.ts";
+import { dayRangeConditions } from "../requests/day-filter.ts";
 
 /** One row of the staff inbox: the columns of spec point 2 plus what the detail view needs. */
 export type InboxItem = z.infer<typeof InboxItemSchema>;
@@ -50,23 +55,49 @@ const columns = {
   createdAt: guestRequests.createdAt,
   updatedAt: guestRequests.updatedAt,
   details: guestRequests.details,
+  dueAt: guestRequests.dueAt,
 };
 
 type Row = {
   [K in keyof typeof columns]: (typeof columns)[K]["_"]["notNull"] extends true
     ? (typeof columns)[K]["_"]["data"]
     : (typeof columns)[K]["_"]["data"] | null;
-};
+} & { unreadMessages: number };
 
-function toItem(row: Row): InboxItem {
+/** A row's columns and the guest's unread messages (issue 20). */
+const itemColumns = { ...columns, unreadMessages: unreadMessagesOf };
+
+function toItem(row: Row, now = new Date()): Omit<InboxItem, "ownerView"> {
+  const status = row.status as RequestStatus;
   return {
     ...row,
     // Stored as text; intake and status changes write only these values.
-    status: row.status as RequestStatus,
+    status,
     memberStatus: row.memberStatus as InboxItem["memberStatus"],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    dueAt: row.dueAt ? row.dueAt.toISOString() : null,
+    // Open and past its due time: the lifecycle job closes it at its next run.
+    overdue: Boolean(row.dueAt && row.dueAt <= now && isOpen(row.kind, status)),
   };
+}
+
+const isOpen = (kind: RequestKind, status: RequestStatus) =>
+  OPEN_STATUSES[kind === "membership" ? "membership" : "booking"].includes(status);
+
+/** Sorting by due time: open requests with a due time first, soonest first; the rest after. */
+const dueKey = sql`coalesce(case when ${guestRequests.status} in ('New', 'Contacted', 'In progress', 'In review') then ${guestRequests.dueAt} end, 'infinity'::timestamptz)`;
+
+/** Items with the estate owner's latest view of each (issue 20), read in one query. */
+async function withOwnerViews(
+  db: Database,
+  items: Omit<InboxItem, "ownerView">[],
+): Promise<InboxItem[]> {
+  const views = await latestOwnerViews(
+    db,
+    items.filter((item) => item.propertyId !== null).map((item) => item.id),
+  );
+  return items.map((item) => ({ ...item, ownerView: views.get(item.id) ?? null }));
 }
 
 /** Refuses a status that requests of this kind never have (e.g. Accepted for a booking). */
@@ -80,24 +111,13 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The last day a `timestamp with time zone` column holds. */
-const LAST_STORABLE_DAY = "9999-12-31";
-
 /** The filter's WHERE clause without the page cursor (shared by the page, the count and CSV). */
 function whereOf(filter: InboxFilter): SQL {
   const conditions: SQL[] = [eq(guestRequests.kind, filter.kind)];
   if (filter.status) conditions.push(eq(guestRequests.status, filter.status));
   if (filter.memberStatus) conditions.push(eq(guestRequests.memberStatus, filter.memberStatus));
   if (filter.propertyId) conditions.push(eq(guestRequests.propertyId, filter.propertyId));
-  if (filter.from)
-    conditions.push(gte(guestRequests.createdAt, new Date(`${filter.from}T00:00:00Z`)));
-  // The day after the last one a timestamp holds is past the column's range (PostgreSQL refuses
-  // year 10000): up to that day is every request, so no bound. The GET fuzz found the 500.
-  if (filter.to && filter.to < LAST_STORABLE_DAY) {
-    const end = new Date(`${filter.to}T00:00:00Z`);
-    end.setUTCDate(end.getUTCDate() + 1);
-    conditions.push(lt(guestRequests.createdAt, end));
-  }
+  conditions.push(...dayRangeConditions(guestRequests.createdAt, filter));
   if (filter.q) {
     const q = filter.q;
     const pattern = likePattern(q);
@@ -117,28 +137,40 @@ function whereOf(filter: InboxFilter): SQL {
   return and(...conditions) as SQL;
 }
 
-function encodeCursor(row: { createdAt: Date; id: string }): string {
-  return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
+/** The page-order key of a row: its arrival, or for `sort=due` its open due time. */
+function sortKeyOf(row: Row, filter: InboxFilter): string {
+  if (filter.sort !== "due") return row.createdAt.toISOString();
+  return row.dueAt && isOpen(row.kind, row.status as RequestStatus)
+    ? row.dueAt.toISOString()
+    : "infinity";
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [iso, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(iso ?? "");
-  if (!id || !/^[0-9a-f-]{36}$/.test(id) || Number.isNaN(createdAt.getTime()))
+function encodeCursor(row: Row, filter: InboxFilter): string {
+  return Buffer.from(`${sortKeyOf(row, filter)}|${row.id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string, filter: InboxFilter): { at: string; id: string } {
+  const [at, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const valid =
+    at !== undefined &&
+    (!Number.isNaN(new Date(at).getTime()) || (filter.sort === "due" && at === "infinity"));
+  if (!id || !/^[0-9a-f-]{36}$/.test(id) || !valid)
     throw new ValidationError([{ path: "after", message: "staff.validation.cursorInvalid" }]);
-  return { createdAt, id };
+  return { at: at === "infinity" ? at : new Date(at).toISOString(), id };
 }
 
 /** Keyset condition: rows strictly after the cursor in the page order (stable under inserts). */
 function afterCursor(filter: InboxFilter): SQL | undefined {
   if (!filter.after) return undefined;
-  const cursor = decodeCursor(filter.after);
+  const cursor = decodeCursor(filter.after, filter);
+  const at = sql`(${cursor.at}::timestamptz, ${cursor.id}::uuid)`;
+  if (filter.sort === "due") return sql`(${dueKey}, ${guestRequests.id}) > ${at}`;
   const key = sql`(${guestRequests.createdAt}, ${guestRequests.id})`;
-  const at = sql`(${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`;
   return filter.sort === "oldest" ? sql`${key} > ${at}` : sql`${key} < ${at}`;
 }
 
 function orderOf(filter: InboxFilter) {
+  if (filter.sort === "due") return [asc(dueKey), asc(guestRequests.id)];
   return filter.sort === "oldest"
     ? [asc(guestRequests.createdAt), asc(guestRequests.id)]
     : [desc(guestRequests.createdAt), desc(guestRequests.id)];
@@ -154,7 +186,7 @@ export async function listInbox(deps: Pick<Deps, "db">, filter: InboxFilter): Pr
   const cursor = afterCursor(filter);
   const [rows, [total]] = await Promise.all([
     deps.db
-      .select(columns)
+      .select(itemColumns)
       .from(guestRequests)
       .where(cursor ? and(where, cursor) : where)
       .orderBy(...orderOf(filter))
@@ -163,9 +195,13 @@ export async function listInbox(deps: Pick<Deps, "db">, filter: InboxFilter): Pr
   ]);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
+  const now = new Date();
   return {
-    items: page.map(toItem),
-    nextCursor: rows.length > filter.limit && last ? encodeCursor(last) : null,
+    items: await withOwnerViews(
+      deps.db,
+      page.map((row) => toItem(row, now)),
+    ),
+    nextCursor: rows.length > filter.limit && last ? encodeCursor(last, filter) : null,
     total: total?.n ?? 0,
   };
 }
@@ -182,15 +218,19 @@ export async function* streamInbox(
     const cursor = afterCursor(page);
     const where = whereOf(page);
     const rows = await deps.db
-      .select(columns)
+      .select(itemColumns)
       .from(guestRequests)
       .where(cursor ? and(where, cursor) : where)
       .orderBy(...orderOf(page))
       .limit(batchSize);
-    for (const row of rows) yield toItem(row);
+    for (const item of await withOwnerViews(
+      deps.db,
+      rows.map((row) => toItem(row)),
+    ))
+      yield item;
     const last = rows.at(-1);
     if (rows.length < batchSize || !last) return;
-    page = { ...page, after: encodeCursor(last) };
+    page = { ...page, after: encodeCursor(last, page) };
   }
 }
 
@@ -228,13 +268,13 @@ export async function getRequestDetail(
 ): Promise<RequestDetail | null> {
   if (!isUuid(id)) return null;
   const [row] = await deps.db
-    .select(columns)
+    .select(itemColumns)
     .from(guestRequests)
     .where(
       kind ? and(eq(guestRequests.id, id), eq(guestRequests.kind, kind)) : eq(guestRequests.id, id),
     );
   if (!row) return null;
-  const [history, notes, calendar] = await Promise.all([
+  const [history, notes, calendar, ownerViews] = await Promise.all([
     deps.db
       .select()
       .from(guestRequestStatusHistory)
@@ -246,9 +286,12 @@ export async function getRequestDetail(
       .where(eq(guestRequestNotes.requestId, id))
       .orderBy(asc(guestRequestNotes.createdAt), asc(guestRequestNotes.id)),
     readStayCalendar(deps, row),
+    listOwnerViews(deps.db, id),
   ]);
   return {
     ...toItem(row),
+    ownerView: ownerViews.at(-1) ?? null,
+    ownerViews,
     history: history.map((entry) => ({
       fromStatus: entry.fromStatus as RequestStatus | null,
       toStatus: entry.toStatus as RequestStatus,
@@ -257,6 +300,7 @@ export async function getRequestDetail(
       reason: entry.reason,
       reasonShared: entry.reasonShared,
       event: entry.event,
+      dueAt: entry.dueAt ? entry.dueAt.toISOString() : null,
       stay:
         entry.event === "stay" && entry.stayPropertyId && entry.stayStart && entry.stayEnd
           ? { propertyId: entry.stayPropertyId, start: entry.stayStart, end: entry.stayEnd }
@@ -312,7 +356,7 @@ export async function getInboxOverview(
   const first = new Date(thisMonday);
   first.setUTCDate(first.getUTCDate() - 7 * (weeks - 1));
   const week = sql<string>`to_char(date_trunc('week', ${guestRequests.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
-  const [rows, [waiting]] = await Promise.all([
+  const [rows, [waiting], [overdue]] = await Promise.all([
     deps.db
       .select({ week, status: guestRequests.status, n: count() })
       .from(guestRequests)
@@ -327,6 +371,15 @@ export async function getInboxOverview(
           lt(guestRequests.createdAt, new Date(now.getTime() - 48 * 60 * 60_000)),
         ),
       ),
+    deps.db
+      .select({ n: count() })
+      .from(guestRequests)
+      .where(
+        and(
+          sql`${guestRequests.status} in ('New', 'Contacted', 'In progress', 'In review')`,
+          lte(guestRequests.dueAt, now),
+        ),
+      ),
   ]);
   const result: WeeklyCounts[] = [];
   for (let i = 0; i < weeks; i++) {
@@ -338,5 +391,5 @@ export async function getInboxOverview(
     const entry = result.find((w) => w.weekStart === row.week);
     if (entry) entry.byStatus[row.status] = (entry.byStatus[row.status] ?? 0) + row.n;
   }
-  return { weeks: result, waitingOver48h: waiting?.n ?? 0 };
+  return { weeks: result, waitingOver48h: waiting?.n ?? 0, overdue: overdue?.n ?? 0 };
 }

@@ -37,6 +37,23 @@ export const StaffUserSchema = z
 
 const SignedInUserSchema = z.object({ user: StaffUserSchema });
 
+/**
+ * What a right password leads to (issue 21): signed in, the second step (`methods` offered),
+ * or enrolment of a first factor while one is required.
+ */
+export const LoginAnswerSchema = z
+  .discriminatedUnion("step", [
+    z.object({ step: z.literal("signed_in"), user: StaffUserSchema }),
+    z.object({
+      step: z.literal("second_factor"),
+      mfaRequired: z.literal(true),
+      methods: z.array(z.enum(["totp", "passkey", "recovery"])).min(1),
+    }),
+    z.object({ step: z.literal("enrolment"), enrolmentRequired: z.literal(true) }),
+  ])
+  .meta({ id: "StaffLoginAnswer" });
+export type LoginAnswer = z.infer<typeof LoginAnswerSchema>;
+
 const NOT_SIGNED_IN = "No staff session: not signed in, or the session expired or was revoked";
 
 /**
@@ -75,13 +92,21 @@ export const loginStaff = defineOperation({
   security: PUBLIC,
   body: { schema: StaffLoginSchema.meta({ id: "StaffLogin" }) },
   responses: {
-    200: { description: "Signed in", headers: SESSION_COOKIE_SET, schema: SignedInUserSchema },
+    200: {
+      description:
+        "The password was right: signed in, or a session that opens only the second step or enrolment",
+      headers: SESSION_COOKIE_SET,
+      schema: LoginAnswerSchema,
+    },
     400: invalid("Email or password missing, or malformed JSON"),
     401: error("Wrong email or password, or a disabled account"),
     403: error(CROSS_ORIGIN),
     ...JSON_BODY_ERRORS,
     429: {
-      ...error("Too many tries for this email or from this address"),
+      ...error(
+        "Too many tries for this email from this address, from this address, or for this email from anywhere " +
+          "(the last does not stop a right password of an account with a second factor)",
+      ),
       headers: {
         "Retry-After": {
           description: "Seconds until the next try is counted",
@@ -158,7 +183,31 @@ export const completeStaffSetup = defineOperation({
   },
 });
 
+export const StaffLanguageSchema = z
+  .object({ language: z.enum(LANGUAGES) })
+  .meta({ id: "StaffLanguage" });
+
+export const rememberStaffLanguage = defineOperation({
+  id: "rememberStaffLanguage",
+  method: "post",
+  path: "/api/admin/language",
+  summary: "Remember the staff area's language for the signed-in account",
+  tags: ["staff"],
+  description:
+    "The staff header's language menu calls this; the account's language then opens the staff area at each sign-in. " +
+    "A page address with `?lang=` only shows that page in the language: a GET stores nothing.",
+  security: STAFF_SESSION,
+  body: { schema: StaffLanguageSchema },
+  responses: {
+    200: { description: "Remembered", schema: OkSchema },
+    400: invalid("Not one of the site's languages, or malformed JSON"),
+    ...JSON_BODY_ERRORS,
+    ...adminGuardAnswers(true),
+  },
+});
+
 export const STAFF_AUTH_OPERATIONS = [
+  rememberStaffLanguage,
   loginStaff,
   logoutStaff,
   getSignedInStaffUser,

@@ -1,0 +1,167 @@
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { eq, sql } from "drizzle-orm";
+import { staffUsers } from "../../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { consumeRateLimits } from "../rate-limit/rate-limiter.ts";
+import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";
+import type { LoginLimits } from "../staff/login.ts";
+import { verifyPassword } from "../staff/passwords.ts";
+import { type StaffUser, staffAccessOf, toStaffUser } from "../staff/staff-user.ts";
+import { finishPasskeyAuthentication, type RelyingParty } from "./passkeys.ts";
+import { advanceSessionStage, createSession, type SessionPolicy } from "./sessions.ts";
+
+/**
+ * Passkey sign-in for staff and owners (issue 21), and the password asked again before a staff
+ * member adds or removes one.
+ */
+
+export type PasswordCheck = "right" | "wrong" | { retryAfterSeconds: number };
+
+/**
+ * Checks a signed-in staff member's password before a factor changes. Every try counts against
+ * the account with the login's per-account limit, so a stolen session cannot guess it freely.
+ */
+export async function confirmStaffPassword(
+  deps: Pick<Deps, "db">,
+  limits: LoginLimits,
+  staffUserId: string,
+  password: string,
+): Promise<PasswordCheck> {
+  const retryAfterSeconds = await consumeRateLimits(limits.store, [
+    {
+      name: "factor-password",
+      max: limits.perAccount,
+      windowMs: limits.windowMs,
+      key: staffUserId,
+    },
+  ]);
+  if (retryAfterSeconds > 0) return { retryAfterSeconds };
+  const [row] = await deps.db
+    .select({ passwordHash: staffUsers.passwordHash })
+    .from(staffUsers)
+    .where(eq(staffUsers.id, staffUserId));
+  return row && (await verifyPassword(row.passwordHash, password)) ? "right" : "wrong";
+}
+
+export type StaffPasskeySignIn =
+  | { outcome: "signed_in"; user: StaffUser; token: string; expiresAt: Date }
+  | { outcome: "second_step_done"; user: StaffUser }
+  | { outcome: "refused" };
+
+/**
+ * Signs a staff member in with a passkey. `secondStep` names a session at `second_factor`
+ * (the password was right): the assertion must be that account's and the session becomes
+ * complete. Without it (passkey-first) the passkey alone, user-verified, opens a new complete
+ * session. A disabled account, or one that may not open the staff area, is refused.
+ */
+export async function signInStaffWithPasskey(
+  deps: Pick<Deps, "db" | "log">,
+  rp: RelyingParty,
+  input: {
+    response: AuthenticationResponseJSON;
+    adminEmailDomain: string;
+    client: SecurityClient;
+    policy?: SessionPolicy;
+    secondStep?: { token: string; user: StaffUser };
+  },
+): Promise<StaffPasskeySignIn> {
+  const { secondStep, client } = input;
+  const result = await finishPasskeyAuthentication(
+    deps,
+    rp,
+    "staff",
+    input.response,
+    secondStep
+      ? { role: "staff", staffUserId: secondStep.user.id, email: secondStep.user.email }
+      : undefined,
+  );
+  const staffUserId = result.outcome === "verified" ? result.passkey.staffUserId : null;
+  const [row] = staffUserId
+    ? await deps.db.select().from(staffUsers).where(eq(staffUsers.id, staffUserId))
+    : [];
+  const user = row ? toStaffUser(row) : null;
+  if (
+    result.outcome !== "verified" ||
+    !user ||
+    user.disabled ||
+    staffAccessOf(user, input.adminEmailDomain) !== "granted"
+  ) {
+    await recordSecurityEvent(deps.db, {
+      type: "sign_in.failed",
+      actor: user
+        ? { kind: "staff", staffUserId: user.id, email: user.email }
+        : secondStep
+          ? { kind: "staff", staffUserId: secondStep.user.id, email: secondStep.user.email }
+          : { kind: "anonymous" },
+      client,
+      data: { reason: "passkey", ...(user?.disabled ? { disabled: true } : {}) },
+    });
+    return { outcome: "refused" };
+  }
+  const passkey = { method: "passkey", name: result.passkey.name };
+  if (secondStep) {
+    if (!(await advanceSessionStage(deps, secondStep.token, "second_factor", "complete")))
+      return { outcome: "refused" };
+    await recordSecurityEvent(deps.db, {
+      type: "second_factor.used",
+      actor: { kind: "staff", staffUserId: user.id, email: user.email },
+      client,
+      data: passkey,
+    });
+    return { outcome: "second_step_done", user };
+  }
+  const session = await createSession(
+    deps,
+    { role: "staff", staffUserId: user.id },
+    { ip: client.ip ?? undefined, userAgent: client.userAgent ?? undefined },
+    input.policy,
+  );
+  await deps.db
+    .update(staffUsers)
+    .set({ lastLoginAt: sql`now()` })
+    .where(eq(staffUsers.id, user.id));
+  await recordSecurityEvent(deps.db, {
+    type: "sign_in.succeeded",
+    actor: { kind: "staff", staffUserId: user.id, email: user.email },
+    client,
+    data: passkey,
+  });
+  return { outcome: "signed_in", user, ...session };
+}
+
+export type OwnerPasskeySignIn =
+  | { outcome: "signed_in"; ownerEmail: string; token: string; expiresAt: Date }
+  | { outcome: "refused" };
+
+/** Signs an owner in with a passkey: an owner session for the passkey's email. */
+export async function signInOwnerWithPasskey(
+  deps: Pick<Deps, "db" | "log">,
+  rp: RelyingParty,
+  input: { response: AuthenticationResponseJSON; client: SecurityClient; policy?: SessionPolicy },
+): Promise<OwnerPasskeySignIn> {
+  const { client } = input;
+  const result = await finishPasskeyAuthentication(deps, rp, "owner", input.response);
+  const ownerEmail = result.outcome === "verified" ? result.passkey.ownerEmail : null;
+  if (result.outcome !== "verified" || !ownerEmail) {
+    await recordSecurityEvent(deps.db, {
+      type: "sign_in.failed",
+      actor: { kind: "anonymous" },
+      client,
+      data: { reason: "passkey", role: "owner" },
+    });
+    return { outcome: "refused" };
+  }
+  const session = await createSession(
+    deps,
+    { role: "owner", ownerEmail },
+    { ip: client.ip ?? undefined, userAgent: client.userAgent ?? undefined },
+    input.policy,
+  );
+  await recordSecurityEvent(deps.db, {
+    type: "owner.signed_in",
+    actor: { kind: "owner", email: ownerEmail },
+    client,
+    data: { method: "passkey", name: result.passkey.name },
+  });
+  return { outcome: "signed_in", ownerEmail, ...session };
+}
