@@ -20,9 +20,10 @@ import {
   searchProperties,
 } from "../domain/catalogue/read-properties.ts";
 import { findRequestByStatusToken } from "../domain/intake/request-status.ts";
+import { readThreadByStatusToken } from "../domain/conversation/messages.ts";
 import { readUnavailableNights } from "../domain/calendar/availability.ts";
 import { listUndeliveredMail } from "../domain/mail/outbox-health.ts";
-import { setStaffLanguage } from "../domain/staff/accounts.ts";
+import { listWebhooks } from "../domain/webhooks/endpoints.ts";
 import {
   countInboxByStatus,
   getInboxOverview,
@@ -31,6 +32,10 @@ import {
 } from "../domain/staff/inbox.ts";
 import { isSetupTokenUsable } from "../domain/staff/setup.ts";
 import { staffRoutes } from "./api/staff.ts";
+import { staffMfaRoutes } from "./api/staff-mfa.ts";
+import { describeFactors, secondFactorMethods } from "../domain/staff/mfa/second-factor.ts";
+import { accountRoutes } from "./api/accounts.ts";
+import { passkeyRoutes } from "./api/passkeys.ts";
 import { staffEstateRoutes } from "./api/staff-estates.ts";
 import { calendarRoutes } from "./api/calendar.ts";
 import { readEstateCalendar } from "../domain/calendar/estate-calendar.ts";
@@ -38,9 +43,14 @@ import { calendarExportUrl } from "../domain/calendar/ical-export.ts";
 import { listCalendarFeeds } from "../domain/calendar/feeds.ts";
 import { CalendarFeedSchema } from "../domain/calendar/feeds.contract.ts";
 import { calendarFeedRoutes } from "./api/calendar-feeds.ts";
+import { webhookRoutes } from "./api/webhooks.ts";
+import { securityLogRoutes } from "./api/security-log.ts";
+import { listSecurityEvents } from "../domain/security/read-security-log.ts";
 import { listEstatesForStaff } from "../domain/owners/revisions.ts";
 import { getEstateForStaff } from "../domain/staff/estates.ts";
 import { ESTATE_PAGE_SIZE } from "../domain/staff/estates.schema.ts";
+import { ownerRequestRoutes } from "./api/owner-requests.ts";
+import { rememberOwnerLanguage } from "../domain/owners/owner-requests.ts";
 import { ownerRoutes, PROOF_COOKIE } from "./api/owners.ts";
 import { ownerUploadRoutes } from "./api/owner-uploads.ts";
 import { getOwnerPropertyDetails, resolveEstate } from "../domain/owners/estates.ts";
@@ -140,7 +150,13 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
   app.use("/api", catalogueRoutes(deps));
   app.use("/api", openApiRoutes(env.PUBLIC_URL));
   if (services) {
+    app.use(
+      "/api",
+      passkeyRoutes(deps, services.staff, { cookie: sessionCookie, publicUrl: env.PUBLIC_URL }),
+    );
     app.use("/api", staffRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
+    app.use("/api", staffMfaRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
+    app.use("/api", accountRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
     app.use("/api", staffEstateRoutes(deps, services.staff, env.PUBLIC_URL));
     app.use("/api", calendarRoutes(deps, services.staff, { publicUrl: env.PUBLIC_URL }));
     app.use(
@@ -150,7 +166,28 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
         publicUrl: env.PUBLIC_URL,
       }),
     );
+    app.use(
+      "/api",
+      webhookRoutes(deps, services.webhooks, {
+        adminEmailDomain: services.staff.adminEmailDomain,
+        publicUrl: env.PUBLIC_URL,
+      }),
+    );
+    app.use(
+      "/api",
+      securityLogRoutes(deps, {
+        adminEmailDomain: services.staff.adminEmailDomain,
+        store: services.staff.loginLimits.store,
+      }),
+    );
     app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
+    app.use(
+      "/api",
+      ownerRequestRoutes(deps, {
+        adminEmailDomain: services.staff.adminEmailDomain,
+        publicUrl: env.PUBLIC_URL,
+      }),
+    );
     app.use(
       "/api",
       ownerUploadRoutes(deps, {
@@ -231,6 +268,7 @@ function publicPagesOf(deps: Deps): PublicPages {
     getProperty: (input) => getProperty(deps, input),
     readUnavailableNights: (input) => readUnavailableNights(deps, input),
     findRequestByStatusToken: (token) => findRequestByStatusToken(deps, token),
+    readThreadByStatusToken: (token) => readThreadByStatusToken(deps, token),
   };
 }
 
@@ -247,11 +285,17 @@ function staffPagesOf(
     getInboxOverview: () => getInboxOverview(deps),
     getRequestDetail: (kind, id) => getRequestDetail(deps, id, kind),
     listUndeliveredMail: () => listUndeliveredMail(deps, {}),
+    listWebhooks: () => listWebhooks(deps),
+    listSecurityEvents: (query) => listSecurityEvents(deps, query),
     listPropertyChoices: (language) => listPropertyChoices(deps, { language }),
     isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token, staff.adminEmailDomain),
-    setStaffLanguage: (id, language) => setStaffLanguage(deps, id, language),
     listEstates: (input) => listEstatesForStaff(deps, { ...input, limit: ESTATE_PAGE_SIZE }),
     getEstate: (actor, input) => getEstateForStaff(deps, actor, input),
+    secondFactorMethods: (id) => secondFactorMethods(deps, id),
+    getSecondFactors: async (id) => ({
+      ...(await describeFactors(deps, id)),
+      required: staff.mfaRequired,
+    }),
     async getEstateCalendar({ propertyId, from, to, language }) {
       const estate = await getProperty(deps, { idOrSlug: String(propertyId), language });
       const [nights, icalUrl, feeds] = await Promise.all([
@@ -277,6 +321,9 @@ function ownerPagesOf(deps: Deps, adminEmailDomain: string): OwnerPages {
     async loadDashboard(actor, input) {
       try {
         const propertyId = await resolveEstate(deps, actor, input.estateId);
+        // Issue 20: the owner's mails are written in the language of their last visit.
+        if (actor.role === "owner" && input.pageLanguage)
+          await rememberOwnerLanguage(deps, actor.email, input.pageLanguage);
         const details = await getOwnerPropertyDetails(deps, actor, {
           propertyId,
           language: input.language,

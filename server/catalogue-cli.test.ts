@@ -6,7 +6,12 @@ import { and, eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../db/client.ts";
-import { properties, propertyFieldEdits, propertyTranslations } from "../db/schema/index.ts";
+import {
+  properties,
+  propertyFieldEdits,
+  propertyTranslations,
+  securityEvents,
+} from "../db/schema/index.ts";
 import {
   csvFieldName,
   formatCatalogueCsv,
@@ -113,6 +118,24 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
       stdout: `Exported 42 estates to ${file("catalogue.csv")}.\n`,
       stderr: "",
     });
+    // Both exports are in the security log.
+    const logged = await withDatabase(dataDir, (deps) =>
+      deps.db
+        .select({
+          type: securityEvents.type,
+          actorKind: securityEvents.actorKind,
+          data: securityEvents.data,
+        })
+        .from(securityEvents)
+        .orderBy(securityEvents.id),
+    );
+    expect(logged).toEqual(
+      (["json", "csv"] as const).map((format) => ({
+        type: "export.csv",
+        actorKind: "system",
+        data: { export: "catalogue", format, via: "cli", estates: 42 },
+      })),
+    );
     const { entries, problems } = parseCatalogueCsv(readFileSync(file("catalogue.csv"), "utf8"));
     expect(problems).toEqual([]);
     expect(validateCatalogue(entries, csvFieldName)).toEqual({
@@ -138,16 +161,16 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
   it("lists every problem of a CSV file by line and column, and writes nothing", async () => {
     const text = formatCatalogueCsv([...DEMO_CATALOGUE.slice(0, 3), newEstate()]);
     const lines = text.split("\n");
-    const lineOf = (id: number) => lines.findIndex((line) => line.startsWith(`${id},`)) + 1;
+    const lineOf = (id: number) => lines.findIndex((line) => line.startsWith(`"${id}",`)) + 1;
     const [first, second, third] = DEMO_CATALOGUE as [
       PropertyContent,
       PropertyContent,
       PropertyContent,
     ];
     const broken = text
-      .replace(`\n${second.id},${second.region},`, `\n${second.id},atlantis,`)
+      .replace(`\n"${second.id}","${second.region}",`, `\n"${second.id}","atlantis",`)
       .replace(third.content.fr.summary.replaceAll('"', '""'), "Trop court.")
-      .replace(`\n43,`, `\n${first.id},`);
+      .replace(`\n"43",`, `\n"${first.id}",`);
     writeFileSync(file("broken.csv"), broken);
 
     const run = await catalogue(dataDir, ["import", file("broken.csv")]);

@@ -20,6 +20,7 @@ import {
   formatCatalogueCsv,
   parseCatalogueCsv,
 } from "../domain/catalogue/catalogue-csv.ts";
+import { recordSecurityEvent } from "../domain/security/security-log.ts";
 import { exportCatalogue } from "../domain/catalogue/export-catalogue.ts";
 import {
   type CatalogueEntry,
@@ -87,6 +88,12 @@ async function main(argv: string[]): Promise<void> {
       } catch (error) {
         throw new RefusedError(`cannot write ${file}: ${(error as Error).message}`);
       }
+      // Data leaving the system is in the security log (issue 21), whichever the format.
+      await recordSecurityEvent(deps.db, {
+        type: "export.csv",
+        actor: { kind: "system" },
+        data: { export: "catalogue", format, via: "cli", estates: catalogue.length },
+      });
       console.log(`Exported ${estates(catalogue.length)} to ${file}.`);
     });
     return;

@@ -101,13 +101,19 @@ export const EnvSchema = z.object({
   LOGIN_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(10).default(10),
   LOGIN_MAX_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
+  /**
+   * A password alone opens nothing but enrolment or the second step (issue 21). Unset: true when
+   * NODE_ENV=production, false otherwise (resolved in services.ts).
+   */
+  STAFF_MFA_REQUIRED: booleanFlag.optional(),
   /** Owner verification codes per email and per client IP in an hour (no mail bombing). */
   OWNER_CODES_PER_EMAIL: z.coerce.number().int().min(1).max(50).default(5),
   OWNER_CODES_PER_IP: z.coerce.number().int().min(1).default(20),
 
   /**
    * Which proxies' X-Forwarded-For to believe for the client IP (rate limits, logs): Express's
-   * `trust proxy` value, e.g. `loopback`, a subnet such as `172.16.0.0/12`, or a hop count.
+   * `trust proxy` value, e.g. `loopback`, the load balancer's address, or a hop count; never a
+   * whole private range, whose every client could then choose its own address.
    */
   TRUST_PROXY: z
     .string()
@@ -134,6 +140,27 @@ export const EnvSchema = z.object({
    * and link-local addresses: for tests and local use, never in production.
    */
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+
+  /**
+   * Hours staff have to answer a booking request or property booking before the system closes
+   * it as Rejected (decimals allowed; an estate's own response hours win). Staff are reminded
+   * when three quarters of it have passed.
+   */
+  REQUEST_RESPONSE_HOURS: z.coerce
+    .number()
+    .min(0.001)
+    .max(24 * 365)
+    .default(48),
+  /** The same for membership applications (closed as Declined); unset, they never expire. */
+  MEMBERSHIP_RESPONSE_HOURS: z.coerce
+    .number()
+    .min(0.001)
+    .max(24 * 365)
+    .optional(),
+  /** Seconds between two runs of the lifecycle job (reminders, expiry) on each instance. */
+  LIFECYCLE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  /** Days the security log keeps an entry; older ones are pruned once a day (issue 21). */
+  SECURITY_LOG_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(365),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string; PUBLIC_URL: string };

@@ -1,3 +1,7 @@
+import {
+  DEFAULT_SECOND_STEP_LIMITS,
+  type SecondStepLimits,
+} from "../domain/staff/mfa/second-factor.ts";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { getOrCreateSecret } from "../domain/app-secrets.ts";
@@ -22,9 +26,22 @@ import {
 } from "../domain/rate-limit/database-store.ts";
 import type { LoginLimits } from "../domain/staff/login.ts";
 import type { Env } from "./env.ts";
-import { DEFAULT_OWNER_CODE_LIMITS, type OwnerCodeLimits } from "../domain/owners/verification.ts";
+import {
+  DEFAULT_OWNER_CODE_LIMITS,
+  type OwnerCodeLimits,
+  purgeOldOwnerCodeFailures,
+} from "../domain/owners/verification.ts";
 import { listenForCatalogueChanges } from "../domain/catalogue/catalogue-changes.ts";
 import { ResponseCache } from "./middleware/response-cache.ts";
+import { type LifecycleJob, startLifecycleJob } from "../domain/requests/lifecycle.ts";
+import type { PolledWorker } from "../domain/jobs/polled-worker.ts";
+import { startSecurityLogRetention } from "../domain/security/retention.ts";
+import {
+  DEFAULT_WEBHOOK_RETRY,
+  startWebhookWorker,
+  type WebhookConfig,
+  type WebhookWorker,
+} from "../domain/webhooks/dispatch.ts";
 import {
   type FeedSyncConfig,
   type FeedSyncWorker,
@@ -34,6 +51,7 @@ import {
 export type ServicesEnv = Pick<
   Env,
   | "NODE_ENV"
+  | "STAFF_MFA_REQUIRED"
   | "DATA_DIR"
   | "PUBLIC_URL"
   | "SMTP_URL"
@@ -65,6 +83,10 @@ export type ServicesEnv = Pick<
   | "RESPONSE_CACHE_MB"
   | "ICAL_SYNC_MINUTES"
   | "OUTBOUND_ALLOW_PRIVATE_NETWORKS"
+  | "REQUEST_RESPONSE_HOURS"
+  | "MEMBERSHIP_RESPONSE_HOURS"
+  | "LIFECYCLE_INTERVAL_SECONDS"
+  | "SECURITY_LOG_RETENTION_DAYS"
 >;
 
 /** What the staff endpoints need besides the database. */
@@ -72,6 +94,10 @@ export interface StaffServices {
   adminEmailDomain: string;
   /** Login counters: Redis with REDIS_URL, else the database (never one process's memory). */
   loginLimits: LoginLimits;
+  /** STAFF_MFA_REQUIRED, resolved: a password alone opens only enrolment or the second step. */
+  mfaRequired: boolean;
+  /** Codes at the sign-in's second step, per session and per account (shared counters). */
+  secondStepLimits: SecondStepLimits;
   /** A mail joined the outbox (status notification, retried mail): send it now. */
   onMailQueued: () => void;
 }
@@ -92,6 +118,13 @@ export interface CalendarFeedServices {
   worker: FeedSyncWorker;
 }
 
+/** The signed webhooks: how receivers are reached, and the dispatcher on this instance. */
+export interface WebhookServices {
+  config: WebhookConfig;
+  /** Fans events out and delivers them every few seconds; kick it for a test event. */
+  worker: WebhookWorker;
+}
+
 /** What the request endpoints need besides the database: built once per process. */
 export interface Services {
   intake: IntakeConfig;
@@ -100,8 +133,13 @@ export interface Services {
   staff: StaffServices;
   owners: OwnerServices;
   calendarFeeds: CalendarFeedServices;
+  webhooks: WebhookServices;
   /** Rendered public answers, dropped on every catalogue change this instance hears of. */
   responseCache: ResponseCache;
+  /** Reminds staff of and closes requests past their due time (issue 20), on every instance. */
+  lifecycle: LifecycleJob;
+  /** Prunes the security log past its retention, once a day on every instance (issue 21). */
+  securityLogRetention: PolledWorker;
   close(): Promise<void>;
 }
 
@@ -150,6 +188,33 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   };
   const feedWorker = startFeedSyncWorker(deps, feedConfig);
 
+  // Every instance runs the lifecycle; its row locks keep two from acting on one request.
+  const responseWindows = {
+    responseHours: env.REQUEST_RESPONSE_HOURS,
+    membershipResponseHours: env.MEMBERSHIP_RESPONSE_HOURS,
+  };
+  const lifecycle = startLifecycleJob(deps, {
+    ...responseWindows,
+    staffEmail: env.STAFF_EMAIL,
+    staffLanguage: env.STAFF_LANGUAGE,
+    publicUrl: env.PUBLIC_URL,
+    intervalMs: env.LIFECYCLE_INTERVAL_SECONDS * 1000,
+    onMailQueued: () => mailWorker.kick(),
+  });
+
+  const securityLogRetention = startSecurityLogRetention(deps, {
+    retentionDays: env.SECURITY_LOG_RETENTION_DAYS,
+  });
+
+  // Every instance fans events out and delivers webhooks; leases keep them from sending twice.
+  const webhookConfig: WebhookConfig = {
+    outbound: { allowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS },
+    retry: DEFAULT_WEBHOOK_RETRY,
+  };
+  const webhookWorker = startWebhookWorker(deps, webhookConfig, {
+    pollMs: env.NODE_ENV === "test" ? 100 : 2000,
+  });
+
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
   // ioredis reports every failed reconnect as an 'error' event; the fallback store below
   // logs the outage once, so these are only worth a debug line.
@@ -172,13 +237,15 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   const loginStore = sharedStore ?? databaseStore;
   const windowMs = env.RATE_LIMIT_WINDOW_SECONDS * 1000;
 
-  // Spent bot tokens and old Idempotency-Keys are forgotten once they can no longer matter.
+  // Spent bot tokens, old Idempotency-Keys and wrong owner codes past their window are
+  // forgotten once they can no longer matter.
   const housekeeping = setInterval(() => {
     Promise.all([
       purgeExpiredBotTokens(deps),
       purgeExpiredIdempotencyKeys(deps),
       purgeExpiredSessions(deps),
       purgeExpiredRateLimitCounters(deps.db),
+      purgeOldOwnerCodeFailures(deps),
     ]).catch((error: unknown) => deps.log.warn({ err: error }, "housekeeping failed"));
   }, 60 * 60_000);
   housekeeping.unref();
@@ -219,6 +286,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       staffLanguage: env.STAFF_LANGUAGE,
       publicUrl: env.PUBLIC_URL,
       bookingHorizonMonths: env.BOOKING_HORIZON_MONTHS,
+      responseWindows,
       onStored: () => mailWorker.kick(),
     },
     rateLimits: {
@@ -235,6 +303,8 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
         perIp: env.LOGIN_MAX_PER_IP,
         windowMs: env.LOGIN_WINDOW_MINUTES * 60_000,
       },
+      mfaRequired: env.STAFF_MFA_REQUIRED ?? env.NODE_ENV === "production",
+      secondStepLimits: { store: loginStore, ...DEFAULT_SECOND_STEP_LIMITS },
       onMailQueued: () => mailWorker.kick(),
     },
     owners: {
@@ -248,10 +318,16 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       onMailQueued: () => mailWorker.kick(),
     },
     calendarFeeds: { config: feedConfig, worker: feedWorker },
+    webhooks: { config: webhookConfig, worker: webhookWorker },
     responseCache,
+    lifecycle,
+    securityLogRetention,
     async close() {
       clearInterval(housekeeping);
+      await lifecycle.stop();
+      await securityLogRetention.stop();
       await feedWorker.stop();
+      await webhookWorker.stop();
       await catalogueChanges?.close();
       responseCache.disable();
       await mailWorker.stop();

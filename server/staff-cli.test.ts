@@ -87,6 +87,13 @@ describe("npm run staff (embedded database)", { timeout: 120_000 }, () => {
     expect((await staff(dataDir, ["disable", "ops@castellum.test"])).stdout).toContain("disabled");
     expect((await staff(dataDir, ["list"])).stdout).toMatch(/ops@castellum\.test\tadmin\tdisabled/);
     expect((await staff(dataDir, ["enable", "ops@castellum.test"])).code).toBe(0);
+    // The last enabled admin stays, with a sentence rather than the database's error.
+    expect((await staff(dataDir, ["disable", "outsider@elsewhere.test"])).code).toBe(0);
+    const last = await staff(dataDir, ["disable", "ops@castellum.test"]);
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain("ops@castellum.test is the last enabled admin");
+    expect((await staff(dataDir, ["list"])).stdout).toMatch(/ops@castellum\.test\tadmin\tactive/);
+    expect((await staff(dataDir, ["enable", "outsider@elsewhere.test"])).code).toBe(0);
 
     const reset = await staff(
       dataDir,
@@ -101,6 +108,11 @@ describe("npm run staff (embedded database)", { timeout: 120_000 }, () => {
     expect((await staff(dataDir, ["revoke", "ops@castellum.test"])).stdout).toContain(
       "Ended 0 sessions",
     );
+
+    const mfaReset = await staff(dataDir, ["reset-mfa", "OPS@castellum.test"]);
+    expect(mfaReset.code).toBe(0);
+    expect(mfaReset.stdout).toContain("Second factor of ops@castellum.test removed");
+    expect((await staff(dataDir, ["reset-mfa", "ghost@castellum.test"])).code).toBe(1);
 
     const unknown = await staff(dataDir, ["disable", "ghost@castellum.test"]);
     expect(unknown.code).toBe(1);

@@ -3,7 +3,7 @@
  *
  *   create <email> [--admin] [--name "Full Name"] [--language en|fr|it|zh]
  *   list | disable <email> | enable <email> | reset-password <email>
- *   sessions <email> | revoke <email>
+ *   sessions <email> | revoke <email> | reset-mfa <email>
  *
  * Passwords are read from a hidden prompt, or from the first line of stdin when it is not a
  * terminal (`printf '%s\n' "$PASSWORD" | npm run staff -- create ...`); never from argv, which
@@ -21,7 +21,9 @@ import {
   resetStaffPassword,
   setStaffDisabled,
 } from "../domain/staff/accounts.ts";
+import { resetStaffMfa } from "../domain/staff/mfa/second-factor.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../domain/staff/passwords.ts";
+import { isLastAdminRefusal } from "../domain/staff/manage-accounts.ts";
 import { isCompanyEmail } from "../domain/staff/staff-user.ts";
 import { isLanguage } from "../i18n/config.ts";
 import { parseEnv } from "./env.ts";
@@ -34,6 +36,7 @@ const USAGE = `Usage: npm run staff -- <command>
   reset-password <email>
   sessions <email>
   revoke <email>
+  reset-mfa <email>   (removes the authenticator app and recovery codes; ends the sessions)
 The password is asked for at a hidden prompt, or read from the first line of stdin.`;
 
 const PASSWORD_PROBLEMS = {
@@ -116,7 +119,16 @@ async function main(argv: string[]): Promise<void> {
       }
       case "disable":
       case "enable": {
-        const result = await setStaffDisabled(deps, email!, command === "disable");
+        const result = await setStaffDisabled(deps, email!, command === "disable").catch(
+          (error: unknown) => {
+            // The database keeps one enabled admin (trigger staff_users_keep_an_admin).
+            if (isLastAdminRefusal(error))
+              throw new RefusedError(
+                `${email} is the last enabled admin: enable or create another admin first`,
+              );
+            throw error;
+          },
+        );
         if (result.outcome === "not_found") throw new RefusedError(`no account with ${email}`);
         console.log(
           `${result.user.email} is ${command === "disable" ? "disabled; its sessions have ended" : "enabled"}.`,
@@ -155,6 +167,16 @@ async function main(argv: string[]): Promise<void> {
               s.userAgent ?? "-",
             ].join("\t"),
           );
+        return;
+      }
+      case "reset-mfa": {
+        const result = await resetStaffMfa(deps, email!);
+        if (result.outcome === "not_found") throw new RefusedError(`no account with ${email}`);
+        const n = result.sessionsEnded;
+        console.log(
+          `Second factor of ${email!.trim().toLowerCase()} removed; ended ${n} session${n === 1 ? "" : "s"}. ` +
+            "The next sign-in enrols a new one.",
+        );
         return;
       }
       default:

@@ -1,4 +1,4 @@
-import { type Response, Router } from "express";
+import { type Request, type Response, Router } from "express";
 import type { z } from "zod";
 import { syncEstateFeed } from "../../domain/calendar/feed-sync.ts";
 import {
@@ -16,6 +16,8 @@ import type { EstateActor } from "../../domain/owners/owner-property.ts";
 import { fieldIssues } from "../../domain/requests/fields.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi } from "../middleware/session.ts";
+import { recordSecurityEvent } from "../../domain/security/security-log.ts";
+import { securityActorOf, securityClientOf } from "../middleware/security-log.ts";
 import type { CalendarFeedServices } from "../services.ts";
 import { defineRoute, type Refusal, refuse, STREAMED } from "./define-route.ts";
 import { estateAccess, settledEstate } from "./owners.ts";
@@ -42,6 +44,15 @@ function staffActor(res: Response): EstateActor {
   return { role: "staff", staffUserId: session.user.id, email: session.user.email };
 }
 
+/** A feed's address as the security log keeps it: its origin only (the rest may be a secret). */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return null;
+  }
+}
+
 const today = () => new Date().toISOString().slice(0, 10);
 
 /**
@@ -65,19 +76,40 @@ export function calendarFeedRoutes(
     icalUrl: await calendarExportUrl(deps, options.publicUrl, propertyId),
     syncMinutes: feeds.config.intervalMinutes,
   });
-  const add = async (actor: EstateActor, propertyId: number, url: string) => {
+  /** One `calendar_feed.changed` entry of the security log (issue 21): never a feed's secret. */
+  const recordChange = (req: Request, res: Response, data: Record<string, unknown>) =>
+    recordSecurityEvent(deps.db, {
+      type: "calendar_feed.changed",
+      actor: securityActorOf(res),
+      client: securityClientOf(req),
+      data,
+    });
+  const add = async (
+    req: Request,
+    res: Response,
+    actor: EstateActor,
+    propertyId: number,
+    url: string,
+  ) => {
     const feed = await addCalendarFeed(deps, feeds.config.outbound, {
       propertyId,
       url,
       createdBy: createdByOf(actor),
       now: new Date(),
     });
+    await recordChange(req, res, {
+      action: "created",
+      propertyId,
+      feedId: feed.id,
+      origin: originOf(url),
+    });
     // Read within seconds rather than at the next tick.
     feeds.worker.kick();
     return { status: 201 as const, body: feed };
   };
-  const rotate = async (propertyId: number) => {
+  const rotate = async (req: Request, res: Response, propertyId: number) => {
     await rotateCalendarExport(deps, propertyId);
+    await recordChange(req, res, { action: "export_rotated", propertyId });
     return {
       status: 200 as const,
       body: { icalUrl: await calendarExportUrl(deps, options.publicUrl, propertyId) },
@@ -116,19 +148,21 @@ export function calendarFeedRoutes(
   defineRoute(router, contract.addEstateCalendarFeed, {
     before: [sameOrigin, requireAdmin],
     onInvalid: pathIdsNotFound,
-    async handle({ params, body, res }) {
+    async handle({ params, body, req, res }) {
       const { actor, propertyId } = await staffEstate(res, params.id);
-      return add(actor, propertyId, body.url);
+      return add(req, res, actor, propertyId, body.url);
     },
   });
 
   defineRoute(router, contract.removeEstateCalendarFeed, {
     before: [sameOrigin, requireAdmin],
     onInvalid: pathIdsNotFound,
-    async handle({ params, res }) {
+    async handle({ params, req, res }) {
       const { propertyId } = await staffEstate(res, params.id);
       const removed = await removeCalendarFeed(deps, { propertyId, feedId: params.feedId });
-      return removed ? { status: 204 } : refuse(404, FEED_NOT_FOUND);
+      if (!removed) return refuse(404, FEED_NOT_FOUND);
+      await recordChange(req, res, { action: "deleted", propertyId, feedId: params.feedId });
+      return { status: 204 };
     },
   });
 
@@ -149,9 +183,9 @@ export function calendarFeedRoutes(
   defineRoute(router, contract.rotateEstateIcalUrl, {
     before: [sameOrigin, requireAdmin],
     onInvalid: pathIdsNotFound,
-    async handle({ params, res }) {
+    async handle({ params, req, res }) {
       const { propertyId } = await staffEstate(res, params.id);
-      return rotate(propertyId);
+      return rotate(req, res, propertyId);
     },
   });
 
@@ -166,9 +200,9 @@ export function calendarFeedRoutes(
   defineRoute(router, contract.addOwnerCalendarFeed, {
     before: [sameOrigin],
     after: [access],
-    async handle({ body, res }) {
+    async handle({ body, req, res }) {
       const { actor, propertyId } = settledEstate(res);
-      return add(actor, propertyId, body.url);
+      return add(req, res, actor, propertyId, body.url);
     },
   });
 
@@ -176,10 +210,12 @@ export function calendarFeedRoutes(
     before: [sameOrigin],
     after: [access],
     onInvalid: pathIdsNotFound,
-    async handle({ params, res }) {
+    async handle({ params, req, res }) {
       const { propertyId } = settledEstate(res);
       const removed = await removeCalendarFeed(deps, { propertyId, feedId: params.feedId });
-      return removed ? { status: 204 } : refuse(404, FEED_NOT_FOUND);
+      if (!removed) return refuse(404, FEED_NOT_FOUND);
+      await recordChange(req, res, { action: "deleted", propertyId, feedId: params.feedId });
+      return { status: 204 };
     },
   });
 
@@ -200,8 +236,8 @@ export function calendarFeedRoutes(
   defineRoute(router, contract.rotateOwnerIcalUrl, {
     before: [sameOrigin],
     after: [access],
-    async handle({ res }) {
-      return rotate(settledEstate(res).propertyId);
+    async handle({ req, res }) {
+      return rotate(req, res, settledEstate(res).propertyId);
     },
   });
 

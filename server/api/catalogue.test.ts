@@ -22,7 +22,7 @@ describeEachBackend("GET /api/castles", (database) => {
   const url = serveApp(() => database().deps);
 
   it("returns the array of properties with the spec's fields, in the asked language", async () => {
-    const response = await fetch(`${url()}/api/castles?lang=it`);
+    const response = await fetch(`${url()}/api/castles?lang=it&limit=100`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
     const body = await expectAnswer(listCastles, response, 200);
@@ -47,7 +47,11 @@ describeEachBackend("GET /api/castles", (database) => {
   });
 
   it("answers in English without lang, and refuses a language it does not have with 400", async () => {
-    const missing = await expectAnswer(listCastles, await fetch(`${url()}/api/castles`), 200);
+    const missing = await expectAnswer(
+      listCastles,
+      await fetch(`${url()}/api/castles?limit=100`),
+      200,
+    );
     expect(missing.find((p) => p.slug === "tuscany")?.name).toBe("Tuscany");
     for (const path of ["/api/castles?lang=de", "/api/castles/tuscany?lang=de"]) {
       const unknown = await fetch(`${url()}${path}`);
@@ -179,32 +183,49 @@ describeEachBackend("GET /api/castles with filters", (database) => {
 describeEachBackend("GET /api/castles paging and fields", (database) => {
   const url = serveApp(() => database().deps);
 
-  it("pages the whole catalogue by keyset with `limit` and `after`, following the Link header", async () => {
-    const full = await expectAnswer(listCastles, await fetch(`${url()}/api/castles?lang=fr`), 200);
-    const seen: (number | undefined)[] = [];
-    let next: string | undefined = "/api/castles?lang=fr&limit=10";
-    let pages = 0;
+  /** Follows rel="next" from `path`, checking each page; every page's ids, in order. */
+  async function walk(path: string, pageSize: number) {
+    const pages: (number | undefined)[][] = [];
+    let next: string | undefined = path;
     while (next) {
       const response: Response = await fetch(`${url()}${next}`);
       const body = await expectAnswer(listCastles, response, 200);
-      expect(body.length).toBeLessThanOrEqual(10);
-      expect(response.headers.get("x-total-count")).toBe(String(full.length));
-      seen.push(...body.map((p) => p.id));
+      expect(body.length).toBeLessThanOrEqual(pageSize);
+      expect(response.headers.get("x-total-count")).toBe(String(DEMO_CATALOGUE.length));
+      pages.push(body.map((p) => p.id));
       next = response.headers.get("link")?.match(/<([^>]+)>; rel="next"/)?.[1];
-      pages += 1;
+      if (pages.length > DEMO_CATALOGUE.length) throw new Error(`no end to the pages at ${next}`);
     }
-    expect(pages).toBe(Math.ceil(full.length / 10));
-    expect(seen).toEqual(full.map((p) => p.id));
+    return pages;
+  }
+  const catalogueIds = () => DEMO_CATALOGUE.map((item) => item.id).sort((a, b) => a - b);
+
+  it("pages the whole catalogue by keyset with `limit` and `after`, following the Link header", async () => {
+    const pages = await walk("/api/castles?lang=fr&limit=10", 10);
+    expect(pages).toHaveLength(Math.ceil(DEMO_CATALOGUE.length / 10));
+    expect(pages.flat()).toEqual(catalogueIds());
   });
 
-  it("answers only the fields asked for, paged or in the full list", async () => {
+  it("pages the unfiltered list too: one page, and rel=next reaches every estate once", async () => {
+    const pages = await walk("/api/castles?lang=fr", CATALOGUE_PAGE_SIZE);
+    // More estates than a page: the plain call no longer answers the whole catalogue.
+    expect(DEMO_CATALOGUE.length).toBeGreaterThan(CATALOGUE_PAGE_SIZE);
+    expect(pages[0]).toHaveLength(CATALOGUE_PAGE_SIZE);
+    expect(pages).toHaveLength(Math.ceil(DEMO_CATALOGUE.length / CATALOGUE_PAGE_SIZE));
+    expect(pages.flat()).toEqual(catalogueIds());
+    // The light way to read every estate: chosen fields, the largest page.
+    const light = await walk("/api/castles?fields=id,slug&limit=100", 100);
+    expect(light.flat()).toEqual(catalogueIds());
+  });
+
+  it("answers only the fields asked for", async () => {
     const list = await expectAnswer(
       listCastles,
       await fetch(`${url()}/api/castles?fields=id,slug,name&lang=it`),
       200,
     );
     expect(list).toEqual(
-      DEMO_CATALOGUE.map((item) => ({
+      DEMO_CATALOGUE.slice(0, CATALOGUE_PAGE_SIZE).map((item) => ({
         id: item.id,
         slug: slugOf(item),
         name: item.content.it.name,

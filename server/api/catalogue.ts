@@ -1,10 +1,7 @@
 import { Router } from "express";
 import type { z } from "zod";
 import type { Property } from "../../domain/catalogue/property.ts";
-import {
-  CATALOGUE_MAX_STAY_NIGHTS,
-  hasFilters,
-} from "../../domain/catalogue/catalogue-filter.schema.ts";
+import { CATALOGUE_MAX_STAY_NIGHTS } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import {
   type ApiPropertyField,
   getCastle,
@@ -12,11 +9,7 @@ import {
   listCastles,
 } from "../../domain/catalogue/catalogue.contract.ts";
 import { getAvailability } from "../../domain/calendar/availability.ts";
-import {
-  getProperty,
-  listProperties,
-  searchProperties,
-} from "../../domain/catalogue/read-properties.ts";
+import { getProperty, searchProperties } from "../../domain/catalogue/read-properties.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { mediaUrl } from "../../domain/media/media-url.ts";
 import { DEFAULT_LANGUAGE } from "../../i18n/config.ts";
@@ -89,22 +82,10 @@ export function catalogueRoutes(deps: Deps): Router {
       const images = !fields || fields.includes("images") || fields.includes("preview");
       // Clients revalidate with the ETag Express computes; unchanged data costs a 304.
       res.set("Cache-Control", "public, no-cache");
-      const isPaged =
-        hasFilters(filter) ||
-        filter.after !== undefined ||
-        filter.before !== undefined ||
-        filter.limit !== undefined;
-      if (!isPaged) {
-        // Spec point 7: without filters or paging, the whole list.
-        const properties = await listProperties(deps, { language, images });
-        return {
-          status: 200,
-          body: properties.map((property) => project(toApiProperty(property), fields)),
-        };
-      }
-      // With filters or paging: the same array shape, one keyset page at a time (`limit`, 24 by
-      // default); the next page is in the Link header, the number of matches in X-Total-Count
-      // ("1000+" past the cap: counting further would cost every page a scan of the matches).
+      // Always one keyset page (`limit`, 24 by default), filtered or not: the whole catalogue
+      // in one answer would be a gigabyte at a million estates (docs/decisions/0025). The next
+      // page is in the Link header, the number of matches in X-Total-Count ("1000+" past the
+      // cap: counting further would cost every page a scan of the matches).
       const page = await searchProperties(deps, { language, filter, images });
       const url = new URL(req.originalUrl, "http://localhost");
       const link = (cursor: "after" | "before", value: string, rel: string) => {

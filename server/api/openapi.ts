@@ -65,6 +65,12 @@ const TAGS = [
       "Estate calendars and iCal (RFC 5545): each estate's calendar as staff and its owner see it (confirmed stays, pending requests, blocks, busy times imported from other calendars, and the blocks they add and remove), its secret export feed of its stays and blocks, for the other channels it is let on, and the external feeds it imports, whose busy events close its nights. " +
       "Staff manage any estate's (`/api/admin/estates/{id}/…`, company admins); the owner their own (`/api/property-owners/…`, which a staff admin may also call, naming the estate).",
   },
+  {
+    name: "webhooks",
+    description:
+      "Signed webhooks (docs/webhooks.md): the endpoints outside Castellum that follow its events, each delivery a JSON POST signed with the endpoint's secret, retried until answered, and logged. " +
+      "For admins at the company domain only.",
+  },
 ] as const satisfies readonly { name: ApiTag; description: string }[];
 
 const PROOF_MINUTES = OWNER_CODE_POLICY.proofTtlMs / 60_000;

@@ -569,6 +569,8 @@ describeEachBackend("owner area API", (database) => {
     const gordon = `propertyId=${GORDON.id}`;
     const calls = [
       { method: "GET", path: `/api/property-owners/property-details?${gordon}` },
+      // Issue 20: the estate's requests, as the dashboard's Requests tab reads them.
+      { method: "GET", path: `/api/property-owners/requests?${gordon}` },
       {
         method: "POST",
         path: "/api/property-owners/update-property",

@@ -8,6 +8,7 @@ import { getOwnerPropertyDetails, resolveEstate } from "../../domain/owners/esta
 import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
 import type { EstateActor } from "../../domain/owners/owner-property.ts";
 import { OWNER_CODE_POLICY } from "../../domain/owners/owner-code.ts";
+import { rememberOwnerLanguage } from "../../domain/owners/owner-requests.ts";
 import {
   claimProperty,
   getOwnerProperty,
@@ -25,6 +26,7 @@ import {
 import { staffAccessOf } from "../../domain/staff/staff-user.ts";
 import { readCookie } from "../middleware/language.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
+import { recordAccessRefused } from "../middleware/security-log.ts";
 import {
   clearSessionCookie,
   readSessionToken,
@@ -77,12 +79,19 @@ export function estateAccess(deps: Deps, adminEmailDomain: string) {
   return async (req: Request, res: Response, next: NextFunction) => {
     res.set("Cache-Control", "private, no-store");
     const session = res.locals.session;
-    if (!session) return sendError(res, 401, "owner.errors.notSignedIn");
+    // Each refusal is one `access.refused` entry of the security log (issue 21).
+    if (!session) {
+      await recordAccessRefused(req, res, 401);
+      return sendError(res, 401, "owner.errors.notSignedIn");
+    }
     let actor: EstateActor;
     if (session.role === "owner") actor = { role: "owner", email: session.ownerEmail };
     else {
       const access = staffAccessOf(session.user, adminEmailDomain);
-      if (access !== "granted") return sendError(res, 403, "owner.errors.forbidden");
+      if (access !== "granted") {
+        await recordAccessRefused(req, res, 403);
+        return sendError(res, 403, "owner.errors.forbidden");
+      }
       actor = { role: "staff", staffUserId: session.user.id, email: session.user.email };
     }
     const requested = requestedEstate(req);
@@ -125,6 +134,7 @@ export function ownerRoutes(
       const result = await requestOwnerCode(deps, owners.codeLimits, {
         email,
         ip: req.ip,
+        userAgent: req.get("user-agent"),
         language: res.locals.language,
       });
       if (result.outcome === "rate_limited") {
@@ -145,12 +155,21 @@ export function ownerRoutes(
   defineRoute(router, verifyOwnerCode, {
     before: [sameOrigin],
     onInvalid: refuseOwnerInput,
-    async handle({ body, res }) {
+    async handle({ body, req, res }) {
       res.set("Cache-Control", "no-store");
-      const result = await checkOwnerCode(deps, { ...body, language: res.locals.language });
+      const result = await checkOwnerCode(deps, {
+        ...body,
+        language: res.locals.language,
+        ip: req.ip,
+        userAgent: req.get("user-agent"),
+      });
+      // The same answer whatever was typed: a locked email says nothing about the code.
+      if (result.outcome === "locked") return refuse(429, "owner.guesses.locked");
       if (result.outcome === "expired") return refuse(410, "owner.errors.codeExpired");
       if (result.outcome === "wrong")
         return refuse(400, "owner.errors.codeInvalid", { count: result.attemptsLeft });
+      // Issue 20: mails about requests for the estate go out in the language used here.
+      await rememberOwnerLanguage(deps, body.email, res.locals.language);
       res.cookie(PROOF_COOKIE, result.proofToken, {
         httpOnly: true,
         sameSite: "strict",

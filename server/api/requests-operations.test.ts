@@ -217,7 +217,11 @@ describe("GET /api/openapi.json", () => {
       .map(([path]) => path)
       .sort();
     expect(publicPaths).toEqual([
+      // A staff invitation and a password reset are opened by the link's token (issue 21).
+      "/api/admin/invitations/{token}",
       "/api/admin/login",
+      "/api/admin/password-reset",
+      "/api/admin/password-reset/{token}",
       "/api/admin/setup",
       "/api/booking-requests",
       "/api/bookings",
@@ -227,8 +231,12 @@ describe("GET /api/openapi.json", () => {
       "/api/castles/{idOrSlug}/availability",
       "/api/ical/{feed}",
       "/api/membership/apply",
+      // An owner's passkey sign-in, beside the emailed code (issue 21).
+      "/api/property-owners/passkeys/authentication",
+      "/api/property-owners/passkeys/authentication/options",
       "/api/property-owners/verify-code",
       "/api/property-owners/verify-email",
+      "/api/requests/{token}/messages",
     ]);
     const booking = schemas.BookingRequest as {
       properties: Record<string, { items?: { enum?: string[] }; minLength?: number }>;

@@ -136,13 +136,18 @@ describeEachBackend("the request endpoints", (database) => {
     expect(staffMail()).toContain(
       `Subject: New booking request ${recordOf(answer).reference} from Mireille Lovelace`,
     );
+    // Issue 20: straight to the request's details in the staff inbox.
+    expect(staffMail()).toContain(
+      `Open it in the inbox: http://localhost/admin/booking-requests/booking-requests/${recordOf(answer).id}`,
+    );
     const guest = decodeMail(smtp.to("mail@example.com")[0]!.raw);
     expect(guest).toContain(
       `Subject: Nous avons bien reçu votre demande de réservation (${recordOf(answer).reference})`,
     );
     expect(guest).toContain("doit d’abord être validée");
     expect(guest).toContain(recordOf(answer).reference);
-    expect(guest).toContain("Mireille");
+    // Sent to an address nobody confirmed: none of the sender's words (decision 0020).
+    expect(guest).not.toContain("Mireille");
     expect(guest).toMatch(/http:\/\/localhost\/requests\/[A-Za-z0-9_-]{32}\?lang=fr/);
   });
 
@@ -160,14 +165,22 @@ describeEachBackend("the request endpoints", (database) => {
       .from(guestRequests)
       .where(eq(guestRequests.id, recordOf(answer).id));
     expect(row?.details.specialRequests).toBe("<script>alert('x')</script> & <b>bold</b>");
+    // The guest's confirmation carries none of it (decision 0020); staff read it escaped.
     const [confirmation] = await database()
       .deps.db.select()
       .from(mailOutbox)
       .where(eq(mailOutbox.recipient, "html@example.com"));
-    expect(confirmation?.html).toContain(
+    expect(confirmation?.html).not.toContain("bold");
+    const notification = (
+      await database()
+        .deps.db.select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.recipient, STAFF_EMAIL))
+    ).find((mail) => mail.text.includes(recordOf(answer).reference));
+    expect(notification?.html).toContain(
       "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;",
     );
-    expect(confirmation?.html).not.toContain("<script>");
+    expect(notification?.html).not.toContain("<script>");
   });
 
   it("trims strings and drops unknown fields", async () => {

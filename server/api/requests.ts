@@ -8,6 +8,9 @@ import {
   getBotCheckChallenge,
   IDEMPOTENCY_KEY,
 } from "../../domain/requests/requests.contract.ts";
+import { replyToRequest } from "../../domain/conversation/messages.contract.ts";
+import { replyAsGuest } from "../../domain/conversation/messages.ts";
+import { BotCheckError } from "../../domain/errors.ts";
 import { rateLimit, sameOriginOnly } from "../middleware/request-guards.ts";
 import type { Services } from "../services.ts";
 import { defineRoute, refuse } from "./define-route.ts";
@@ -52,5 +55,22 @@ export function requestRoutes(deps: Deps, services: Services, publicUrl: string)
       },
     });
   }
+  // The guest's reply from their status page: the forms' origin check and rate limit (one
+  // budget for everything a guest sends), then the bot check, as the forms do it.
+  defineRoute(router, replyToRequest, {
+    before: [sameOriginOnly(publicUrl), rateLimit(store, forms, deps.log)],
+    handle: async ({ params, body, req, res }) => {
+      const botToken = body.turnstileToken || req.get("x-bot-token") || "";
+      if (!botToken) throw new BotCheckError();
+      const messages = await replyAsGuest(
+        deps,
+        { botCheck: services.intake.botCheck },
+        { token: params.token, body: body.body, botToken, remoteIp: req.ip },
+      );
+      res.set("Cache-Control", "no-store");
+      if (!messages) return refuse(404, "errors.notFound");
+      return { status: 201, body: messages };
+    },
+  });
   return router;
 }

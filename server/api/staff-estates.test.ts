@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { propertyClaims, propertyRevisions } from "../../db/schema/index.ts";
+import { guestRequests, propertyClaims, propertyRevisions } from "../../db/schema/index.ts";
 import { createSession } from "../../domain/auth/sessions.ts";
 import { updateEstateField } from "../../domain/owners/edits.ts";
 import { listEstatesForStaff } from "../../domain/owners/revisions.ts";
@@ -10,10 +10,11 @@ import {
   getStaffEstate,
   listStaffEstates,
   revertEstateRevision,
+  setEstateResponseHours,
 } from "../../domain/staff/estates.contract.ts";
 import { dataOf } from "../../tests/setup/api.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
+import { serveIntake, submitGuestForm, validPropertyBooking } from "../../tests/setup/intake.ts";
 import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
 import { anyOf } from "../../tests/setup/matchers.ts";
 
@@ -400,16 +401,49 @@ describeEachBackend("the staff estates API", (database) => {
       revertable: true,
     });
 
-    // Reverting gives the estate its former owner back, claim and all.
+    // Reverting gives the estate its former owner's address back, but not the claim: it ended
+    // with the change, and the owner claims again with a new code (issue 21, finding g).
     const revert = await call(
       "POST",
       `/api/admin/estates/${PADUA.id}/revisions/${detail.revisions[0]!.id}/revert`,
     );
     expect(revert.status).toBe(200);
-    expect((await listed())[0]).toMatchObject({
-      ownerEmail: PADUA.email,
-      claimedAt: anyOf(String),
+    expect((await listed())[0]).toMatchObject({ ownerEmail: PADUA.email, claimedAt: null });
+  });
+
+  it("sets an estate's response hours: a new property booking for it is due that many hours after it arrives", async () => {
+    const path = `/api/admin/estates/${PADUA.id}/response-hours`;
+    const bad = await call("PUT", path, {
+      body: { hours: 0 },
+      headers: { "Accept-Language": "it" },
     });
+    expect(bad.status).toBe(400);
+    expect(ValidationErrorSchema.parse(bad.body).errors).toEqual([
+      { path: "hours", message: "Inserisca un numero di ore tra 0,01 e 8760." },
+    ]);
+    expect(
+      (await call("PUT", "/api/admin/estates/99999/response-hours", { body: { hours: 5 } })).status,
+    ).toBe(404);
+    const set = await call("PUT", path, { body: { hours: 6.5 } });
+    expect(dataOf(setEstateResponseHours, set, 200)).toEqual({ responseHours: 6.5 });
+    expect(
+      dataOf(getStaffEstate, await call("GET", `/api/admin/estates/${PADUA.id}`), 200)
+        .responseHours,
+    ).toBe(6.5);
+
+    const { id } = await submitGuestForm(
+      server().url,
+      "/bookings",
+      validPropertyBooking({ propertyId: PADUA.id, email: "padua-guest@example.com" }),
+    );
+    const [row] = await database()
+      .deps.db.select({ createdAt: guestRequests.createdAt, dueAt: guestRequests.dueAt })
+      .from(guestRequests)
+      .where(eq(guestRequests.id, id));
+    expect(row!.dueAt!.getTime() - row!.createdAt.getTime()).toBe(6.5 * 3_600_000);
+
+    const cleared = await call("PUT", path, { body: { hours: null } });
+    expect(dataOf(setEstateResponseHours, cleared, 200)).toEqual({ responseHours: null });
   });
 
   it("refuses changes sent from another site", async () => {
@@ -456,6 +490,7 @@ describeEachBackend("the staff estates API", (database) => {
         ["GET", "/api/admin/estates?q=tabiano"],
         ["GET", `/api/admin/estates/${TABIANO.id}`],
         ["PATCH", `/api/admin/estates/${TABIANO.id}/owner-email`, { email: TABIANO.email }],
+        ["PUT", `/api/admin/estates/${TABIANO.id}/response-hours`, { hours: null }],
         ["POST", `/api/admin/estates/${TABIANO.id}/revisions/${revisionId}/revert`],
       ] as const;
     const callers = [
@@ -497,7 +532,7 @@ describeEachBackend("the staff estates API", (database) => {
       const statuses: number[] = [];
       for (const [method, path, body] of endpoints())
         statuses.push((await call(method, path, { body })).status);
-      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
       const { revisions } = dataOf(
         getStaffEstate,
         await call("GET", `/api/admin/estates/${TABIANO.id}`),

@@ -7,7 +7,7 @@ import type { EstateActor } from "../../domain/owners/owner-property.ts";
 import { listEstatesForStaff, revertEstateRevision } from "../../domain/owners/revisions.ts";
 import { fieldIssues } from "../../domain/requests/fields.ts";
 import * as contract from "../../domain/staff/estates.contract.ts";
-import { getEstateForStaff } from "../../domain/staff/estates.ts";
+import { getEstateForStaff, setEstateResponseHours } from "../../domain/staff/estates.ts";
 import { ESTATE_PAGE_SIZE } from "../../domain/staff/estates.schema.ts";
 import { translate } from "../../i18n/translate.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
@@ -83,6 +83,23 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
         "estate owner email set by staff",
       );
       return { status: 200, body: result };
+    },
+  });
+
+  defineRoute(router, contract.setEstateResponseHours, {
+    before: [sameOrigin, requireAdmin],
+    onInvalid: pathIdNotFound(404, "errors.propertyNotFound"),
+    async handle({ params, body, res }) {
+      const found = await setEstateResponseHours(deps, {
+        propertyId: params.id,
+        hours: body.hours,
+      });
+      if (!found) return refuse(404, "errors.propertyNotFound");
+      deps.log.info(
+        { propertyId: params.id, hours: body.hours, staffUserId: staffActor(res).staffUserId },
+        "estate response hours set by staff",
+      );
+      return { status: 200, body: { responseHours: body.hours } };
     },
   });
 

@@ -1,10 +1,15 @@
+import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authSessions, guestRequests, staffUsers } from "../../db/schema/index.ts";
 import { setStaffDisabled } from "../../domain/staff/accounts.ts";
 import { verifyPassword } from "../../domain/staff/passwords.ts";
 import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
-import { COLLECTION_OPERATIONS, getInboxOverview } from "../../domain/staff/inbox.contract.ts";
+import {
+  COLLECTION_OPERATIONS,
+  DUE_OPERATIONS,
+  getInboxOverview,
+} from "../../domain/staff/inbox.contract.ts";
 import {
   completeStaffSetup,
   getSignedInStaffUser,
@@ -41,7 +46,8 @@ describeEachBackend("staff sign-in and sessions", (database) => {
       body: { email: "ADMIN@castellum.test", password: STAFF_PASSWORD },
     });
     expect(response.status).toBe(200);
-    expect(dataOf(loginStaff, response, 200).user).toMatchObject({
+    expect(dataOf(loginStaff, response, 200)).toMatchObject({ step: "signed_in" });
+    expect((dataOf(loginStaff, response, 200) as { user: unknown }).user).toMatchObject({
       email: "admin@castellum.test",
       isAdmin: true,
     });
@@ -160,13 +166,13 @@ describeEachBackend("staff sign-in and sessions", (database) => {
     redis.disconnect();
   });
 
-  it("allows at most 10 tries per account in the window, then 429 with Retry-After", async () => {
+  it("allows at most 10 tries per account from one address in the window, then 429 with Retry-After", async () => {
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 11; i++) {
       last = await staffCall(server().url, "POST", "/api/admin/login", {
         body: { email: "target@castellum.test", password: `wrong-password-${i}` },
-        headers: { "X-Forwarded-For": `10.0.0.${i}` },
+        headers: { "X-Forwarded-For": "10.0.0.7" },
       });
       statuses.push(last.status);
     }
@@ -226,7 +232,8 @@ describeEachBackend("the staff inbox API", (database) => {
       validBookingRequest({
         email: "formula@example.com",
         firstName: '=HYPERLINK("http://evil")',
-        lastName: "+Sum",
+        // Unquoted, Excel with ';' as its list separator (fr, it) splits a formula out of it.
+        lastName: "Ada;=cmd|' /C calc'!A0;x",
       }),
     );
     sent.property = await submit(
@@ -297,9 +304,18 @@ describeEachBackend("the staff inbox API", (database) => {
         ["GET", `/api/booking-requests/${sent.english!.id}`],
         ["PATCH", `/api/booking-requests/${sent.english!.id}`, { status: "Contacted" }],
         ["POST", `/api/booking-requests/${sent.english!.id}/notes`, { body: "Called back." }],
+        [
+          "PUT",
+          `/api/booking-requests/${sent.english!.id}/due`,
+          { dueAt: new Date(Date.now() + 5 * 86_400_000).toISOString() },
+        ],
         ["GET", `/api/membership/applications/${sent.membership!.id}`],
+        ["GET", `/api/booking-requests/${sent.english!.id}/messages`],
+        ["POST", `/api/bookings/${sent.property!.id}/messages`, { body: "Your dates are free." }],
+        ["GET", `/api/membership/applications/${sent.membership!.id}/messages`],
         ["GET", "/api/admin/overview"],
         ["GET", "/api/admin/mail"],
+        ["POST", "/api/admin/language", { language: "en" }],
       ] as const;
     const callers = [
       ["anonymous", undefined, 401],
@@ -368,6 +384,8 @@ describeEachBackend("the staff inbox API", (database) => {
     });
     expect(date.status).toBe(400);
     expect(ValidationErrorSchema.parse(date.body).errors![0]!.path).toBe("from");
+    for (const day of ["2026-02-30", "0000-01-01"])
+      expect((await call("GET", `/api/booking-requests?from=${day}`)).status).toBe(400);
     const cursor = await call("GET", "/api/booking-requests?after=garbage");
     expect(cursor.status).toBe(400);
     expect(
@@ -523,6 +541,37 @@ describeEachBackend("the staff inbox API", (database) => {
     });
   });
 
+  it("moves a request's due time, in the history, and refuses a past one with the field named", async () => {
+    const path = `/api/booking-requests/${sent.formula!.id}`;
+    const before = dataOf(COLLECTION_OPERATIONS.booking_request.get, await call("GET", path), 200);
+    // Intake set it REQUEST_RESPONSE_HOURS (48) after arrival.
+    expect(new Date(before.dueAt!).getTime() - new Date(before.createdAt).getTime()).toBe(
+      48 * 3_600_000,
+    );
+    const dueAt = new Date(Date.now() + 4 * 86_400_000).toISOString();
+    const moved = dataOf(
+      DUE_OPERATIONS.booking_request,
+      await call("PUT", `${path}/due`, { body: { dueAt, version: before.version } }),
+      200,
+    );
+    expect(new Date(moved.dueAt!).toISOString()).toBe(dueAt);
+    expect(moved.history.at(-1)).toMatchObject({
+      event: "due",
+      changedBy: "admin@castellum.test",
+      dueAt,
+    });
+    const past = await call("PUT", `${path}/due`, {
+      body: { dueAt: "2020-01-01T00:00:00Z" },
+      headers: { "Accept-Language": "fr" },
+    });
+    expect(past.status).toBe(400);
+    expect(ValidationErrorSchema.parse(past.body).errors).toEqual([
+      { path: "dueAt", message: "Choisissez un moment dans le futur." },
+    ]);
+    const stale = await call("PUT", `${path}/due`, { body: { dueAt, version: before.version } });
+    expect(stale.status).toBe(409);
+  });
+
   it("refuses a change sent from another site", async () => {
     const answer = await call("PATCH", `/api/booking-requests/${sent.english!.id}`, {
       body: { status: "Contacted" },
@@ -540,11 +589,17 @@ describeEachBackend("the staff inbox API", (database) => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split(/\r?\n/);
-    expect(lines[0]).toMatch(/^Reference,Status,Submitted,/);
+    // Every cell is quoted, the header's too.
+    expect(lines[0]).toMatch(/^"Reference","Status","Submitted",/);
     expect(lines).toHaveLength(2); // the header and the one request still New
-    expect(lines[1]).toContain(sent.formula!.reference);
-    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
-    expect(lines[1]).toContain(`'+Sum`);
+    expect(lines[1]).toMatch(/^"[^"]/);
+    const [header, row] = parse(answer.text, { bom: true }) as string[][];
+    const cell = (name: string) => row![header!.indexOf(name)];
+    expect(cell("Reference")).toBe(sent.formula!.reference);
+    expect(cell("First name")).toBe(`'=HYPERLINK("http://evil")`);
+    // The formula start after the separator is neutralised too, and the cell is quoted.
+    expect(cell("Last name")).toBe("Ada;'=cmd|' /C calc'!A0;x");
+    expect(lines[1]).toContain(`"Ada;'=cmd|' /C calc'!A0;x"`);
     // The filter is read before the first byte: a bad one is still a JSON 400, not a broken file.
     for (const query of ["status=Accepted", "from=31-12-2026", "sort=sideways"]) {
       const refused = await call("GET", `/api/booking-requests/export.csv?${query}`);

@@ -21,13 +21,19 @@ import { isStayKind } from "../../domain/calendar/calendar.schema.ts";
 import { collisionAnswer } from "../../domain/calendar/collisions.ts";
 import { setRequestStay } from "../../domain/calendar/stays.ts";
 import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
+import { STAFF_MESSAGE_OPERATIONS } from "../../domain/conversation/messages.contract.ts";
+import { readThreadAsStaff, sendStaffMessage } from "../../domain/conversation/messages.ts";
 import { csvRowOf, CSV_COLUMNS } from "../../domain/staff/inbox-csv.ts";
+import { CSV_OPTIONS, csvCell } from "../../domain/csv/safe-csv.ts";
 import type { InboxItem } from "../../domain/staff/inbox.ts";
 import {
   COLLECTION_OPERATIONS,
+  DUE_MAX_DAYS,
+  DUE_OPERATIONS,
   getInboxOverview,
   STAY_OPERATIONS,
 } from "../../domain/staff/inbox.contract.ts";
+import { extendRequestDue } from "../../domain/staff/extend-due.ts";
 import {
   countInboxByStatus,
   getInboxOverview as inboxOverview,
@@ -37,11 +43,14 @@ import {
 } from "../../domain/staff/inbox.ts";
 import { INBOX_PAGE_SIZE, inboxFilterToSearch } from "../../domain/staff/inbox.schema.ts";
 import { loginStaff } from "../../domain/staff/login.ts";
+import { setStaffLanguage } from "../../domain/staff/accounts.ts";
+import { recordSecurityEvent } from "../../domain/security/security-log.ts";
 import { completeStaffSetup } from "../../domain/staff/setup.ts";
 import * as auth from "../../domain/staff/staff-auth.contract.ts";
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
+import { securityActorOf, securityClientOf } from "../middleware/security-log.ts";
 import {
   clearSessionCookie,
   readSessionToken,
@@ -95,6 +104,7 @@ export function staffRoutes(
         staff.loginLimits,
         { ...body, ip: req.ip, userAgent: req.get("user-agent") },
         cookie.policy,
+        { mfaRequired: staff.mfaRequired },
       );
       res.set("Cache-Control", "no-store");
       if (result.outcome === "rate_limited") {
@@ -106,7 +116,14 @@ export function staffRoutes(
       if (result.outcome === "unavailable") return refuse(503, "staff.login.unavailable");
       if (result.outcome === "invalid") return refuse(401, "staff.login.invalid");
       signIn(res, result.token, result.expiresAt, result.user.language);
-      return { status: 200, body: { user: result.user } };
+      if (result.outcome === "second_factor")
+        return {
+          status: 200,
+          body: { step: "second_factor", mfaRequired: true, methods: result.methods },
+        };
+      if (result.outcome === "enrolment")
+        return { status: 200, body: { step: "enrolment", enrolmentRequired: true } };
+      return { status: 200, body: { step: "signed_in", user: result.user } };
     },
   });
 
@@ -114,7 +131,14 @@ export function staffRoutes(
     before: [sameOrigin],
     async handle({ req, res }) {
       const token = readSessionToken(req, cookie);
+      const session = res.locals.session;
       if (token) await revokeSession(deps, token);
+      if (session?.role === "staff")
+        await recordSecurityEvent(deps.db, {
+          type: "sign_out",
+          actor: { kind: "staff", staffUserId: session.user.id, email: session.user.email },
+          client: { ip: req.ip, userAgent: req.get("user-agent") },
+        });
       clearSessionCookie(res, cookie);
       res.set("Cache-Control", "no-store");
       return { status: 200, body: { ok: true } };
@@ -125,8 +149,19 @@ export function staffRoutes(
     async handle({ res }) {
       res.set("Cache-Control", "private, no-store");
       const session = res.locals.session;
-      if (!session || session.role !== "staff") return refuse(401, "staff.errors.notSignedIn");
+      if (!session || session.role !== "staff" || session.stage !== "complete")
+        return refuse(401, "staff.errors.notSignedIn");
       return { status: 200, body: { user: session.user } };
+    },
+  });
+
+  // The only way the account's language changes: a GET with `?lang=` shows a page in a
+  // language and stores nothing (issue 21, finding h).
+  defineRoute(router, auth.rememberStaffLanguage, {
+    before: [sameOrigin, requireAdmin],
+    async handle({ body, res }) {
+      await setStaffLanguage(deps, signedInStaff(res).id, body.language);
+      return { status: 200, body: { ok: true } };
     },
   });
 
@@ -224,11 +259,23 @@ export function staffRoutes(
       before: [requireAdmin],
       // The filter, status included, is parsed before this runs: a 400 is still possible then,
       // not once the first byte is written.
-      async handle({ query, res }) {
+      async handle({ query, req, res }) {
         const filter = { ...query, kind, after: undefined, limit: INBOX_PAGE_SIZE };
         // The first batch is read before the first byte too: a failed query is still an answer.
         const batches = streamInbox(deps, filter);
         const first = await batches.next();
+        await recordSecurityEvent(deps.db, {
+          type: "export.csv",
+          actor: securityActorOf(res),
+          client: securityClientOf(req),
+          data: {
+            export: "inbox",
+            kind,
+            filters: Object.fromEntries(
+              Object.entries(query).filter(([, value]) => value !== undefined),
+            ),
+          },
+        });
         const language = res.locals.language;
         const stamp = new Date().toISOString().slice(0, 10);
         res
@@ -249,8 +296,9 @@ export function staffRoutes(
           rows,
           toCells,
           stringify({
+            ...CSV_OPTIONS,
             header: true,
-            columns: CSV_COLUMNS.map((column) => t(`staff.columns.${column}`)),
+            columns: CSV_COLUMNS.map((column) => csvCell(t(`staff.columns.${column}`))),
           }),
           res,
         );
@@ -307,6 +355,40 @@ export function staffRoutes(
       },
     });
 
+    defineRoute(router, DUE_OPERATIONS[kind], {
+      before: [sameOrigin, requireAdmin],
+      async handle({ params, body, res }) {
+        const dueAt = new Date(body.dueAt);
+        const now = new Date();
+        const language = res.locals.language;
+        if (dueAt.getTime() > now.getTime() + DUE_MAX_DAYS * 86_400_000)
+          throw new ValidationError([{ path: "dueAt", message: "staff.lifecycle.extend.invalid" }]);
+        const result = await extendRequestDue(deps, {
+          id: params.id,
+          kind,
+          dueAt,
+          version: body.version,
+          actor: signedInStaff(res),
+          now,
+        });
+        if (result.outcome === "not_found") return refuse(404, "errors.notFound");
+        if (result.outcome === "not_future")
+          throw new ValidationError([{ path: "dueAt", message: "staff.lifecycle.extend.invalid" }]);
+        if (result.outcome === "changed") return { status: 200, body: result.request };
+        const status = translate(language, `staff.statuses.${STATUS_KEYS[result.current.status]}`);
+        return {
+          status: 409,
+          body: {
+            message:
+              result.outcome === "closed"
+                ? translate(language, "staff.lifecycle.extend.closed")
+                : translate(language, "staff.errors.conflict", { status }),
+            current: result.current,
+          },
+        };
+      },
+    });
+
     if (isStayKind(kind))
       defineRoute(router, STAY_OPERATIONS[kind], {
         before: [sameOrigin, requireAdmin],
@@ -318,8 +400,10 @@ export function staffRoutes(
             nights: { start: body.start, end: body.end },
             version: body.version,
             actor: signedInStaff(res),
+            ownerMail: { publicUrl },
           });
           const language = res.locals.language;
+          if (result.outcome === "changed") staff.onMailQueued();
           if (result.outcome === "not_found" || result.outcome === "unknown_estate")
             return refuse(404, "errors.notFound");
           if (result.outcome === "collision")
@@ -352,6 +436,44 @@ export function staffRoutes(
         });
         if (!note) return refuse(404, "errors.notFound");
         return { status: 201, body: note };
+      },
+    });
+
+    defineRoute(router, STAFF_MESSAGE_OPERATIONS[kind].list, {
+      before: [requireAdmin],
+      async handle({ params, res }) {
+        const messages = await readThreadAsStaff(deps, { id: params.id, kind });
+        if (!messages) return refuse(404, "errors.notFound");
+        res.set("Cache-Control", "private, no-store");
+        return { status: 200, body: messages };
+      },
+    });
+
+    defineRoute(router, STAFF_MESSAGE_OPERATIONS[kind].send, {
+      before: [sameOrigin, requireAdmin],
+      async handle({ params, body, res }) {
+        const result = await sendStaffMessage(
+          deps,
+          {
+            id: params.id,
+            kind,
+            body: body.body,
+            lastSeenMessageId: body.lastSeenMessageId,
+            actor: signedInStaff(res),
+            publicUrl,
+          },
+          { onMailQueued: staff.onMailQueued },
+        );
+        if (result.outcome === "not_found") return refuse(404, "errors.notFound");
+        if (result.outcome === "conflict")
+          return {
+            status: 409,
+            body: {
+              message: translate(res.locals.language, "staff.conversation.conflict"),
+              messages: result.messages,
+            },
+          };
+        return { status: 201, body: result.messages };
       },
     });
   }

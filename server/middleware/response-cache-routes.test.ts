@@ -1,29 +1,13 @@
 import { describe, expect, it } from "vitest";
 import routes from "../../app/routes.ts";
+import { routePaths } from "../../tests/setup/route-paths.ts";
 import { pageRouteOf, publicReadOf } from "./response-cache.ts";
-
-interface RouteEntry {
-  path?: string;
-  index?: boolean;
-  children?: RouteEntry[];
-}
-
-/** Every route path of a React Router route config, nested ones joined to their parent's. */
-function flatten(entries: readonly RouteEntry[], parent = ""): string[] {
-  return entries.flatMap((entry) => {
-    const path = [parent, entry.path ?? ""].filter(Boolean).join("/");
-    return [
-      ...(entry.path !== undefined || entry.index ? [path] : []),
-      ...flatten(entry.children ?? [], path),
-    ];
-  });
-}
 
 /** An address of a route: each `:param` filled with a sample segment, `*` with two. */
 const addressOf = (route: string) =>
   `/${route.replace(/:\w+/g, "sample").replace(/\*$/, "any/thing")}`;
 
-const ROUTES = [...new Set(flatten(routes as RouteEntry[]))];
+const ROUTES = [...new Set(routePaths(routes))];
 
 describe("the response cache's page routes", () => {
   it("classify every route of app/routes.ts as kept or never kept", () => {

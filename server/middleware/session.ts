@@ -4,6 +4,7 @@ import type { Deps } from "../../domain/deps.ts";
 import { type StaffAccess, staffAccessOf } from "../../domain/staff/staff-user.ts";
 import { sendError } from "../api/errors.ts";
 import { readCookie } from "./language.ts";
+import { recordAccessRefused, securityRecorderOf } from "./security-log.ts";
 
 declare global {
   namespace Express {
@@ -65,6 +66,7 @@ export function readSessionToken(req: Request, cookie: SessionCookie): string | 
 export function sessionMiddleware(deps: Deps, cookie: SessionCookie) {
   return async (req: Request, res: Response, next: NextFunction) => {
     res.locals.session = null;
+    res.locals.securityLog = securityRecorderOf(deps, req);
     const token = readSessionToken(req, cookie);
     if (!token) return next();
     try {
@@ -84,20 +86,26 @@ export function staffAccessOfRequest(
   adminEmailDomain: string,
 ): StaffAccess | "anonymous" {
   const session = res.locals.session;
-  if (!session || session.role !== "staff") return "anonymous";
+  // A sign-in still waiting for its second factor (or enrolment) opens nothing of the area.
+  if (!session || session.role !== "staff" || session.stage !== "complete") return "anonymous";
   return staffAccessOf(session.user, adminEmailDomain);
 }
 
 /**
  * Guards a staff API call (spec point 6, on the server): 401 without a staff session, 403 for
  * an account that is not an admin or not at the company domain. Nothing else is answered.
+ * Each refusal is one `access.refused` entry of the security log (issue 21).
  */
 export function requireAdminApi(adminEmailDomain: string) {
-  return (_req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const access = staffAccessOfRequest(res, adminEmailDomain);
-    if (access === "anonymous") return sendError(res, 401, "staff.errors.notSignedIn");
-    if (access === "not_admin") return sendError(res, 403, "staff.errors.notAdmin");
-    if (access === "wrong_domain") return sendError(res, 403, "staff.accessDenied.body");
+    if (access !== "granted") {
+      const status = access === "anonymous" ? 401 : 403;
+      await recordAccessRefused(req, res, status);
+      if (access === "anonymous") return sendError(res, 401, "staff.errors.notSignedIn");
+      if (access === "not_admin") return sendError(res, 403, "staff.errors.notAdmin");
+      return sendError(res, 403, "staff.accessDenied.body");
+    }
     res.set("Cache-Control", "private, no-store");
     next();
   };

@@ -121,6 +121,7 @@ const PAGE_PATTERNS: [RegExp, string][] = [
     /^\/(api\/castles|api\/openapi\.json|sitemap\.xml|robots\.txt|manifest\.webmanifest|whitepaper\.pdf)$/,
     "",
   ],
+  [/^\/sitemap-\d+\.xml$/, "/sitemap-:n.xml"],
   [/^\/property\/[^/]+$/, "/property/:idOrSlug"],
   [/^\/booking\/[^/]+$/, "/booking/:idOrSlug"],
   [/^\/requests\/[^/]+$/, "/requests/:token"],

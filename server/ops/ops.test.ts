@@ -38,6 +38,9 @@ describe("normaliseRoute", () => {
     expect(normaliseRoute("/castles/")).toBe("/castles");
     expect(normaliseRoute("/assets/root-Ab12.js")).toBe("/assets/*");
     expect(normaliseRoute("/api/castles/gordon-castle")).toBe("/api/castles/:idOrSlug");
+    // Any number of sitemap files, one label.
+    expect(normaliseRoute("/sitemap-81.xml")).toBe("/sitemap-:n.xml");
+    expect(normaliseRoute("/sitemap.xml")).toBe("/sitemap.xml");
     expect(normaliseRoute("/wp-login.php")).toBe("unmatched");
     expect(normaliseRoute("/castles/x/y/z")).toBe("unmatched");
   });

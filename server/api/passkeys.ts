@@ -1,0 +1,278 @@
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
+import { type NextFunction, type Request, type Response, Router } from "express";
+import {
+  confirmStaffPassword,
+  signInOwnerWithPasskey,
+  signInStaffWithPasskey,
+} from "../../domain/auth/passkey-sign-in.ts";
+import * as api from "../../domain/auth/passkeys.contract.ts";
+import {
+  finishPasskeyRegistration,
+  listPasskeys,
+  type PasskeyHolder,
+  relyingPartyOf,
+  removePasskey,
+  type StaffPasskeyHolder,
+  startPasskeyAuthentication,
+  startPasskeyRegistration,
+} from "../../domain/auth/passkeys.ts";
+import { advanceSessionStage, revokeSession } from "../../domain/auth/sessions.ts";
+import type { Deps } from "../../domain/deps.ts";
+import { countUnusedRecoveryCodes } from "../../domain/staff/mfa/recovery-codes.ts";
+import {
+  regenerateRecoveryCodes,
+  removeStaffPasskey,
+} from "../../domain/staff/mfa/second-factor.ts";
+import { staffAccessOf } from "../../domain/staff/staff-user.ts";
+import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "../../i18n/config.ts";
+import { sameOriginOnly } from "../middleware/request-guards.ts";
+import {
+  readSessionToken,
+  requireAdminApi,
+  type SessionCookie,
+  setSessionCookie,
+} from "../middleware/session.ts";
+import type { StaffServices } from "../services.ts";
+import { defineRoute, refuse } from "./define-route.ts";
+import { sendError } from "./errors.ts";
+
+const clientOf = (req: Request) => ({ ip: req.ip, userAgent: req.get("user-agent") });
+
+/**
+ * A staff session that may add a factor: complete, or at `enrolment` (a password right and no
+ * factor yet), of an account that may open the staff area.
+ */
+function requireFactorSession(adminEmailDomain: string) {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const session = res.locals.session;
+    if (!session || session.role !== "staff" || session.stage === "second_factor")
+      return sendError(res, 401, "staff.errors.notSignedIn");
+    const access = staffAccessOf(session.user, adminEmailDomain);
+    if (access !== "granted") return sendError(res, 403, "staff.errors.notAdmin");
+    res.set("Cache-Control", "private, no-store");
+    next();
+  };
+}
+
+function staffHolder(res: Response): StaffPasskeyHolder {
+  const session = res.locals.session;
+  if (session?.role !== "staff") throw new Error("a staff guard must run first");
+  const { id, email, displayName } = session.user;
+  return { role: "staff", staffUserId: id, email, displayName };
+}
+
+function requireOwner(_req: Request, res: Response, next: NextFunction) {
+  res.set("Cache-Control", "private, no-store");
+  if (res.locals.session?.role !== "owner") return sendError(res, 401, "owner.errors.notSignedIn");
+  next();
+}
+
+function ownerHolder(res: Response): PasskeyHolder {
+  const session = res.locals.session;
+  if (session?.role !== "owner") throw new Error("requireOwner must run first");
+  return { role: "owner", email: session.ownerEmail };
+}
+
+/** The passkey calls of staff and owners (issue 21). */
+export function passkeyRoutes(
+  deps: Deps,
+  staff: StaffServices,
+  options: { cookie: SessionCookie; publicUrl: string },
+): Router {
+  const router = Router();
+  const { cookie } = options;
+  const rp = relyingPartyOf(options.publicUrl);
+  const sameOrigin = sameOriginOnly(options.publicUrl);
+  const factorSession = requireFactorSession(staff.adminEmailDomain);
+  const requireAdmin = requireAdminApi(staff.adminEmailDomain);
+
+  /** The password asked again before a factor changes: a refusal, or null when right. */
+  async function passwordRefusal(res: Response, password: string) {
+    const session = res.locals.session;
+    if (session?.role !== "staff") throw new Error("a staff guard must run first");
+    const check = await confirmStaffPassword(deps, staff.loginLimits, session.user.id, password);
+    if (check === "right") return null;
+    if (check === "wrong") return refuse(401, "staff.passkeys.errors.wrongPassword");
+    res.set("Retry-After", String(check.retryAfterSeconds));
+    return refuse(429, "staff.passkeys.errors.tooManyTries", {
+      minutes: Math.ceil(check.retryAfterSeconds / 60),
+    });
+  }
+
+  defineRoute(router, api.startStaffPasskeyRegistration, {
+    before: [sameOrigin, factorSession],
+    async handle({ body, res }) {
+      const refusal = await passwordRefusal(res, body.password);
+      if (refusal) return refusal;
+      const options = await startPasskeyRegistration(deps, rp, staffHolder(res));
+      return { status: 200, body: options };
+    },
+  });
+
+  defineRoute(router, api.addStaffPasskey, {
+    before: [sameOrigin, factorSession],
+    async handle({ body, req, res }) {
+      const result = await finishPasskeyRegistration(deps, rp, staffHolder(res), {
+        response: body.response as unknown as RegistrationResponseJSON,
+        name: body.name,
+        client: clientOf(req),
+      });
+      if (result.outcome === "refused") return refuse(400, "staff.passkeys.errors.notSaved");
+      // A sign-in waiting for its first factor is complete once it has one, and gets its
+      // recovery codes with it, as with the authenticator app: the way back in without the key.
+      const token = readSessionToken(req, cookie);
+      const session = res.locals.session;
+      let recoveryCodes: string[] | undefined;
+      if (token && session?.role === "staff" && session.stage === "enrolment") {
+        await advanceSessionStage(deps, token, "enrolment", "complete");
+        if ((await countUnusedRecoveryCodes(deps, session.user.id)) === 0) {
+          const issued = await regenerateRecoveryCodes(deps, {
+            user: session.user,
+            client: clientOf(req),
+          });
+          if (issued.outcome === "created") recoveryCodes = issued.recoveryCodes;
+        }
+      }
+      return {
+        status: 201,
+        body: { passkey: result.passkey, ...(recoveryCodes && { recoveryCodes }) },
+      };
+    },
+  });
+
+  defineRoute(router, api.listStaffPasskeys, {
+    // Open at enrolment too, so the enrolment page can show the panel.
+    before: [factorSession],
+    async handle({ res }) {
+      return { status: 200, body: { passkeys: await listPasskeys(deps, staffHolder(res)) } };
+    },
+  });
+
+  defineRoute(router, api.removeStaffPasskey, {
+    before: [sameOrigin, requireAdmin],
+    async handle({ params, body, req, res }) {
+      const refusal = await passwordRefusal(res, body.password);
+      if (refusal) return refusal;
+      // While a second factor is required, the last one stays (as for the authenticator app).
+      const { outcome } = await removeStaffPasskey(deps, {
+        holder: staffHolder(res),
+        id: params.id,
+        mfaRequired: staff.mfaRequired,
+        client: clientOf(req),
+      });
+      if (outcome === "last_factor") return refuse(409, "staff.mfa.lastFactor");
+      if (outcome === "not_found") return refuse(404, "staff.passkeys.errors.notFound");
+      return { status: 200, body: { ok: true } };
+    },
+  });
+
+  defineRoute(router, api.startStaffPasskeySignIn, {
+    before: [sameOrigin],
+    async handle({ res }) {
+      res.set("Cache-Control", "no-store");
+      const session = res.locals.session;
+      const holder =
+        session?.role === "staff" && session.stage === "second_factor"
+          ? staffHolder(res)
+          : undefined;
+      return { status: 200, body: await startPasskeyAuthentication(deps, rp, "staff", holder) };
+    },
+  });
+
+  defineRoute(router, api.signInStaffWithPasskey, {
+    before: [sameOrigin],
+    async handle({ body, req, res }) {
+      res.set("Cache-Control", "no-store");
+      const session = res.locals.session;
+      const token = readSessionToken(req, cookie);
+      const secondStep =
+        token && session?.role === "staff" && session.stage === "second_factor"
+          ? { token, user: session.user }
+          : undefined;
+      const result = await signInStaffWithPasskey(deps, rp, {
+        response: body.response as unknown as AuthenticationResponseJSON,
+        adminEmailDomain: staff.adminEmailDomain,
+        client: clientOf(req),
+        policy: cookie.policy,
+        secondStep,
+      });
+      if (result.outcome === "refused") return refuse(401, "staff.passkeys.errors.refused");
+      if (result.outcome === "signed_in") {
+        // One person per cookie: the browser's earlier session (staff or owner) ends.
+        if (token) await revokeSession(deps, token);
+        setSessionCookie(res, cookie, result.token, result.expiresAt);
+      }
+      // The staff area opens in the account's own language, as after a password sign-in.
+      res.cookie(LANGUAGE_COOKIE, result.user.language, {
+        maxAge: LANGUAGE_COOKIE_MAX_AGE_SECONDS * 1000,
+        sameSite: "strict",
+        secure: cookie.secure,
+        path: "/",
+      });
+      return { status: 200, body: { signedIn: true } };
+    },
+  });
+
+  defineRoute(router, api.startOwnerPasskeyRegistration, {
+    before: [sameOrigin, requireOwner],
+    async handle({ res }) {
+      return { status: 200, body: await startPasskeyRegistration(deps, rp, ownerHolder(res)) };
+    },
+  });
+
+  defineRoute(router, api.addOwnerPasskey, {
+    before: [sameOrigin, requireOwner],
+    async handle({ body, req, res }) {
+      const result = await finishPasskeyRegistration(deps, rp, ownerHolder(res), {
+        response: body.response as unknown as RegistrationResponseJSON,
+        name: body.name,
+        client: clientOf(req),
+      });
+      if (result.outcome === "refused") return refuse(400, "owner.passkeys.errors.notSaved");
+      return { status: 201, body: { passkey: result.passkey } };
+    },
+  });
+
+  defineRoute(router, api.listOwnerPasskeys, {
+    before: [requireOwner],
+    async handle({ res }) {
+      return { status: 200, body: { passkeys: await listPasskeys(deps, ownerHolder(res)) } };
+    },
+  });
+
+  defineRoute(router, api.removeOwnerPasskey, {
+    before: [sameOrigin, requireOwner],
+    async handle({ params, req, res }) {
+      const removed = await removePasskey(deps, ownerHolder(res), params.id, clientOf(req));
+      if (!removed) return refuse(404, "owner.passkeys.errors.notFound");
+      return { status: 200, body: { ok: true } };
+    },
+  });
+
+  defineRoute(router, api.startOwnerPasskeySignIn, {
+    before: [sameOrigin],
+    async handle({ res }) {
+      res.set("Cache-Control", "no-store");
+      return { status: 200, body: await startPasskeyAuthentication(deps, rp, "owner") };
+    },
+  });
+
+  defineRoute(router, api.signInOwnerWithPasskey, {
+    before: [sameOrigin],
+    async handle({ body, req, res }) {
+      res.set("Cache-Control", "no-store");
+      const result = await signInOwnerWithPasskey(deps, rp, {
+        response: body.response as unknown as AuthenticationResponseJSON,
+        client: clientOf(req),
+        policy: cookie.policy,
+      });
+      if (result.outcome === "refused") return refuse(401, "owner.passkeys.errors.refused");
+      const previous = readSessionToken(req, cookie);
+      if (previous) await revokeSession(deps, previous);
+      setSessionCookie(res, cookie, result.token, result.expiresAt);
+      return { status: 200, body: { signedIn: true } };
+    },
+  });
+
+  return router;
+}
