@@ -1,4 +1,6 @@
 import { createContext } from "react-router";
+import type { Message } from "../domain/conversation/messages.contract.ts";
+import type { WebhookEndpointView } from "../domain/webhooks/endpoints.ts";
 import type { BotCheckClientConfig } from "../domain/bot-check/config.ts";
 import type { EstateCalendarAnswer } from "../domain/calendar/calendar.contract.ts";
 import type { CalendarFeed } from "./components/calendar/feeds-api.ts";
@@ -15,6 +17,10 @@ import type { InboxFilter } from "../domain/staff/inbox.schema.ts";
 import type { EstateActor, OwnerPropertyDetails } from "../domain/owners/owner-property.ts";
 import type { StaffEstateRow } from "../domain/owners/revisions.ts";
 import type { StaffEstateRecord } from "../domain/staff/estates.ts";
+import type {
+  SecurityEventItem,
+  SecurityEventPageQuery,
+} from "../domain/security/security-log.contract.ts";
 
 /**
  * What the public pages' loaders may do: the domain functions they need, bound to the database
@@ -37,6 +43,8 @@ export interface PublicPages {
   }) => Promise<Nights[]>;
   /** A guest's request by the token of their status link, or null. */
   findRequestByStatusToken: (token: string) => Promise<GuestRequestView | null>;
+  /** The conversation with staff of the request behind a status token, or null. */
+  readThreadByStatusToken: (token: string) => Promise<Message[] | null>;
 }
 export const publicPagesContext = createContext<PublicPages>();
 
@@ -77,11 +85,11 @@ export interface StaffPages {
   /** One request of this kind with its status history and notes, or null. */
   getRequestDetail: (kind: RequestKind, id: string) => Promise<RequestDetail | null>;
   listUndeliveredMail: () => Promise<UndeliveredMailList>;
+  /** The webhook endpoints, without their secrets (issue 20). */
+  listWebhooks: () => Promise<WebhookEndpointView[]>;
   isSetupTokenUsable: (token: string) => Promise<boolean>;
   /** Estates by id and name, for the property filter. */
   listPropertyChoices: (language: Language) => Promise<{ id: number; name: string }[]>;
-  /** Remembers the language a staff member picked with `?lang=` in the staff area. */
-  setStaffLanguage: (staffUserId: string, language: Language) => Promise<void>;
   /** One page of the estates (by id, after `after`), matching `q` in a name or the owner email. */
   listEstates: (input: {
     language: Language;
@@ -110,6 +118,16 @@ export interface StaffPages {
     actor: EstateActor & { role: "staff" },
     input: { propertyId: number; language: Language },
   ) => Promise<StaffEstateRecord>;
+  /** The ways an account can pass the sign-in's second step (issue 21). */
+  secondFactorMethods: (staffUserId: string) => Promise<("totp" | "passkey" | "recovery")[]>;
+  /** The signed-in person's factors, for their security page, and STAFF_MFA_REQUIRED. */
+  getSecondFactors: (
+    staffUserId: string,
+  ) => Promise<{ totp: boolean; recoveryCodesLeft: number; required: boolean }>;
+  /** One page of the security log, newest first (issue 21). */
+  listSecurityEvents: (
+    query: SecurityEventPageQuery,
+  ) => Promise<{ events: SecurityEventItem[]; nextCursor: number | null }>;
 }
 export const staffPagesContext = createContext<StaffPages | null>(null);
 
@@ -125,7 +143,8 @@ export interface OwnerPages {
    */
   loadDashboard: (
     actor: EstateActor,
-    input: { estateId?: number; language: Language },
+    /** `language`: of the estate's text; `pageLanguage`: the owner's, kept for their mails. */
+    input: { estateId?: number; language: Language; pageLanguage?: Language },
   ) => Promise<
     | { outcome: "ok"; details: OwnerPropertyDetails }
     | { outcome: "not_found" }

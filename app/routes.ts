@@ -23,6 +23,10 @@ export default [
   route("admin/dashboard", "routes/admin/dashboard.tsx"),
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/setup", "routes/admin/setup.tsx"),
+  route("admin/enrol", "routes/admin/enrol.tsx"),
+  route("admin/forgot-password", "routes/admin/forgot-password.tsx"),
+  route("admin/password-reset/:token", "routes/admin/password-reset.tsx"),
+  route("admin/invitation/:token", "routes/admin/invitation.tsx"),
   route("admin", "routes/admin/layout.tsx", [
     // A request's details are a dialog over the inbox: a route of their own (a link, the
     // back button), whose loader reads the request while the inbox stays as it was.
@@ -30,6 +34,12 @@ export default [
       route(":collection/:id", "routes/admin/request-details.tsx"),
     ]),
     route("mail", "routes/admin/mail.tsx"),
+    route("account/security", "routes/admin/account-security.tsx"),
+    route("webhooks", "routes/admin/webhooks.tsx"),
+    route("accounts", "routes/admin/accounts.tsx"),
+    route("account", "routes/admin/account.tsx"),
+    route("security", "routes/admin/security.tsx"),
+    route("account/passkeys", "routes/admin/account-passkeys.tsx"),
     route("estates", "routes/admin/estates.tsx"),
     route("estates/:id", "routes/admin/estate.tsx"),
     route("estates/:id/calendar", "routes/admin/estate-calendar.tsx"),

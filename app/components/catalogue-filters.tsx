@@ -2,12 +2,15 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, Link, useLocation } from "react-router";
 import { Search } from "lucide-react";
-import { AMENITY_KEYS, REGIONS } from "../../domain/catalogue/catalogue-keys.ts";
 import {
+  AMENITY_KEYS,
   CATALOGUE_MAX_STAY_NIGHTS,
-  type CatalogueFilter,
-  type ReadFilter,
+  REGIONS,
   STAY_DATE_FIELDS,
+} from "../../domain/catalogue/catalogue-keys.ts";
+import type {
+  CatalogueFilter,
+  ReadFilter,
 } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import { addDays } from "../../domain/calendar/nights.ts";
 import { Button } from "./ui/button.tsx";

@@ -18,8 +18,15 @@ function useLanguageHref() {
 /**
  * The header's language selector: a disclosure that works before hydration (plain links to
  * `?lang=`, which the server remembers in a cookie) and closes itself after a choice.
+ * `onChoose` runs on a choice too: the staff header stores the account's language with it.
  */
-export function LanguageMenu({ className }: { className?: string }) {
+export function LanguageMenu({
+  className,
+  onChoose,
+}: {
+  className?: string;
+  onChoose?: (language: Language) => void;
+}) {
   const { t, i18n } = useTranslation();
   const hrefFor = useLanguageHref();
   const details = useRef<HTMLDetailsElement>(null);
@@ -42,7 +49,10 @@ export function LanguageMenu({ className }: { className?: string }) {
               hrefLang={LANGUAGE_TAGS[language]}
               aria-current={language === current ? "true" : undefined}
               preventScrollReset
-              onClick={() => details.current?.removeAttribute("open")}
+              onClick={() => {
+                details.current?.removeAttribute("open");
+                onChoose?.(language);
+              }}
               className="text-ink hover:bg-ivory flex items-center justify-between px-4 py-2 text-sm"
             >
               {LANGUAGE_NAMES[language]}

@@ -9,6 +9,7 @@ import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
 import { STATUS_TONES, TONE_CLASSES } from "../components/status-tones.ts";
 import { cn } from "../components/ui/cn.ts";
+import { GuestConversation } from "../components/guest-conversation.tsx";
 
 /**
  * The guest's status page, behind the unguessable token of the confirmation mail: the
@@ -16,9 +17,13 @@ import { cn } from "../components/ui/cn.ts";
  * token is the not-found page.
  */
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { language } = context.get(requestInfoContext);
-  const request = await context.get(publicPagesContext).findRequestByStatusToken(params.token);
-  if (!request) throw data(null, { status: 404 });
+  const { language, botCheck } = context.get(requestInfoContext);
+  const pages = context.get(publicPagesContext);
+  const [request, messages] = await Promise.all([
+    pages.findRequestByStatusToken(params.token),
+    pages.readThreadByStatusToken(params.token),
+  ]);
+  if (!request || !messages) throw data(null, { status: 404 });
   const t = (key: string, values: Record<string, unknown> = {}) => translate(language, key, values);
   return {
     title: translate(language, "meta.pageTitle", {
@@ -34,6 +39,9 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       timeZone: "UTC",
     }).format(new Date(request.createdAt)),
     rows: summarizeRequest(request.kind, request.details, language, t),
+    token: params.token,
+    messages,
+    botCheck,
   };
 }
 
@@ -49,7 +57,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export default function RequestStatus({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { reference, kind, status, reason, submitted, rows } = loaderData;
+  const { reference, kind, status, reason, submitted, rows, token, messages, botCheck } =
+    loaderData;
   return (
     <PageFrame>
       <PageHeader title={t("requestStatus.title", { reference })} />
@@ -90,6 +99,7 @@ export default function RequestStatus({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
         </div>
+        <GuestConversation token={token} initialMessages={messages} botCheck={botCheck} />
         <section className="border-gold/30 bg-paper rounded-sm border p-6 sm:p-8">
           <h2 className="font-display text-heritage text-3xl font-semibold">
             {t("requestStatus.summary")}

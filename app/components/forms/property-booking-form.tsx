@@ -106,10 +106,9 @@ export function PropertyBookingForm({
     // guest hears it before sending, and a submit with taken nights goes nowhere.
     loadSchema: () =>
       import("../../../domain/requests/property-booking.schema.ts").then((module) =>
-        module.propertyBookingSchema(bookingHorizonMonths).superRefine((values, context) => {
-          const message = takenNightOf(values.startDate, values.endDate);
-          if (message) context.addIssue({ code: "custom", path: ["startDate"], message });
-        }),
+        // Taken nights are the start date's error even while other fields (or the bot
+        // check) are still missing: the guest hears of them first.
+        module.propertyBookingSchema(bookingHorizonMonths, takenNightOf),
       ),
     loadOperation: () =>
       import("../../../domain/requests/requests.contract.ts").then(

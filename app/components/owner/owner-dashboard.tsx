@@ -1,3 +1,4 @@
+import { PasskeysPanel } from "../auth/passkeys-panel.tsx";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useSearchParams } from "react-router";
@@ -7,15 +8,14 @@ import { ExternalLink } from "../external-link.tsx";
 import { inputClass } from "../forms/fields.tsx";
 import { Button, buttonVariants } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
+import { CARD } from "./owner-styles.ts";
 import { CalendarTab } from "./calendar-tab.tsx";
 import { IMAGES_HEADING_ID, ImagesTab } from "./images-tab.tsx";
 import { OverviewTab } from "./overview-tab.tsx";
 import { OwnerHeader, SkipLink } from "./owner-page.tsx";
 import { OwnerTabs } from "./owner-tabs.tsx";
-
-type TabId = "images" | "overview" | "calendar";
-
-const TAB_IDS: readonly TabId[] = ["images", "overview", "calendar"];
+import { RequestsTab } from "./requests-tab.tsx";
+import { TAB_IDS, type TabId } from "./owner-tab-ids.ts";
 
 /** An owner with several estates opens another one (a plain GET form: `?estate=`). */
 function EstateSwitcher({ details }: { details: OwnerPropertyDetails }) {
@@ -51,7 +51,7 @@ function EstateSwitcher({ details }: { details: OwnerPropertyDetails }) {
 
 /**
  * The owner dashboard (spec point 2): the estate's name and contact email, the public page,
- * and the Images, Overview and Calendar tabs. The open tab is kept in `?tab=` (without reloading data),
+ * and the Images, Overview, Calendar and Requests tabs. The open tab is kept in `?tab=` (without reloading data),
  * so a reload or a change of language comes back to it.
  */
 export function OwnerDashboard({ details }: { details: OwnerPropertyDetails }) {
@@ -154,8 +154,25 @@ export function OwnerDashboard({ details }: { details: OwnerPropertyDetails }) {
                 label: t("owner.calendar.tab"),
                 panel: <CalendarTab propertyId={details.id} isActive={tab === "calendar"} />,
               },
+              {
+                id: "requests",
+                label: t("owner.ownerRequests.tab"),
+                panel: (
+                  <RequestsTab
+                    propertyId={details.id}
+                    estateName={details.name}
+                    isActive={tab === "requests"}
+                  />
+                ),
+              },
             ]}
           />
+          {/* Issue 21: an owner may sign in with a passkey; the emailed code stays the way back. */}
+          {details.actor.role === "owner" && (
+            <div className={cn(CARD, "p-6 sm:p-8")}>
+              <PasskeysPanel role="owner" />
+            </div>
+          )}
         </div>
       </main>
     </>

@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import { Check } from "lucide-react";
+import { PasskeySignInButton } from "../auth/passkey-sign-in-button.tsx";
 import { cn } from "../ui/cn.ts";
 import { CARD } from "./owner-styles.ts";
 import { ClaimStep } from "./verify/claim-step.tsx";
@@ -75,6 +77,7 @@ export function VerifyFlow() {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>({ name: "email" });
   const [email, setEmail] = useState("");
+  const navigate = useNavigate();
   const heading = useRef<HTMLHeadingElement>(null);
   const isFirstRender = useRef(true);
 
@@ -122,6 +125,12 @@ export function VerifyFlow() {
         )}
         {step.name === "claim" && <ClaimStep email={step.email} properties={step.properties} />}
       </section>
+      {step.name === "email" && (
+        <PasskeySignInButton
+          role="owner"
+          onSignedIn={() => navigate("/admin/dashboard", { replace: true })}
+        />
+      )}
     </div>
   );
 }

@@ -21,7 +21,7 @@ export interface FilterValues {
   to?: string;
   propertyId?: number;
   memberStatus?: string;
-  sort: "newest" | "oldest";
+  sort: "newest" | "oldest" | "due";
 }
 
 /**
@@ -168,6 +168,7 @@ export function InboxFilters({
             <select {...control} name="sort" defaultValue={filter.sort} className={CONTROL_CLASS}>
               <option value="newest">{t("staff.filters.newest")}</option>
               <option value="oldest">{t("staff.filters.oldest")}</option>
+              <option value="due">{t("staff.lifecycle.sortDue")}</option>
             </select>
           )}
         </Field>

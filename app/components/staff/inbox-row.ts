@@ -19,6 +19,14 @@ export interface InboxRow extends Omit<RequestFacts, "countryCode"> {
   phone: string;
   propertyId: number | null;
   createdAt: string;
+  /** When the system closes it if still open (issue 20); null: never. */
+  dueAt: string | null;
+  /** Open and past its due time. */
+  overdue: boolean;
+  /** The guest's messages no member of staff has read yet (issue 20). */
+  unreadMessages: number;
+  /** Issue 20: whether the estate's owner agrees (their latest view), null when none given. */
+  ownerAgrees: boolean | null;
 }
 
 /** What a status change needs to know about the request it changes. */

@@ -1,3 +1,4 @@
+import { MessageCircle } from "lucide-react";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
@@ -14,6 +15,7 @@ import {
   TableRow,
 } from "../ui/table.tsx";
 import { formatDay } from "./format.ts";
+import { DueLine } from "./due-line.tsx";
 import { type InboxRow, tagGroupOf } from "./inbox-row.ts";
 import { StatusSelect } from "./status-select.tsx";
 import { STATUS_TONES, TONE_CLASSES } from "../status-tones.ts";
@@ -139,6 +141,39 @@ export function InboxTable({
             className="font-mono text-xs font-semibold whitespace-nowrap max-xl:col-span-2"
           >
             {row.reference}
+            {row.unreadMessages > 0 && (
+              <span
+                className="bg-burgundy mt-1 flex w-fit items-center gap-1 rounded-full px-2 py-0.5 font-sans text-[0.7rem] font-semibold text-white"
+                data-testid="unread-messages"
+                title={t("staff.conversation.unread", { count: row.unreadMessages })}
+              >
+                <MessageCircle aria-hidden className="size-3" />
+                {row.unreadMessages}
+                <span className="sr-only">
+                  {" "}
+                  {t("staff.conversation.unread", { count: row.unreadMessages })}
+                </span>
+              </span>
+            )}
+            {row.ownerAgrees !== null && (
+              <span
+                data-testid="owner-view-marker"
+                data-agree={String(row.ownerAgrees)}
+                title={
+                  row.ownerAgrees
+                    ? t("staff.ownerView.markerLong")
+                    : t("staff.ownerView.markerLongDecline")
+                }
+                className={cn(
+                  "mt-1 block w-max rounded-full border px-2 py-0.5 font-sans text-xs font-medium",
+                  row.ownerAgrees
+                    ? "border-emerald-700/40 bg-emerald-50 text-emerald-900"
+                    : "border-burgundy/40 text-burgundy bg-red-50",
+                )}
+              >
+                {row.ownerAgrees ? t("staff.ownerView.agrees") : t("staff.ownerView.declines")}
+              </span>
+            )}
           </TableCell>
         );
       case "guest":
@@ -258,8 +293,9 @@ export function InboxTable({
       }
       case "submitted":
         return (
-          <TableCell key={column} {...cellProps(column)} className="whitespace-nowrap tabular-nums">
-            {formatDay(row.createdAt, locale)}
+          <TableCell key={column} {...cellProps(column)} className="tabular-nums">
+            <span className="whitespace-nowrap">{formatDay(row.createdAt, locale)}</span>
+            <DueLine row={row} locale={locale} />
           </TableCell>
         );
       case "actions":

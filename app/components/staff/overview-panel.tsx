@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Clock } from "lucide-react";
+import { AlarmClock, Clock } from "lucide-react";
 import type { InboxOverview } from "../../../domain/staff/inbox.ts";
 import { cn } from "../ui/cn.ts";
 import { WeeklyChart } from "./weekly-chart.tsx";
@@ -13,9 +13,12 @@ import { WeeklyChart } from "./weekly-chart.tsx";
 export function OverviewPanel({
   overview,
   oldestNewHref,
+  dueSoonestHref,
 }: {
   overview: InboxOverview;
   oldestNewHref: string;
+  /** The inbox sorted by due time, soonest first (issue 20). */
+  dueSoonestHref: string;
 }) {
   const { t, i18n } = useTranslation();
   const id = useId();
@@ -58,6 +61,18 @@ export function OverviewPanel({
               {t("staff.overview.showOldest")}
             </Link>
           )}
+          <p
+            data-testid="overdue-count"
+            className={cn(
+              "flex items-center gap-2 text-sm",
+              overview.overdue > 0 ? "text-burgundy font-semibold" : "text-muted",
+            )}
+          >
+            <AlarmClock aria-hidden className="size-4" />
+            <Link to={dueSoonestHref} className="underline underline-offset-4">
+              {t("staff.lifecycle.overdueCount", { count: overview.overdue })}
+            </Link>
+          </p>
         </div>
         <WeeklyChart weeks={overview.weeks} />
       </div>

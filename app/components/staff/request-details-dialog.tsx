@@ -9,17 +9,19 @@ import { toast } from "../../hooks/use-toast.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
-import { CONTROL_CLASS, Field } from "../ui/field.tsx";
+import { TextAreaField } from "../ui/field.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "../ui/dialog.tsx";
 import { formatMoment } from "./format.ts";
 import { StatusBadge } from "./status-badge.tsx";
 import { type StatusChange, StatusChangeDialog } from "./status-change-dialog.tsx";
 import { StatusSelect } from "./status-select.tsx";
 import { StayPanel, useNightsText } from "./stay-panel.tsx";
+import { DuePanel } from "./due-panel.tsx";
 import { COLLECTION_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
 import { callApi } from "../../api-client.ts";
 import { NOTE_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
 import { useReturnFocus } from "../ui/use-return-focus.ts";
+import { ConversationPanel } from "./conversation-panel.tsx";
 
 type Section = "personal" | "booking" | "preferences" | "additional";
 const SECTIONS: readonly Section[] = ["personal", "booking", "preferences", "additional"];
@@ -176,8 +178,11 @@ function DetailsBody({ detail }: { detail: RequestDetail }) {
           })
         }
       />
+      <OwnerViewPanel detail={detail} />
       <SummaryCards detail={detail} />
       <StayPanel detail={detail} onChanged={reload} />
+      <DuePanel detail={detail} onChanged={reload} />
+      <ConversationPanel detail={detail} />
       <div className="grid gap-6 lg:grid-cols-2">
         <History detail={detail} />
         <Notes detail={detail} onAdded={reload} />
@@ -293,52 +298,69 @@ function History({ detail }: { detail: RequestDetail }) {
         <p className="text-muted mt-3 text-sm">{t("staff.details.noHistory")}</p>
       ) : (
         <ol className="mt-3 grid gap-3" data-testid="status-history">
-          {detail.history.map((entry, index) => (
-            <li key={index} className="border-ink/10 border-l-2 pl-3 text-sm">
-              <p className="flex flex-wrap items-center gap-2">
-                {entry.event === "stay" ? null : entry.fromStatus ? (
-                  <>
-                    <StatusBadge status={entry.fromStatus} />
-                    <span aria-hidden className="text-muted">
-                      →
-                    </span>
-                    <span className="sr-only">{t("staff.details.to")}</span>
-                  </>
-                ) : (
-                  <span className="text-muted">{t("staff.details.received")}</span>
+          {timelineOf(detail).map(({ entry, view }, index) =>
+            view ? (
+              <OwnerViewEntry key={`view-${index}`} view={view} />
+            ) : (
+              <li key={index} className="border-ink/10 border-l-2 pl-3 text-sm">
+                <p className="flex flex-wrap items-center gap-2">
+                  {entry.event !== "status" ? null : entry.fromStatus ? (
+                    <>
+                      <StatusBadge status={entry.fromStatus} />
+                      <span aria-hidden className="text-muted">
+                        →
+                      </span>
+                      <span className="sr-only">{t("staff.details.to")}</span>
+                    </>
+                  ) : (
+                    <span className="text-muted">{t("staff.details.received")}</span>
+                  )}
+                  {entry.event === "status" && <StatusBadge status={entry.toStatus} />}
+                </p>
+                {entry.event === "due" && entry.dueAt && (
+                  <p className="text-ink mt-1">
+                    {t("staff.lifecycle.extend.history", {
+                      time: formatMoment(entry.dueAt, i18n.language),
+                    })}
+                  </p>
                 )}
-                {entry.event === "status" && <StatusBadge status={entry.toStatus} />}
-              </p>
-              {entry.stay && (
-                <p className="text-ink mt-1">
-                  {t("staff.stay.historyEntry", {
-                    estate: entry.stay.propertyId,
-                    nights: nightsText(entry.stay.start, entry.stay.end),
+                {entry.stay && (
+                  <p className="text-ink mt-1">
+                    {t("staff.stay.historyEntry", {
+                      estate: entry.stay.propertyId,
+                      nights: nightsText(entry.stay.start, entry.stay.end),
+                    })}
+                  </p>
+                )}
+                <p className="text-muted mt-1">
+                  {t("staff.details.changedBy", {
+                    // The first entry is the guest's own submission (domain/intake).
+                    // ...and "system" the lifecycle job closing it at its due time (issue 20).
+                    who:
+                      entry.changedBy === "guest"
+                        ? t("staff.details.theGuest")
+                        : entry.changedBy === "system"
+                          ? t("staff.lifecycle.systemActor")
+                          : entry.changedBy,
+                    when: formatMoment(entry.changedAt, i18n.language),
                   })}
                 </p>
-              )}
-              <p className="text-muted mt-1">
-                {t("staff.details.changedBy", {
-                  // The first entry is the guest's own submission (domain/intake).
-                  who: entry.changedBy === "guest" ? t("staff.details.theGuest") : entry.changedBy,
-                  when: formatMoment(entry.changedAt, i18n.language),
-                })}
-              </p>
-              {entry.reason && (
-                <p className="text-ink mt-1 break-words whitespace-pre-wrap">
-                  <span className="font-medium">{t("staff.details.reason")}: </span>
-                  {entry.reason}{" "}
-                  <span className="text-muted">
-                    (
-                    {entry.reasonShared
-                      ? t("staff.details.reasonShared")
-                      : t("staff.details.reasonInternal")}
-                    )
-                  </span>
-                </p>
-              )}
-            </li>
-          ))}
+                {entry.reason && (
+                  <p className="text-ink mt-1 break-words whitespace-pre-wrap">
+                    <span className="font-medium">{t("staff.details.reason")}: </span>
+                    {entry.reason}{" "}
+                    <span className="text-muted">
+                      (
+                      {entry.reasonShared
+                        ? t("staff.details.reasonShared")
+                        : t("staff.details.reasonInternal")}
+                      )
+                    </span>
+                  </p>
+                )}
+              </li>
+            ),
+          )}
         </ol>
       )}
     </section>
@@ -406,25 +428,18 @@ function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void
         </ul>
       )}
       <form onSubmit={submit} noValidate className="mt-4 grid gap-3">
-        <Field
+        <TextAreaField
           label={t("staff.details.noteLabel")}
           hint={t("staff.details.noteHint")}
           error={error && <span role="alert">{error}</span>}
-        >
-          {(control) => (
-            <textarea
-              {...control}
-              value={body}
-              rows={3}
-              maxLength={NOTE_MAX_LENGTH}
-              onChange={(event) => {
-                setBody(event.target.value);
-                if (error) setError(null);
-              }}
-              className={cn(CONTROL_CLASS, "resize-y")}
-            />
-          )}
-        </Field>
+          value={body}
+          onValueChange={(text) => {
+            setBody(text);
+            if (error) setError(null);
+          }}
+          rows={3}
+          maxLength={NOTE_MAX_LENGTH}
+        />
         <Button
           type="submit"
           size="sm"
@@ -435,6 +450,95 @@ function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void
           {saving ? t("staff.details.savingNote") : t("staff.details.saveNote")}
         </Button>
       </form>
+    </section>
+  );
+}
+
+type OwnerView = RequestDetail["ownerViews"][number];
+
+/** The history with the owner's views (issue 20) placed among the changes by their time. */
+function timelineOf(
+  detail: RequestDetail,
+): (
+  | { entry: RequestDetail["history"][number]; view?: undefined }
+  | { entry?: undefined; view: OwnerView }
+)[] {
+  const items = [
+    ...detail.history.map((entry) => ({ at: entry.changedAt, entry })),
+    ...detail.ownerViews.map((view) => ({ at: view.givenAt, view })),
+  ];
+  // Stable: a view given in the same instant as a change stays after it.
+  return items
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+    .map(({ at: _at, ...item }) => item);
+}
+
+/** Who gave a view, and when: the owner's email, or the admin who recorded it for them. */
+function useViewAuthor() {
+  const { t, i18n } = useTranslation();
+  return (view: OwnerView) =>
+    t(view.givenBy === "staff" ? "staff.ownerView.byStaff" : "staff.ownerView.by", {
+      who: view.givenByEmail,
+      when: formatMoment(view.givenAt, i18n.language),
+    });
+}
+
+function OwnerViewEntry({ view }: { view: OwnerView }) {
+  const { t } = useTranslation();
+  const author = useViewAuthor();
+  return (
+    <li className="border-gold/60 border-l-2 pl-3 text-sm" data-testid="owner-view-entry">
+      <p className="font-medium">
+        {view.agree ? t("staff.ownerView.historyAgreed") : t("staff.ownerView.historyDeclined")}
+      </p>
+      <p className="text-muted mt-1">{author(view)}</p>
+      {view.note && (
+        <p className="text-ink mt-1 break-words whitespace-pre-wrap">
+          <span className="font-medium">{t("staff.ownerView.note")}: </span>
+          {view.note}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The estate owner's latest view, above the request's cards so staff read it before they
+ * decide (issue 20): only for a request on an estate.
+ */
+function OwnerViewPanel({ detail }: { detail: RequestDetail }) {
+  const { t } = useTranslation();
+  const author = useViewAuthor();
+  const id = useId();
+  if (detail.kind === "membership" || detail.propertyId === null) return null;
+  const view = detail.ownerView;
+  return (
+    <section
+      aria-labelledby={id}
+      data-testid="owner-view-panel"
+      className={cn(
+        "rounded-sm border border-l-4 p-4 text-sm",
+        !view
+          ? "border-gold/30 bg-paper"
+          : view.agree
+            ? "border-emerald-700/40 border-l-emerald-700 bg-emerald-50"
+            : "border-burgundy/40 border-l-burgundy bg-red-50",
+      )}
+    >
+      <h3 id={id} className="text-ink font-semibold">
+        {t("staff.ownerView.heading")}
+      </h3>
+      {view ? (
+        <>
+          <p className="mt-1 font-medium" data-agree={String(view.agree)}>
+            {view.agree ? t("staff.ownerView.agreed") : t("staff.ownerView.declined")}
+          </p>
+          {view.note && <p className="mt-1 break-words whitespace-pre-wrap">“{view.note}”</p>}
+          <p className="text-muted mt-1">{author(view)}</p>
+        </>
+      ) : (
+        <p className="text-muted mt-1">{t("staff.ownerView.none")}</p>
+      )}
     </section>
   );
 }

@@ -1,6 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Link, NavLink } from "react-router";
 import { SITE } from "../../../content/site.ts";
+import { rememberStaffLanguage } from "../../../domain/staff/staff-auth.contract.ts";
+import type { Language } from "../../../i18n/config.ts";
+import { callApi } from "../../api-client.ts";
 import { LanguageMenu } from "../language-links.tsx";
 import { cn } from "../ui/cn.ts";
 import { LogoutButton } from "./logout-button.tsx";
@@ -9,17 +12,30 @@ const NAV = [
   { to: "/admin/booking-requests", key: "staff.shell.requests" },
   { to: "/admin/estates", key: "staff.shell.estates" },
   { to: "/admin/mail", key: "staff.shell.mail" },
+  { to: "/admin/webhooks", key: "staff.webhooks.nav" },
+  { to: "/admin/accounts", key: "staff.accounts.nav" },
+  { to: "/admin/security", key: "staff.securityLog.nav" },
 ] as const;
 
 /**
- * The staff area's header (spec point 2): 'Admin Dashboard', the signed-in email, the staff
- * pages, the language links (plain `?lang=` links, remembered for the account) and Logout.
+ * Stores a language chosen in the header for the account (the next sign-in opens in it). The
+ * `?lang=` link itself only shows the page in that language: a GET stores nothing. Best effort:
+ * the page changes language either way, and the next choice tries again.
  */
+function rememberLanguage(language: Language) {
+  void callApi(rememberStaffLanguage, { body: { language } });
+}
+
+/**
+ * The staff area's header (spec point 2): 'Admin Dashboard', the signed-in email, the staff
+ * pages, the language links (each choice stored for the account by rememberLanguage) and Logout.
+ */
+
 export function StaffHeader({ email }: { email: string }) {
   const { t } = useTranslation();
   return (
     <header className="bg-heritage text-ivory">
-      <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-8 gap-y-3 px-4 py-3 sm:px-6">
+      <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
         <Link
           to="/admin/booking-requests"
           className="flex items-baseline gap-3 rounded-sm focus-visible:outline-2 focus-visible:outline-offset-4"
@@ -37,7 +53,7 @@ export function StaffHeader({ email }: { email: string }) {
                   to={item.to}
                   className={({ isActive }) =>
                     cn(
-                      "block rounded-sm px-3 py-2 text-sm hover:bg-white/10",
+                      "block rounded-sm px-2 py-2 text-sm hover:bg-white/10",
                       isActive && "bg-white/15 font-semibold",
                     )
                   }
@@ -49,11 +65,20 @@ export function StaffHeader({ email }: { email: string }) {
           </ul>
         </nav>
         <div className="flex flex-wrap items-center gap-3">
-          <LanguageMenu />
-          <p className="text-sm" data-testid="staff-email">
-            <span className="sr-only">{t("staff.shell.signedInAs")} </span>
+          <LanguageMenu onChoose={rememberLanguage} />
+          {/* The signed-in email is the way to the account's own pages (password, sessions,
+              second factors). */}
+          <Link
+            to="/admin/account"
+            title={`${t("staff.account.nav")}: ${email}`}
+            className="block max-w-[16rem] truncate rounded-sm px-2 py-2 text-sm underline underline-offset-4 hover:bg-white/10"
+            data-testid="staff-email"
+          >
+            <span className="sr-only">
+              {t("staff.account.nav")}, {t("staff.shell.signedInAs")}{" "}
+            </span>
             {email}
-          </p>
+          </Link>
           <LogoutButton />
         </div>
       </div>

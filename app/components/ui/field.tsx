@@ -74,3 +74,73 @@ export function Field({
     </div>
   );
 }
+
+/**
+ * A labelled plain-text box (notes, messages, a view's note): a `Field` around a controlled
+ * textarea that grows only downwards, with the length limit the server checks too.
+ */
+export function TextAreaField({
+  label,
+  hint,
+  error,
+  value,
+  onValueChange,
+  rows = 3,
+  maxLength,
+  name,
+}: {
+  label: React.ReactNode;
+  hint?: React.ReactNode;
+  error?: React.ReactNode;
+  value: string;
+  onValueChange: (value: string) => void;
+  rows?: number;
+  maxLength: number;
+  name?: string;
+}) {
+  return (
+    <Field label={label} hint={hint} error={error}>
+      {(control) => (
+        <textarea
+          {...control}
+          name={name}
+          value={value}
+          rows={rows}
+          maxLength={maxLength}
+          onChange={(event) => onValueChange(event.target.value)}
+          className={cn(CONTROL_CLASS, "resize-y")}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A labelled, controlled text, email or password box: the one-line sibling of TextAreaField. */
+export function InputField({
+  label,
+  hint,
+  error,
+  value,
+  onChange,
+  ...input
+}: {
+  label: string;
+  hint?: string;
+  error?: string | null;
+  value: string;
+  onChange: (value: string) => void;
+} & Omit<React.InputHTMLAttributes<HTMLInputElement>, "value" | "onChange">) {
+  return (
+    <Field label={label} hint={hint} error={error ?? undefined}>
+      {(control) => (
+        <input
+          {...control}
+          {...input}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          className={CONTROL_CLASS}
+        />
+      )}
+    </Field>
+  );
+}

@@ -134,6 +134,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       first: filter.after ? hrefOf(firstPage) : null,
       csv: `${COLLECTION_OPERATIONS[kind].exportCsv.path}${exportSearch ? `?${exportSearch}` : ""}`,
       oldestNew: hrefOf({ kind, status: "New", sort: "oldest" }),
+      dueSoonest: hrefOf({ kind, sort: "due" }),
     },
   };
 }
@@ -250,7 +251,11 @@ export default function BookingRequests({ loaderData }: Route.ComponentProps) {
           nextHref={links.next}
         />
       </section>
-      <OverviewPanel overview={loaderData.overview} oldestNewHref={links.oldestNew} />
+      <OverviewPanel
+        overview={loaderData.overview}
+        oldestNewHref={links.oldestNew}
+        dueSoonestHref={links.dueSoonest}
+      />
       <StatusChangeDialog
         change={change}
         onClose={() => setChange(null)}

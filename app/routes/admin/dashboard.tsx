@@ -16,6 +16,7 @@ import { translate } from "../../../i18n/translate.ts";
 import type { Route } from "./+types/dashboard";
 import { ownerPagesContext, requestInfoContext, sessionContext } from "../../context.ts";
 import { OwnerDashboard } from "../../components/owner/owner-dashboard.tsx";
+import { isOwnerTab } from "../../components/owner/owner-tab-ids.ts";
 import { OwnerPlainPage } from "../../components/owner/owner-page.tsx";
 import { StaffCard } from "../../components/staff/staff-page.tsx";
 import { buttonVariants } from "../../components/ui/button.tsx";
@@ -42,6 +43,16 @@ function readEstateId(value: string | null): number | undefined | "invalid" {
   return /^[1-9]\d{0,8}$/.test(value) ? Number(value) : "invalid";
 }
 
+/** The owners' sign-in, keeping the language and the dashboard tab a link asked for. */
+function verifyPathFor(url: URL): string {
+  const keep = new URLSearchParams();
+  const tab = url.searchParams.get("tab");
+  const lang = url.searchParams.get("lang");
+  if (tab && isOwnerTab(tab)) keep.set("tab", tab);
+  if (lang && isLanguage(lang)) keep.set("lang", lang);
+  return keep.size ? `/onboard/verify?${keep}` : "/onboard/verify";
+}
+
 /**
  * Who may open the dashboard (spec point 6; the domain checks the estate again): an owner's
  * session (their claimed estates), or a staff admin of the company domain with `?estate=`.
@@ -57,7 +68,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const title = (key: string) =>
     translate(language, "meta.pageTitle", { title: translate(language, key) });
   const session = context.get(sessionContext);
-  if (!session) throw redirect("/onboard/verify", { headers: PRIVATE });
+  // Signed out, e.g. from a mail's link: sign in first, then on to the tab the link named.
+  if (!session) throw redirect(verifyPathFor(url), { headers: PRIVATE });
 
   const estateId = readEstateId(url.searchParams.get("estate"));
   if (estateId === "invalid") throw data(null, { status: 404, headers: PRIVATE });
@@ -86,6 +98,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const result = await owners.loadDashboard(actor, {
     estateId,
     language: isLanguage(content) ? content : language,
+    pageLanguage: language,
   });
   switch (result.outcome) {
     case "ok":

@@ -14,6 +14,7 @@ import { EstateHistory } from "../../components/staff/estate-history.tsx";
 import { useEstateLabels } from "../../components/staff/estate-labels.ts";
 import { formatMoment } from "../../components/staff/format.ts";
 import { OwnerEmailForm } from "../../components/staff/owner-email-form.tsx";
+import { ResponseHoursForm } from "../../components/staff/response-hours-form.tsx";
 import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
 import { ExternalLink } from "../../components/external-link.tsx";
 import { ButtonLink, buttonVariants } from "../../components/ui/button.tsx";
@@ -35,7 +36,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     if (error instanceof NotFoundError) throw data(null, { status: 404 });
     throw error;
   }
-  const { estate, revisions, stale } = record;
+  const { estate, revisions, stale, responseHours } = record;
   return {
     title: staffTitleOf(context, estate.name),
     estate: {
@@ -48,6 +49,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     // The page shows values as text: the raw values stay on the server.
     revisions: revisions.map(({ oldValue: _old, newValue: _new, ...entry }) => entry),
     stale,
+    responseHours,
   };
 }
 
@@ -146,6 +148,13 @@ export default function Estate({ loaderData }: Route.ComponentProps) {
             <OwnerEmailForm
               estateId={estate.id}
               current={estate.contactEmail}
+              onChanged={refresh}
+            />
+          </div>
+          <div className="border-gold/30 bg-paper mt-4 rounded-sm border p-5 sm:p-6">
+            <ResponseHoursForm
+              estateId={estate.id}
+              current={loaderData.responseHours}
               onChanged={refresh}
             />
           </div>

@@ -23,5 +23,9 @@ export function toInboxRow(item: InboxItem, language: Language): InboxRow {
     propertyId: item.propertyId,
     country: countryCode ? countryName(countryCode, language) : null,
     createdAt: item.createdAt,
+    dueAt: item.dueAt,
+    overdue: item.overdue,
+    unreadMessages: item.unreadMessages,
+    ownerAgrees: item.ownerView?.agree ?? null,
   };
 }

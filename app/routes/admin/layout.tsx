@@ -8,7 +8,6 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { ShieldAlert } from "lucide-react";
-import { isLanguage } from "../../../i18n/config.ts";
 import type { Route } from "./+types/layout";
 import { LogoutButton } from "../../components/staff/logout-button.tsx";
 import { StaffHeader } from "../../components/staff/staff-header.tsx";
@@ -19,15 +18,14 @@ import { requireAdmin } from "./require-admin.server.ts";
 
 /**
  * Every guarded staff page sits under this layout. Its loader is the server-side guard of
- * spec point 6 (the pages' loaders repeat it: loaders run in parallel), answers `/admin`
- * itself, and remembers a `?lang=` choice for the account.
+ * spec point 6 (the pages' loaders repeat it: loaders run in parallel) and answers `/admin`
+ * itself. A `?lang=` only shows the page in that language: a GET stores nothing, so the
+ * account's language changes through the header's menu (POST /api/admin/language) alone.
  */
-export async function loader({ context, request }: Route.LoaderArgs) {
+export function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   if (url.pathname.replace(/\/+$/, "") === "/admin") throw redirect(STAFF_HOME);
-  const { user, staff } = requireAdmin(context, request);
-  const lang = url.searchParams.get("lang");
-  if (isLanguage(lang) && lang !== user.language) await staff.setStaffLanguage(user.id, lang);
+  const { user } = requireAdmin(context, request);
   return { email: user.email, displayName: user.displayName };
 }
 

@@ -3,17 +3,21 @@ import { FormProvider, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { redirect, useNavigate, useSearchParams } from "react-router";
 import { LogIn } from "lucide-react";
+import { localPathOrNull } from "../../../domain/safe-redirect.ts";
 import { staffAccessOf } from "../../../domain/staff/staff-user.ts";
-import { loginStaff } from "../../../domain/staff/staff-auth.contract.ts";
+import { loginStaff, logoutStaff } from "../../../domain/staff/staff-auth.contract.ts";
+import { completeSecondFactor } from "../../../domain/staff/mfa/mfa.contract.ts";
+import { CodeForm } from "../../components/staff/second-factor.tsx";
 import { callApi } from "../../api-client.ts";
 import type { StaffLogin } from "../../../domain/staff/login.schema.ts";
 import type { Route } from "./+types/login";
 import { sessionContext, staffPagesContext } from "../../context.ts";
+import { PasskeySignInButton } from "../../components/auth/passkey-sign-in-button.tsx";
 import { TextField } from "../../components/forms/fields.tsx";
 import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
 import { pageAddressOfPath } from "../../components/staff/page-address.ts";
 import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
-import { safeRedirectTarget, STAFF_HOME } from "../../components/staff/staff-api.ts";
+import { STAFF_HOME } from "../../components/staff/staff-api.ts";
 import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { toast } from "../../hooks/use-toast.ts";
@@ -22,20 +26,32 @@ import { staffTitle } from "./require-admin.server.ts";
 /** The fields a 400's `errors[]` may name, shown under their input. */
 const LOGIN_FIELDS = ["email", "password"] as const satisfies readonly (keyof StaffLogin)[];
 
-/** Where a sign-in goes: the local page it was asked for (never a data request), or the inbox. */
+/**
+ * Where a sign-in goes: the local page it was asked for (never a data request), or the inbox.
+ * The loader (server) and the form (browser) both decide with the one check, localPathOrNull.
+ */
 function returnTarget(redirectTo: string | null): string {
-  const target = safeRedirectTarget(redirectTo);
+  const target = localPathOrNull(redirectTo);
   return target ? pageAddressOfPath(target) : STAFF_HOME;
 }
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const staff = context.get(staffPagesContext);
   const session = context.get(sessionContext);
   const url = new URL(request.url);
+  // A right password with no factor yet while one is required: enrolment first.
+  if (staff && session?.role === "staff" && session.stage === "enrolment")
+    throw redirect("/admin/enrol");
+  // A right password waiting for its second factor: the second step (issue 21).
+  const secondStep =
+    staff && session?.role === "staff" && session.stage === "second_factor"
+      ? await staff.secondFactorMethods(session.user.id)
+      : null;
   // Already signed in as an admin who may enter: straight on.
   if (
     staff &&
     session?.role === "staff" &&
+    session.stage === "complete" &&
     staffAccessOf(session.user, staff.adminEmailDomain) === "granted"
   )
     throw redirect(returnTarget(url.searchParams.get("redirectTo")));
@@ -43,11 +59,13 @@ export function loader({ context, request }: Route.LoaderArgs) {
   const isRefused =
     staff !== null &&
     session?.role === "staff" &&
+    session.stage === "complete" &&
     staffAccessOf(session.user, staff.adminEmailDomain) === "not_admin";
   return {
     title: staffTitle(context, "staff.login.title"),
     domain: staff?.adminEmailDomain ?? null,
     isRefused,
+    secondStep,
   };
 }
 
@@ -66,6 +84,7 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const [failure, setFailure] = useState<string[] | null>(null);
   const [isRefused, setRefused] = useState(loaderData.isRefused);
+  const [secondStep, setSecondStep] = useState(loaderData.secondStep);
   // The same schema as the API's, loaded on first use; the server checks again with it.
   const schema = useMemo(
     () =>
@@ -104,6 +123,14 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
       );
       return;
     }
+    if (answer.data.step === "enrolment") {
+      await navigate("/admin/enrol", { replace: true });
+      return;
+    }
+    if (answer.data.step === "second_factor") {
+      setSecondStep(answer.data.methods);
+      return;
+    }
     const { user } = answer.data;
     // The password was right, but the account may still not open the staff area: no welcome
     // then. A non-admin stays here and is told why; an admin of another domain goes on to the
@@ -126,6 +153,17 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
       url.searchParams.set("lang", user.language);
     await navigate(`${url.pathname}${url.search}${url.hash}`, { replace: true });
   });
+
+  if (secondStep)
+    return (
+      <StaffPlainPage>
+        <SecondStep
+          methods={secondStep}
+          target={returnTarget(searchParams.get("redirectTo"))}
+          onStartOver={() => setSecondStep(null)}
+        />
+      </StaffPlainPage>
+    );
 
   return (
     <StaffPlainPage>
@@ -151,6 +189,12 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
             )}
           </Alert>
         )}
+        {/* Passkey-first (issue 21): a passkey with user verification is two factors alone. */}
+        <PasskeySignInButton
+          role="staff"
+          className="mt-6"
+          onSignedIn={() => window.location.assign(returnTarget(searchParams.get("redirectTo")))}
+        />
         <FormProvider {...form}>
           <form
             method="post"
@@ -178,8 +222,112 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
               {submitting ? t("staff.login.submitting") : t("staff.login.submit")}
             </Button>
           </form>
+          <a
+            href="/admin/forgot-password"
+            className="text-heritage mt-4 inline-block text-sm underline underline-offset-4"
+          >
+            {t("staff.account.forgot.link")}
+          </a>
         </FormProvider>
       </StaffCard>
     </StaffPlainPage>
+  );
+}
+
+/**
+ * The sign-in's second step: a code from the authenticator app, or one of the recovery codes.
+ * A right code completes the session; the page then opens where sign-in was going.
+ */
+function SecondStep({
+  methods,
+  target,
+  onStartOver,
+}: {
+  methods: readonly string[];
+  target: string;
+  onStartOver: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const [kind, setKind] = useState<"totp" | "recovery">(
+    methods.includes("totp") ? "totp" : "recovery",
+  );
+  const [ended, setEnded] = useState<string | null>(null);
+  const startOver = async () => {
+    await callApi(logoutStaff, {}, { language: i18n.language });
+    onStartOver();
+  };
+  return (
+    <StaffCard
+      title={t("staff.mfa.secondStep.title")}
+      intro={
+        kind === "totp" ? t("staff.mfa.secondStep.intro") : t("staff.mfa.secondStep.introRecovery")
+      }
+    >
+      <div className="mt-6 grid gap-5">
+        {/* A passkey of this account completes the step as a code does. */}
+        {!ended && methods.includes("passkey") && (
+          <PasskeySignInButton role="staff" onSignedIn={() => window.location.assign(target)} />
+        )}
+        {ended ? (
+          <Alert data-testid="second-step-ended">
+            <AlertTitle>{ended}</AlertTitle>
+          </Alert>
+        ) : (
+          (methods.includes("totp") || methods.includes("recovery")) && (
+            <CodeForm
+              key={kind}
+              kind={kind}
+              label={
+                kind === "totp"
+                  ? t("staff.mfa.secondStep.code")
+                  : t("staff.mfa.secondStep.recoveryCode")
+              }
+              hint={
+                kind === "totp"
+                  ? t("staff.mfa.secondStep.codeHint")
+                  : t("staff.mfa.secondStep.recoveryHint")
+              }
+              submitLabel={t("staff.mfa.secondStep.submit")}
+              busyLabel={t("staff.mfa.checking")}
+              testId="second-step"
+              onCode={async (code) => {
+                const answer = await callApi(
+                  completeSecondFactor,
+                  { body: { code } },
+                  { language: i18n.language },
+                );
+                if (answer.ok) {
+                  // A full load: the staff area opens in the account's language (its cookie).
+                  window.location.assign(target);
+                  return null;
+                }
+                if (answer.status === 401) {
+                  setEnded(answer.message ?? t("staff.mfa.sessionEnded"));
+                  return null;
+                }
+                return answer.errors[0]?.message ?? answer.message ?? t("staff.mfa.codeWrong");
+              }}
+            />
+          )
+        )}
+        <div className="flex flex-wrap gap-3">
+          {!ended && methods.includes("totp") && methods.includes("recovery") && (
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              onClick={() => setKind(kind === "totp" ? "recovery" : "totp")}
+            >
+              {kind === "totp"
+                ? t("staff.mfa.secondStep.useRecovery")
+                : t("staff.mfa.secondStep.useApp")}
+            </Button>
+          )}
+          <Button type="button" variant="ghost" size="sm" onClick={() => void startOver()}>
+            {t("staff.mfa.secondStep.startOver")}
+          </Button>
+        </div>
+      </div>
+    </StaffCard>
   );
 }

@@ -1,16 +1,20 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { Check } from "lucide-react";
 import { Button } from "../../ui/button.tsx";
 import { claimProperty } from "../../../../domain/owners/owners.contract.ts";
 import { callApi } from "../../../api-client.ts";
+import { isOwnerTab } from "../owner-tab-ids.ts";
 import { type Problem, ProblemBox, PropertyLines, type PropertySummary } from "./verify-shared.tsx";
 
 /** Step 3: the estate to claim; claiming opens the owner's session and the dashboard. */
 export function ClaimStep({ email, properties }: { email: string; properties: PropertySummary[] }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  // The tab a mail's link asked for before the owner had to sign in.
+  const [search] = useSearchParams();
+  const tab = search.get("tab");
   const [chosen, setChosen] = useState(properties[0]?.id ?? null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [isBusy, setBusy] = useState(false);
@@ -26,7 +30,9 @@ export function ClaimStep({ email, properties }: { email: string; properties: Pr
       { language: i18n.language },
     );
     if (answer.ok) {
-      await navigate(`/admin/dashboard?estate=${answer.data.property.id}`);
+      const next = new URLSearchParams({ estate: String(answer.data.property.id) });
+      if (tab && isOwnerTab(tab)) next.set("tab", tab);
+      await navigate(`/admin/dashboard?${next}`);
       return;
     }
     setBusy(false);
