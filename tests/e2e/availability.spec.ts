@@ -174,8 +174,12 @@ describe("guests see availability", () => {
     await cell(page, BLOCK.end).click();
     expect(await page.inputValue("#field-endDate")).toBe("");
     await expect.poll(() => page.locator("#field-startDate-error").count()).toBe(0);
+    // Each key once the focus has moved: a key pressed while the grid re-renders is lost.
+    await expect.poll(() => focusedDate(page)).toBe(BLOCK.end);
     await page.keyboard.press("ArrowRight");
+    await expect.poll(() => focusedDate(page)).toBe(addDays(BLOCK.end, 1));
     await page.keyboard.press("ArrowRight");
+    await expect.poll(() => focusedDate(page)).toBe(addDays(BLOCK.end, 2));
     await page.keyboard.press("Enter");
     expect(await page.inputValue("#field-startDate")).toBe(BLOCK.end);
     expect(await page.inputValue("#field-endDate")).toBe(addDays(BLOCK.end, 2));

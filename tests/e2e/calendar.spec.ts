@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TAB_IDS } from "../../app/components/owner/owner-tab-ids.ts";
 import { openDatabase } from "../../db/client.ts";
 import { addDays } from "../../domain/calendar/nights.ts";
 import { utcToday } from "../../domain/requests/dates.ts";
@@ -150,7 +151,7 @@ describe("estate calendars", () => {
       await page.goto(`/admin/login?redirectTo=/admin/estates/${ESTATE.id}`);
       await page.locator('input[name="email"]').fill(ADMIN.email);
       await page.locator('input[name="password"]').fill(ADMIN.password);
-      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/estates/${ESTATE.id}`);
       await page.getByTestId("open-calendar").click();
       await expect
@@ -263,12 +264,15 @@ describe("estate calendars", () => {
       await expect.poll(() => staffBlock.count()).toBe(2);
       expect(await entries.getByTestId("remove-block").count()).toBe(1);
 
-      // Keyboard: the tabs move with the arrows, and the calendar tab's address is kept.
+      // Keyboard: Home and End reach the first and the last tab, and the address follows.
       await page.getByRole("tab", { name: ZH.tab }).focus();
       await page.keyboard.press("Home");
-      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe("images");
+      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe(TAB_IDS[0]);
       await page.keyboard.press("End");
-      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe("calendar");
+      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe(TAB_IDS.at(-1));
+      // ArrowLeft from the last tab comes back to the one before it.
+      await page.keyboard.press("ArrowLeft");
+      await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe(TAB_IDS.at(-2));
     },
     JOURNEY_TIMEOUT_MS,
   );

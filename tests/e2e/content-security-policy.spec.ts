@@ -85,7 +85,7 @@ describe("the Content-Security-Policy in Chromium", () => {
     await waitForHydration(page);
     await page.locator('input[name="email"]').fill("nobody@castellum.example");
     await page.locator('input[name="password"]').fill("not-the-password-at-all");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("alert").first().waitFor();
     expect(await violations()).toEqual([]);
   });

@@ -195,7 +195,7 @@ describe("the owner area", () => {
     await page.goto(`/admin/login?redirectTo=/admin/estates/${ESTATE.id}`);
     await page.locator('input[name="email"]').fill(ADMIN.email);
     await page.locator('input[name="password"]').fill(ADMIN.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/estates/${ESTATE.id}`);
     const history = page.getByTestId("estate-history");
     const row = history.locator("tr", { hasText: NEW_DESCRIPTION.slice(0, 40) }).first();

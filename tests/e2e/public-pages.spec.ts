@@ -92,7 +92,13 @@ describe("every public page", () => {
 
   it("serves a sitemap of every page in every language, robots.txt and a manifest", async () => {
     const page = await browser.newPage();
-    const sitemap = await (await page.request.get("/sitemap.xml")).text();
+    // An index over files of at most 50,000 URLs: the demo catalogue fits in the first.
+    const index = await (await page.request.get("/sitemap.xml")).text();
+    expect(index).toContain("<sitemapindex");
+    expect(index.match(/<loc>[^<]*<\/loc>/g)).toEqual([
+      expect.stringMatching(/^<loc>http:\/\/127\.0\.0\.1:\d+\/sitemap-1\.xml<\/loc>$/),
+    ]);
+    const sitemap = await (await page.request.get("/sitemap-1.xml")).text();
     expect(sitemap).toContain("<urlset");
     for (const language of ["fr", "it", "zh"])
       expect(sitemap).toContain(`/property/gordon-castle?lang=${language}</loc>`);

@@ -1,6 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openDatabase } from "../../db/client.ts";
+import { createStaffAccount, type NewStaffAccount } from "../../domain/staff/accounts.ts";
+import { decodeMail } from "../setup/mail-text.ts";
 
 export const ROOT = join(import.meta.dirname, "../..");
 
@@ -27,7 +32,8 @@ export interface RunningServer {
  * `env` on top of the journeys' defaults, and waits until it answers. Stops it on failure.
  */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const port = await freePort();
+  // A journey may choose the port (to name the server `localhost` in PUBLIC_URL: passkeys).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const baseURL = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, ["server/index.ts"], {
     cwd: ROOT,
@@ -49,6 +55,8 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       // Every /api answer is checked against its contract, as in the API suites: a route that
       // answers what its schema does not say fails the journey with a 500 naming it.
       API_CHECK_ANSWERS: "1",
+      // Journeys sign in with a password alone; the second factor has its own (mfa.spec.ts).
+      STAFF_MFA_REQUIRED: "false",
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],
@@ -87,4 +95,57 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
     throw error;
   }
   return { baseURL, log: () => output, stop };
+}
+
+/**
+ * A server of the journey's own on a fresh embedded database holding one staff account, made
+ * before the server starts (as `npm run staff -- create` would). Its `stop` removes the data too.
+ */
+export interface ServerWithData extends RunningServer {
+  dataDir: string;
+  /** The mails the server wrote to its data folder for `address` (SMTP_URL ""), oldest first. */
+  mailsTo(address: string): string[];
+}
+
+export async function startServerWithStaff(
+  name: string,
+  account: NewStaffAccount,
+  env: Record<string, string>,
+): Promise<ServerWithData> {
+  const dataDir = mkdtempSync(join(tmpdir(), `castellum-${name}-e2e-`));
+  const remove = () => rmSync(dataDir, { recursive: true, force: true });
+  try {
+    const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
+    try {
+      await database.migrate();
+      const created = await createStaffAccount({ db: database.db }, account);
+      if (created.outcome !== "created") throw new Error(`staff account: ${created.outcome}`);
+    } finally {
+      await database.close();
+    }
+    const server = await startServer({ DATA_DIR: dataDir, ...env });
+    return {
+      ...server,
+      dataDir,
+      mailsTo: (address) => mailsIn(join(dataDir, "mail"), address),
+      stop: async () => {
+        await server.stop();
+        remove();
+      },
+    };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+/** The mails in `dir` (one .eml file each, named in the order written) to `address`, decoded. */
+function mailsIn(dir: string, address: string): string[] {
+  if (!existsSync(dir)) return [];
+  const to = new RegExp(`^To: .*${address.replace(/[.]/g, "\\.")}`, "mi");
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".eml"))
+    .sort()
+    .map((file) => decodeMail(readFileSync(join(dir, file), "utf8")))
+    .filter((text) => to.test(text));
 }

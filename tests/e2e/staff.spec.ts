@@ -39,7 +39,7 @@ async function submitAsGuest(path: string, form: Record<string, unknown>, langua
 async function signInThroughPage(page: Page, email: string, password: string) {
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 async function toastText(page: Page): Promise<string> {
@@ -203,7 +203,7 @@ describe("the staff area", () => {
     for (const language of ["fr", "it", "zh"]) {
       await page.goto(`/admin/login?lang=${language}`);
       expect(await page.locator("html").getAttribute("lang")).toMatch(new RegExp(`^${language}`));
-      expect(await page.getByRole("button", { name: "Sign in" }).count()).toBe(0);
+      expect(await page.getByRole("button", { name: "Sign in", exact: true }).count()).toBe(0);
       await expectNoAxeViolations(page, `login (${language})`);
     }
     // Sign in through the API in this browser context, then visit the pages in each language.
@@ -393,15 +393,32 @@ describe("the staff area", () => {
           await page.evaluate(() => window.scrollTo(0, 0));
           await page.getByTestId("inbox-table").waitFor();
           expect(await page.getByTestId("inbox-table").textContent()).toContain(longEmail);
+          // Issue 20: each open request's due time, under its arrival, without a column more.
+          expect(await page.getByTestId("due-line").first().isVisible()).toBe(true);
           expect(await layoutProblems(page), `${language} at ${width} px`).toEqual([]);
+          if (process.env.E2E_SCREENSHOTS)
+            await page.screenshot({
+              path: `${process.env.E2E_SCREENSHOTS}/inbox-${language}-${width}.png`,
+            });
         }
     });
 
     it("keeps each request's status and actions in view below 1280 px", async () => {
-      for (const width of [1024, 390]) {
+      for (const [width, language] of [
+        [1024, "en"],
+        [390, "en"],
+        [390, "zh"],
+      ] as const) {
         const page = await signedInPage({ width, height: 900 });
-        await page.goto("/admin/booking-requests?lang=en");
+        await page.goto(`/admin/booking-requests?lang=${language}`);
         await page.getByTestId("inbox-table").waitFor();
+        // Issue 20: the due time stays in view on a phone too.
+        expect(await page.getByTestId("due-line").first().isVisible()).toBe(true);
+        if (process.env.E2E_SCREENSHOTS && width === 390)
+          await page.screenshot({
+            path: `${process.env.E2E_SCREENSHOTS}/inbox-${language}-${width}.png`,
+            fullPage: true,
+          });
         const problems = await page.evaluate(() => {
           const found: string[] = [];
           if (document.documentElement.scrollWidth > window.innerWidth)
@@ -415,8 +432,8 @@ describe("the staff area", () => {
           }
           return found;
         });
-        expect(problems, `${width} px`).toEqual([]);
-        if (width === 390) await expectNoAxeViolations(page, "inbox (phone)");
+        expect(problems, `${language} at ${width} px`).toEqual([]);
+        if (width === 390) await expectNoAxeViolations(page, `inbox (phone, ${language})`);
       }
     });
 

@@ -65,7 +65,7 @@ async function signInThroughPage(page: Page, email: string, password: string) {
   await page.goto("/admin/login");
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/booking-requests");
 }
 

@@ -93,7 +93,7 @@ export interface FuzzCase {
 }
 
 export interface FuzzEndpoint {
-  method: "POST" | "PATCH" | "DELETE";
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
   /** The path as the OpenAPI document names it, e.g. `/api/admin/estates/{id}/owner-email`. */
   documented: string;
   /** Path (parameters filled), body and headers of one generated request. */

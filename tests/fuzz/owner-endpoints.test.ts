@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
-import { properties, propertyClaims } from "../../db/schema/index.ts";
+import { randomUUID } from "node:crypto";
+import { guestRequests, properties, propertyClaims } from "../../db/schema/index.ts";
 import { createSession } from "../../domain/auth/sessions.ts";
 import { BLOCK_KINDS } from "../../domain/calendar/calendar.schema.ts";
 import { EDITABLE_FIELDS } from "../../domain/owners/owner-fields.ts";
@@ -72,6 +73,8 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
   let ownerCookie = "";
   let imageKeys: string[] = [];
   let picture = Buffer.alloc(0);
+  /** A pending property booking of the estate, for the owner's views (issue 20). */
+  const requestId = randomUUID();
 
   beforeAll(async () => {
     const deps = database().deps;
@@ -88,6 +91,20 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
       {},
     );
     ownerCookie = `castellum_session=${token}`;
+    await deps.db.insert(guestRequests).values({
+      id: requestId,
+      kind: "property_booking",
+      reference: `PB-FUZZ-${requestId.slice(0, 8)}`,
+      language: "en",
+      email: "guest@example.com",
+      firstName: "Fuzz",
+      lastName: "Guest",
+      propertyId: ESTATE_ID,
+      stayStart: "2031-05-01",
+      stayEnd: "2031-05-04",
+      details: { numberOfGuests: 2 },
+      statusTokenHash: `fuzz-${requestId}`,
+    });
     const details = await inject(server().app, {
       method: "GET",
       url: "/api/property-owners/property-details",
@@ -219,6 +236,30 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
           path: `/api/property-owners/blocks/${blockId}`,
           body: body ?? undefined,
         })),
+    },
+    {
+      name: "POST /api/property-owners/requests/{collection}/{id}/view",
+      method: "POST",
+      documented: "/api/property-owners/requests/{collection}/{id}/view",
+      baseHeaders: asOwner,
+      cases: fc
+        .tuple(
+          fc.constantFrom("bookings", "booking-requests", "memberships", "%00"),
+          fc.oneof(
+            fc.constant(requestId),
+            fc.uuid(),
+            hostileString.map((text) => encodePathSegment(text.slice(0, 200))),
+          ),
+          fc.constantFrom("", `?propertyId=${ESTATE_ID}`, "?propertyId=1", "?propertyId=x"),
+          fc.boolean(),
+          fc.option(hostileString),
+        )
+        .chain(([collection, id, query, agree, note]) =>
+          hostileBodies(note === null ? { agree } : { agree, note }).map((body) => ({
+            path: `/api/property-owners/requests/${collection}/${id}/view${query}`,
+            body,
+          })),
+        ),
     },
     {
       name: "POST /api/property-owners/logout",

@@ -1,7 +1,9 @@
 import { count, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { guestRequests, ownerCodes } from "../../db/schema/index.ts";
+import { guestRequestMessages, guestRequests, ownerCodes } from "../../db/schema/index.ts";
+import { MessageBodySchema } from "../../domain/conversation/messages.schema.ts";
+import { hashStatusToken } from "../../domain/intake/reference.ts";
 import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
 import { bookingRequestSchema } from "../../domain/requests/booking-request.schema.ts";
 import { membershipSchema } from "../../domain/requests/membership.schema.ts";
@@ -13,6 +15,8 @@ import { validBookingRequest, validMembership, validPropertyBooking } from "../s
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport, passingToken } from "./harness.ts";
 import {
   FUZZ_TIMEOUT_MS,
+  encodePathSegment,
+  hostileString,
   hostileStringsIn,
   jsonTree,
   mutatedBody,
@@ -89,6 +93,52 @@ describeEachBackend("fuzzing the public endpoints", (database) => {
       FUZZ_TIMEOUT_MS,
     );
   }
+
+  it(
+    "POST /api/requests/{token}/messages: no 5xx, documented refusals, only valid replies stored",
+    async () => {
+      // One request whose status link the fuzz knows, as the guest's mail would carry it.
+      const token = "F".repeat(32);
+      await database()
+        .deps.db.insert(guestRequests)
+        .values({
+          id: crypto.randomUUID(),
+          kind: "booking_request",
+          reference: "BR-FUZZ-0001",
+          language: "en",
+          email: "fuzz@example.com",
+          firstName: "Fuzz",
+          lastName: "Guest",
+          details: {},
+          statusTokenHash: hashStatusToken(token),
+        });
+      const base = { body: "Thank you, see you in May.", turnstileToken: TOKEN };
+      const tokens = fc.oneof(
+        { weight: 3, arbitrary: fc.constant(token) },
+        {
+          weight: 1,
+          arbitrary: hostileString.map((text) => encodePathSegment(text.slice(0, 200))),
+        },
+      );
+      const endpoint: FuzzEndpoint = {
+        method: "POST",
+        documented: "/api/requests/{token}/messages",
+        cases: fc
+          .tuple(tokens, ownerBodies(base))
+          .map(([path, body]) => ({ path: `/api/requests/${path}/messages`, body })),
+        prepare: async (fuzzCase) =>
+          typeof fuzzCase.body === "string"
+            ? { ...fuzzCase, body: fuzzCase.body.replace(TOKEN, passingToken()) }
+            : fuzzCase,
+      };
+      logReport("POST /api/requests/{token}/messages", await fuzzEndpoint(server().app, endpoint));
+      const stored = await database().deps.db.select().from(guestRequestMessages);
+      expect(stored.length, "some generated replies are valid and stored").toBeGreaterThan(0);
+      for (const message of stored)
+        expect(MessageBodySchema.safeParse(message.body).success, message.body).toBe(true);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
   const ownerCalls = [
     { path: "/api/property-owners/verify-email", base: OWNER_BODIES.verifyEmail },

@@ -3,6 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import {
   calendarEntries,
+  guestRequestMessages,
   guestRequestNotes,
   guestRequests,
   properties,
@@ -14,6 +15,7 @@ import { BLOCK_KINDS } from "../../domain/calendar/calendar.schema.ts";
 import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
 import { type RequestKind, statusesOf } from "../../domain/requests/options.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
+import { MessageBodySchema } from "../../domain/conversation/messages.schema.ts";
 import { NoteSchema } from "../../domain/staff/inbox.schema.ts";
 import { calendarBase, nightsAt } from "../factories/calendar.ts";
 import { describeEachBackend } from "../setup/database.ts";
@@ -155,6 +157,55 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
         ),
     },
     {
+      name: "POST /api/{collection}/{id}/messages",
+      method: "POST",
+      documented: "",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          fc.constantFrom(...KINDS),
+          hostileBodies({ body: "Our chef can cook on Saturday.", lastSeenMessageId: 0 }),
+        )
+        .chain(([kind, body]) =>
+          pathId(() => requestIds[kind]).map((id): FuzzCase => ({
+            path: `/api${STAFF_COLLECTIONS[kind]}/${id}/messages`,
+            body,
+          })),
+        ),
+    },
+    {
+      name: "PUT /api/{collection}/{id}/due",
+      method: "PUT",
+      documented: "/api/booking-requests/{id}/due",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          fc.constantFrom(...KINDS),
+          hostileBodies({
+            dueAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+            version: 1,
+          }),
+        )
+        .chain(([kind, body]) =>
+          pathId(() => requestIds[kind]).map((id): FuzzCase => ({
+            path: `/api${STAFF_COLLECTIONS[kind]}/${id}/due`,
+            body,
+          })),
+        ),
+    },
+    {
+      name: "PUT /api/admin/estates/{id}/response-hours",
+      method: "PUT",
+      documented: "/api/admin/estates/{id}/response-hours",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => "15"),
+          hostileBodies({ hours: 24 }),
+        )
+        .map(([id, body]) => ({ path: `/api/admin/estates/${id}/response-hours`, body })),
+    },
+    {
       name: "POST /api/admin/mail/{id}/retry",
       method: "POST",
       documented: "/api/admin/mail/{id}/retry",
@@ -251,7 +302,9 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
           endpoint.documented ||
           (endpoint.name.includes("notes")
             ? "/api/booking-requests/{id}/notes"
-            : "/api/booking-requests/{id}");
+            : endpoint.name.includes("messages")
+              ? "/api/booking-requests/{id}/messages"
+              : "/api/booking-requests/{id}");
         logReport(endpoint.name, await fuzzEndpoint(server().app, { ...endpoint, documented }));
       },
       FUZZ_TIMEOUT_MS,
@@ -268,6 +321,13 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
     const notes = await db.select({ body: guestRequestNotes.body }).from(guestRequestNotes);
     expect(notes.length, "some generated notes are valid and stored").toBeGreaterThan(0);
     for (const note of notes) expect(NoteSchema.safeParse(note).success, note.body).toBe(true);
+    // Every message the fuzz got sent to a guest is one the compose box could have sent.
+    const messages = await db
+      .select({ body: guestRequestMessages.body })
+      .from(guestRequestMessages);
+    expect(messages.length, "some generated messages are valid and stored").toBeGreaterThan(0);
+    for (const message of messages)
+      expect(MessageBodySchema.safeParse(message.body).success, message.body).toBe(true);
     const estates = await db.select({ email: properties.ownerEmail }).from(properties);
     for (const estate of estates) expect(isEmailAddress(estate.email), estate.email).toBe(true);
     // Every block the fuzz got stored is one the form could have sent.

@@ -27,6 +27,9 @@ export async function listenOnFreePort(
   app: Express,
 ): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server = app.listen(0, "127.0.0.1");
+  // A client keeps its connection between calls, however long a suite pauses between them (a
+  // server closing an idle one as the client reuses it is a reset, not an answer).
+  server.keepAliveTimeout = 600_000;
   await new Promise<void>((resolve) => server.once("listening", resolve));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

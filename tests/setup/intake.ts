@@ -41,11 +41,16 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     LOGIN_MAX_PER_ACCOUNT: 10,
     LOGIN_MAX_PER_IP: 50,
     LOGIN_WINDOW_MINUTES: 15,
+    STAFF_MFA_REQUIRED: undefined,
     OWNER_CODES_PER_EMAIL: 50,
     OWNER_CODES_PER_IP: 1000,
     RESPONSE_CACHE_MB: 64,
     ICAL_SYNC_MINUTES: 30,
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: false,
+    REQUEST_RESPONSE_HOURS: 48,
+    MEMBERSHIP_RESPONSE_HOURS: undefined,
+    LIFECYCLE_INTERVAL_SECONDS: 60,
+    SECURITY_LOG_RETENTION_DAYS: 365,
     ...overrides,
   };
 }

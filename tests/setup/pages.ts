@@ -3,8 +3,8 @@ import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll } from "vitest";
 import type { Deps } from "../../domain/deps.ts";
-import type { createExpressApp as CreateExpressApp } from "../../server/app.ts";
-import { createServices, type Services } from "../../server/services.ts";
+import type { AppOptions, createExpressApp as CreateExpressApp } from "../../server/app.ts";
+import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
 import { listenOnFreePort } from "./http.ts";
 import { testServicesEnv } from "./intake.ts";
 
@@ -39,21 +39,36 @@ export async function loadPages(): Promise<PageServer> {
   };
 }
 
+export interface ServePagesOptions {
+  /** The app's settings beside the test defaults (e.g. `WHITEPAPER_URL`). */
+  env?: Partial<Omit<AppOptions["env"], "NODE_ENV" | "PUBLIC_URL">>;
+  /** The services' settings beside `testServicesEnv`'s (e.g. `RESPONSE_CACHE_MB: 0`). */
+  servicesEnv?: Partial<ServicesEnv>;
+  /** The deps the app is given, made from the suite's (a query counter's, for instance). */
+  appDeps?: (deps: Deps) => Deps;
+}
+
 /**
  * Serves the whole site (pages through Vite, API, services) on the suite's database on a free
  * port for the current suite: its base URL and its services, once started.
  */
-export function servePages(deps: () => Deps): { url: () => string; services: () => Services } {
+export function servePages(
+  deps: () => Deps,
+  options: ServePagesOptions = {},
+): { url: () => string; services: () => Services } {
   let pages: PageServer | undefined;
   let services: Services | undefined;
   let baseUrl = "";
   let close: () => Promise<void> = async () => {};
   beforeAll(async () => {
     pages = await loadPages();
-    services = await createServices(deps(), testServicesEnv({ MAIL_POLL_MS: 60_000 }));
+    services = await createServices(
+      deps(),
+      testServicesEnv({ MAIL_POLL_MS: 60_000, ...options.servicesEnv }),
+    );
     const app = pages.createExpressApp({
-      deps: deps(),
-      env: { NODE_ENV: "test", PUBLIC_URL: "http://localhost" },
+      deps: options.appDeps ? options.appDeps(deps()) : deps(),
+      env: { NODE_ENV: "test", PUBLIC_URL: "http://localhost", ...options.env },
       services,
       build: pages.build,
     });

@@ -21,7 +21,9 @@ export function rawRequest(
   method = "GET",
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
+    // A connection of its own: Node's global agent keeps sockets alive, and one the server
+    // closed as idle (5 s; a long seed in between) would fail the next request with ECONNRESET.
+    const req = request(url, { method, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("error", reject);

@@ -24,8 +24,12 @@ export const ALL_TIER_ONLY = [
   "domain/catalogue/search-plans.test.ts",
 ];
 
-/** Generated requests per fuzzed endpoint: the default of each tier, and the least of `all`. */
-export const FUZZ_RUNS_BY_TIER: Record<TestTier, number> = { fast: 200, all: 10_000 };
+/**
+ * Generated requests per fuzzed endpoint: the default of each tier, and the least of `all`.
+ * `all` was 10,000 until issue 20 brought the fuzzed calls to some 70 on two backends: the
+ * whole suite then outgrew CI's 90 minutes on this two-core machine. A long run sets FUZZ_RUNS.
+ */
+export const FUZZ_RUNS_BY_TIER: Record<TestTier, number> = { fast: 200, all: 5_000 };
 
 export function readTier(raw: string | undefined): TestTier {
   if (raw === undefined || raw === "" || raw === "fast") return "fast";
