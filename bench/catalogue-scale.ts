@@ -27,8 +27,12 @@
  * else postgres://postgres@127.0.0.1:5432/test); BENCH_CATALOGUE_REUSE=1 keeps it after the run
  * and reuses it when it already holds the asked number of estates (generation takes minutes).
  */
+import { once } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
@@ -39,7 +43,11 @@ import {
   CatalogueFilterSchema,
 } from "../domain/catalogue/catalogue-filter.schema.ts";
 import { fullTableReads, rowsRead, sequentialScans } from "../domain/catalogue/query-plans.ts";
-import { explainSearchProperties, searchProperties } from "../domain/catalogue/read-properties.ts";
+import {
+  explainSearchProperties,
+  listProperties,
+  searchProperties,
+} from "../domain/catalogue/read-properties.ts";
 import type { Deps } from "../domain/deps.ts";
 import type { Language } from "../i18n/config.ts";
 import {
@@ -53,6 +61,7 @@ import {
 import { addDays } from "../domain/calendar/nights.ts";
 import { utcToday } from "../domain/requests/dates.ts";
 import { countQueries } from "../tests/setup/query-counter.ts";
+import { createExpressApp } from "../server/app.ts";
 import { ROOT } from "./servers.ts";
 
 export interface CatalogueBenchOptions {
@@ -136,6 +145,8 @@ export interface BackendFigures {
       slowest: { filter: string; ms: number; rowsRead: number }[];
     };
   };
+  /** The sitemap and the plain /api/castles (issue 22). */
+  wholeCatalogueReads?: WholeCatalogueReads;
 }
 
 export interface CatalogueBenchFigures {
@@ -157,7 +168,8 @@ const DEFAULTS = {
     process.env.TEST_DATABASE_URL ??
     "postgres://postgres@127.0.0.1:5432/test",
 };
-const DATABASE_NAME = "castellum_bench_catalogue";
+/** BENCH_CATALOGUE_DATABASE names it otherwise, so two benches on one server never share it. */
+const DATABASE_NAME = process.env.BENCH_CATALOGUE_DATABASE ?? "castellum_bench_catalogue";
 const TARGET_POSTGRES_P95_MS = 25;
 const TARGET_PGLITE_P95_MS = 50;
 /** Issue 19: the date search from one caller, on either backend. */
@@ -804,15 +816,23 @@ async function onPostgres(
     if ((await countClaims(handle)) === 0)
       calendars = await calendarsOf(handle, options.postgresEstates, log, "postgres", "1GB");
     const deps: Deps = { db: handle.db, log: pino({ level: "silent" }) };
-    return await measureBackend(
-      "postgres",
+    const wholeCatalogueReads = await measureWholeCatalogueReads(
       deps,
       options.postgresEstates,
-      generation,
-      calendars,
-      options,
       log,
     );
+    return {
+      ...(await measureBackend(
+        "postgres",
+        deps,
+        options.postgresEstates,
+        generation,
+        calendars,
+        options,
+        log,
+      )),
+      wholeCatalogueReads,
+    };
   } finally {
     await handle?.close();
     if (!options.reuse)
@@ -837,18 +857,198 @@ async function onPglite(
     });
     const calendars = await calendarsOf(handle, options.pgliteEstates, log, "pglite");
     const deps: Deps = { db: handle.db, log: pino({ level: "silent" }) };
-    return await measureBackend(
-      "pglite",
-      deps,
-      options.pgliteEstates,
-      generation,
-      calendars,
-      options,
-      log,
-    );
+    const wholeCatalogueReads = await measureWholeCatalogueReads(deps, options.pgliteEstates, log);
+    return {
+      ...(await measureBackend(
+        "pglite",
+        deps,
+        options.pgliteEstates,
+        generation,
+        calendars,
+        options,
+        log,
+      )),
+      wholeCatalogueReads,
+    };
   } finally {
     await handle.close();
   }
+}
+
+// ---------------------------------------------------------------- whole-catalogue reads (issue 22)
+
+/** Issue 22: the sitemap index, one full sitemap file and the plain /api/castles, timed. */
+const TARGET_SITEMAP_INDEX_MS = 500;
+const TARGET_SITEMAP_FILE_MS = 3000;
+const TARGET_CASTLES_FIRST_PAGE_MS = 25;
+/** Live heap and buffers grown while answering: bounded whatever the catalogue's size. */
+const TARGET_SITEMAP_MEMORY_MB = 64;
+const TARGET_CASTLES_MEMORY_MB = 16;
+/** The old whole-catalogue read is the baseline only where it fits in memory comfortably. */
+const WHOLE_LIST_BASELINE_MAX_ESTATES = 200_000;
+
+export interface WholeCatalogueReads {
+  sitemapIndex: { ms: number; memoryMb: number; files: number };
+  /** `/sitemap-2.xml`: the first file that holds estates only, full when the catalogue is. */
+  sitemapFile: { ms: number; firstByteMs: number; memoryMb: number; urls: number; mb: number };
+  /** `GET /api/castles?lang=fr`: the median of nine, and the memory of one. */
+  castlesFirstPage: { ms: number; memoryMb: number; estates: number };
+  /** The read the sitemap and /api/castles made before: every estate, in memory (null past 200,000). */
+  wholeList: { ms: number; memoryMb: number } | null;
+}
+
+v8.setFlagsFromString("--expose-gc");
+const collectGarbage = vm.runInNewContext("gc") as () => void;
+
+/**
+ * Runs `work` twice: once timed, once with this process's live memory (V8 heap and buffers,
+ * the server and the client both being in it) sampled after a full GC every 200 ms, so garbage
+ * waiting for a collection does not count. The peak above where it stood before.
+ */
+async function withPeakMemory<T>(work: () => Promise<T>) {
+  const started = performance.now();
+  const result = await work();
+  const ms = performance.now() - started;
+  const live = () => {
+    collectGarbage();
+    const memory = process.memoryUsage();
+    return memory.heapUsed + memory.arrayBuffers;
+  };
+  const before = live();
+  let peak = before;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, live());
+  }, 200);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return { result, ms: round(ms), memoryMb: round((peak - before) / 2 ** 20) };
+}
+
+const round = (value: number) => Math.round(value * 10) / 10;
+
+/**
+ * Serves the app (API and sitemap, as production does) on a free port and reads the sitemap
+ * index, one full file (streamed to a counter, never held) and the unfiltered /api/castles;
+ * then, for a baseline on catalogues that allow it, the whole-catalogue read both made before.
+ */
+export async function measureWholeCatalogueReads(
+  deps: Deps,
+  estates: number,
+  log: (line: string) => void,
+): Promise<WholeCatalogueReads> {
+  const app = createExpressApp({
+    deps,
+    env: { NODE_ENV: "production", PUBLIC_URL: "https://bench.example" },
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    log(`[whole-catalogue reads] sitemap index, one sitemap file, /api/castles...`);
+    // Warm: the first request of a process pays for its modules and connections.
+    await (await fetch(`${base}/api/castles?lang=fr`)).arrayBuffer();
+    const index = await withPeakMemory(async () => {
+      const text = await (await fetch(`${base}/sitemap.xml`)).text();
+      return text.match(/<sitemap>/g)?.length ?? 0;
+    });
+    const file = await withPeakMemory(async () => {
+      const started = performance.now();
+      const response = await fetch(`${base}/sitemap-2.xml`);
+      let firstByteMs = 0;
+      let bytes = 0;
+      let urls = 0;
+      let tail = "";
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body ?? []) {
+        if (!firstByteMs) firstByteMs = performance.now() - started;
+        bytes += chunk.length;
+        const text = tail + decoder.decode(chunk, { stream: true });
+        urls += text.split("</url>").length - 1;
+        tail = text.slice(-5);
+      }
+      return { firstByteMs: round(firstByteMs), bytes, urls };
+    });
+    const firstPage = await withPeakMemory(async () => {
+      const response = await fetch(`${base}/api/castles?lang=fr`);
+      return ((await response.json()) as unknown[]).length;
+    });
+    const firstPageMs = await medianMs(async () => {
+      await (await fetch(`${base}/api/castles?lang=fr`)).arrayBuffer();
+    });
+    let wholeList: WholeCatalogueReads["wholeList"] = null;
+    if (estates <= WHOLE_LIST_BASELINE_MAX_ESTATES) {
+      const whole = await withPeakMemory(() => listProperties(deps, { language: "en" }));
+      wholeList = { ms: whole.ms, memoryMb: whole.memoryMb };
+    }
+    return {
+      sitemapIndex: { ms: index.ms, memoryMb: index.memoryMb, files: index.result },
+      sitemapFile: {
+        ms: file.ms,
+        firstByteMs: file.result.firstByteMs,
+        memoryMb: file.memoryMb,
+        urls: file.result.urls,
+        mb: round(file.result.bytes / 2 ** 20),
+      },
+      castlesFirstPage: {
+        ms: round(firstPageMs),
+        memoryMb: firstPage.memoryMb,
+        estates: firstPage.result,
+      },
+      wholeList,
+    };
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+function wholeCatalogueReadTargets(
+  backend: BackendFigures,
+  add: (name: string, target: string, value: string, isMet: boolean) => void,
+) {
+  const reads = backend.wholeCatalogueReads;
+  if (!reads) return;
+  const label = `${backend.backend} ${backend.estates.toLocaleString("en")}`;
+  add(
+    `sitemap index, ${label}`,
+    `<= ${TARGET_SITEMAP_INDEX_MS} ms, <= ${TARGET_SITEMAP_MEMORY_MB} MB`,
+    `${reads.sitemapIndex.ms} ms, ${reads.sitemapIndex.memoryMb} MB (${reads.sitemapIndex.files} files)`,
+    reads.sitemapIndex.ms <= TARGET_SITEMAP_INDEX_MS &&
+      reads.sitemapIndex.memoryMb <= TARGET_SITEMAP_MEMORY_MB,
+  );
+  add(
+    `one sitemap file, ${label}`,
+    `<= ${TARGET_SITEMAP_FILE_MS} ms, <= ${TARGET_SITEMAP_MEMORY_MB} MB`,
+    `${reads.sitemapFile.ms} ms, ${reads.sitemapFile.memoryMb} MB (${reads.sitemapFile.urls.toLocaleString("en")} URLs, ${reads.sitemapFile.mb} MB)`,
+    reads.sitemapFile.ms <= TARGET_SITEMAP_FILE_MS &&
+      reads.sitemapFile.memoryMb <= TARGET_SITEMAP_MEMORY_MB,
+  );
+  add(
+    `GET /api/castles (no filter), ${label}`,
+    `<= ${TARGET_CASTLES_FIRST_PAGE_MS} ms, <= ${TARGET_CASTLES_MEMORY_MB} MB`,
+    `${reads.castlesFirstPage.ms} ms, ${reads.castlesFirstPage.memoryMb} MB (${reads.castlesFirstPage.estates} estates)`,
+    reads.castlesFirstPage.ms <= TARGET_CASTLES_FIRST_PAGE_MS &&
+      reads.castlesFirstPage.memoryMb <= TARGET_CASTLES_MEMORY_MB,
+  );
+}
+
+function printWholeCatalogueReads(backend: BackendFigures, log: (line: string) => void) {
+  const reads = backend.wholeCatalogueReads;
+  if (!reads) return;
+  const file = reads.sitemapFile;
+  log(
+    `  whole-catalogue reads: sitemap index ${reads.sitemapIndex.ms} ms (${reads.sitemapIndex.files} files, +${reads.sitemapIndex.memoryMb} MB); ` +
+      `sitemap-2.xml ${file.ms} ms (first byte ${file.firstByteMs} ms, ${file.urls.toLocaleString("en")} URLs, ${file.mb} MB, +${file.memoryMb} MB); ` +
+      `/api/castles ${reads.castlesFirstPage.ms} ms (+${reads.castlesFirstPage.memoryMb} MB)`,
+  );
+  log(
+    reads.wholeList
+      ? `  baseline, the whole catalogue read as before: ${reads.wholeList.ms} ms, +${reads.wholeList.memoryMb} MB`
+      : `  baseline, the whole catalogue read as before: not run above ${WHOLE_LIST_BASELINE_MAX_ESTATES.toLocaleString("en")} estates`,
+  );
 }
 
 // ---------------------------------------------------------------- the report
@@ -900,6 +1100,7 @@ function targetsOf(figures: Omit<CatalogueBenchFigures, "targets">) {
       `${figures_.dateSearch.planCheck.sequentialScans.length} of ${figures_.dateSearch.planCheck.statements} plans`,
       figures_.dateSearch.planCheck.sequentialScans.length === 0,
     );
+    wholeCatalogueReadTargets(figures_, add);
     if (figures_.planCheck.isEnforced)
       add(
         `plan check, ${label}`,
@@ -968,6 +1169,7 @@ function printReport(figures: CatalogueBenchFigures, log: (line: string) => void
     if (backend.planCheck.isEnforced)
       for (const read of datePlans.fullReads)
         log(`  date plan reading a tenth of a table: ${read}`);
+    printWholeCatalogueReads(backend, log);
     log(
       `  slowest plans: ${backend.planCheck.slowest.map((s) => `${s.filter} ${s.ms} ms (${s.rowsRead} rows read)`).join("; ")}`,
     );
