@@ -22,8 +22,11 @@ ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/app/data \
-    # sharp's freed memory goes back to the system instead of lingering in glibc arenas
-    MALLOC_ARENA_MAX=2
+    # sharp's freed memory goes back to the system instead of lingering in glibc arenas; a
+    # fixed mmap threshold keeps libvips' large buffers mmapped, so RSS does not creep up
+    # from one upload to the next (bench:owner)
+    MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 # The sources the process and the CLIs run (Node 24 strips the types): server/index.ts loads
 # build/server; `node db/migrate-cli.ts`, `node content/seed-cli.ts` and `node

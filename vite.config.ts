@@ -10,7 +10,7 @@ import { defineConfig } from "vite";
 const FRAMEWORK =
   /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|i18next|react-i18next|cookie|set-cookie-parser|turbo-stream|html-parse-stringify|void-elements|clsx|class-variance-authority)[\\/]/;
 const SHELL =
-  /[\\/](app[\\/]components[\\/](ui[\\/](button|cn)|external-link|language-links|site-header|site-footer|site-nav|navigation-progress|not-found-content|page-header|responsive-image)|app[\\/](meta|hydration|hooks[\\/]use-toast)|domain[\\/]media[\\/]media-url|i18n[\\/](config|instance)|content[\\/]site|domain[\\/]catalogue[\\/]catalogue-keys)\.tsx?$|[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/](shared|context|Icon|createLucideIcon|icons[\\/](menu|x|check|globe|bed-double|map-pin)\.)/;
+  /[\\/](app[\\/]components[\\/](ui[\\/](button|cn)|external-link|language-links|site-header|site-footer|site-nav|navigation-progress|not-found-content|page-header|responsive-image)|app[\\/](meta|hydration|hooks[\\/]use-toast)|domain[\\/]media[\\/]media-url|i18n[\\/](config|instance)|content[\\/]site|domain[\\/]catalogue[\\/]catalogue-keys|domain[\\/]requests[\\/]dates)\.tsx?$|[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/](shared|context|Icon|createLucideIcon|icons[\\/](menu|x|check|globe|bed-double|map-pin)\.)/;
 const PRELOAD_HELPER = "\0vite/preload-helper.js";
 
 const FORM_ISLAND = /[\\/]app[\\/]components[\\/]forms[\\/](form-island|when-engaged)\.tsx?$/;
@@ -20,7 +20,7 @@ const FORM_ISLAND = /[\\/]app[\\/]components[\\/]forms[\\/](form-island|when-eng
  * react-hook-form, the fields, the form hook and the options.
  */
 const FORMS =
-  /[\\/](app[\\/]components[\\/]forms[\\/](fields|use-guest-form|guest-form|bot-check|error-summary|lazy-resolver)|app[\\/]hooks[\\/]use-local-today|domain[\\/]requests[\\/](options|dates))\.tsx?$|[\\/]node_modules[\\/]react-hook-form[\\/]/;
+  /[\\/](app[\\/]components[\\/]forms[\\/](fields|use-guest-form|guest-form|bot-check|error-summary|lazy-resolver)|app[\\/]hooks[\\/]use-local-today|domain[\\/]requests[\\/]options)\.tsx?$|[\\/]node_modules[\\/]react-hook-form[\\/]/;
 
 export default defineConfig({
   // React Router 8 on Vite 8: the custom server entry is the ssr environment's input.
