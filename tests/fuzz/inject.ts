@@ -28,7 +28,11 @@ export interface InjectedAnswer {
 export function inject(app: Express, request: InjectedRequest): Promise<InjectedAnswer> {
   return new Promise((resolve, reject) => {
     const written: Buffer[] = [];
+    // Memory never pushes back, so the socket never asks for a pause: a ServerResponse waits
+    // for a 'drain' that only an http.Server relays from its socket, and an answer larger
+    // than the default 16 KiB mark (a CSV export of thousands of rows) would wait forever.
     const socket = new Writable({
+      highWaterMark: Number.MAX_SAFE_INTEGER,
       write(chunk: Buffer, _encoding, done) {
         written.push(chunk);
         done();
