@@ -68,6 +68,13 @@ export const requestInfoContext = createContext<RequestInfo>();
  */
 export const cspNonceContext = createContext<string | null>(null);
 
+/**
+ * Inlines the critical part of the stylesheet in a rendered page (server/critical-css.ts), or
+ * null: the server sets it for the public pages of a production build, so it never reaches the
+ * browser bundle and the staff pages keep their ordinary stylesheet.
+ */
+export const criticalCssContext = createContext<((html: string) => Promise<string>) | null>(null);
+
 /** The signed-in person of this request (staff or owner), or null; settled by the server. */
 export const sessionContext = createContext<SignedIn | null>(null);
 

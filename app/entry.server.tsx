@@ -5,7 +5,9 @@
  * boundary so they can hydrate later, see app/components/forms/form-island.tsx) would then
  * appear a frame late, and not at all without JavaScript. And a second: every inline script
  * (React Router's hand-over, its streamed data, React's own) carries this request's
- * Content-Security-Policy nonce (server/middleware/security-headers.ts).
+ * Content-Security-Policy nonce (server/middleware/security-headers.ts). And a third: a public
+ * page is rendered whole, then its critical CSS is inlined (server/critical-css.ts) before it
+ * leaves, so it paints without waiting for the stylesheet.
  */
 import { PassThrough } from "node:stream";
 
@@ -15,7 +17,7 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { cspNonceContext } from "./context.ts";
+import { criticalCssContext, cspNonceContext } from "./context.ts";
 
 export const streamTimeout = 5_000;
 
@@ -37,6 +39,7 @@ export default function handleRequest(
   // ServerRouter hands the nonce to <Scripts>, <ScrollRestoration>, <Links> and its streamed
   // data; React puts it on the scripts it writes itself.
   const nonce = loadContext.get(cspNonceContext) ?? undefined;
+  const inlineCriticalCss = loadContext.get(criticalCssContext);
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -44,8 +47,11 @@ export default function handleRequest(
 
     // Ensure requests from bots and SPA Mode renders wait for all content to load before responding
     // https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation
+    // So do pages whose critical CSS is inlined: it is taken from the whole document.
     const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || inlineCriticalCss
+        ? "onAllReady"
+        : "onShellReady";
 
     // Abort the rendering stream after the `streamTimeout` so it has time to
     // flush down the rejected boundaries
@@ -69,14 +75,25 @@ export default function handleRequest(
               callback();
             },
           });
-          const stream = createReadableStreamFromReadable(body);
-
           responseHeaders.set("Content-Type", "text/html");
 
           pipe(body);
 
+          if (inlineCriticalCss) {
+            resolve(
+              wholeDocument(body).then(
+                async (html) =>
+                  new Response(await inlineCriticalCss(html), {
+                    headers: responseHeaders,
+                    status: responseStatusCode,
+                  }),
+              ),
+            );
+            return;
+          }
+
           resolve(
-            new Response(stream, {
+            new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,
               status: responseStatusCode,
             }),
@@ -97,4 +114,11 @@ export default function handleRequest(
       },
     );
   });
+}
+
+/** The rendered document as text, once React has written all of it. */
+async function wholeDocument(body: PassThrough): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -8,6 +8,7 @@ import {
   matchPath,
   Outlet,
   useLocation,
+  useMatches,
   useNavigation,
   Scripts,
   ScrollRestoration,
@@ -33,6 +34,7 @@ import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { useToasts } from "./hooks/use-toast.ts";
 import { markHydrated } from "./hydration.ts";
+import type { PageHandle } from "./page-handle.ts";
 
 /** The staff area has its own layout and messages; the public chrome stays off its pages. */
 export function isStaffPath(pathname: string): boolean {
@@ -62,6 +64,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 const ZOD_JITLESS =
   "globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true});";
 
+/**
+ * A public page's stylesheet may arrive deferred (`media="print" data-swap-media="all"`: its
+ * critical rules are inlined, server/critical-css.ts): once loaded, it applies to the screen.
+ * Run from this inline script rather than an `onload` attribute, which the CSP forbids.
+ */
+const SWAP_DEFERRED_STYLES =
+  "document.querySelectorAll('link[data-swap-media]').forEach(function(l){" +
+  "function on(){l.media=l.getAttribute('data-swap-media')}" +
+  "l.sheet?on():l.addEventListener('load',on)});";
+
 /** Language changes are the only reason to reload the root data. */
 export function shouldRevalidate({
   currentUrl,
@@ -84,6 +96,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const language = data?.language ?? "en";
   const nonce = data?.nonce;
+  const lcpIsImage = useMatches().some((match) => (match.handle as PageHandle)?.lcpIsImage);
   return (
     <html lang={LANGUAGE_TAGS[language]}>
       <head>
@@ -92,8 +105,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#1F3D2B" />
         {/* The display face's Latin subset, fetched with the HTML rather than after the CSS, so
             headings are drawn in it from the first paint (no swap, no shift). Chinese pages use
-            the system CJK stack and never download it; rarer scripts load by unicode-range. */}
-        {language !== "zh" && (
+            the system CJK stack and never download it; rarer scripts load by unicode-range.
+            Pages whose largest paint is a photo leave the bandwidth to it (decision 0026). */}
+        {language !== "zh" && !lcpIsImage && (
           <link
             rel="preload"
             href={displayFontLatin}
@@ -105,11 +119,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
         {/* Before any module script (React Router's is async): zod compiles no code under our
-            CSP. Inline, so it runs as parsed; the response cache allows it by its hash. */}
+            CSP. Inline, so it runs as parsed; the response cache allows it by its hash. After
+            <Links />, so the deferred stylesheet is already in the document. */}
         <script
           nonce={nonce ?? undefined}
           suppressHydrationWarning
-          dangerouslySetInnerHTML={{ __html: ZOD_JITLESS }}
+          dangerouslySetInnerHTML={{ __html: ZOD_JITLESS + SWAP_DEFERRED_STYLES }}
         />
       </head>
       <body className="flex min-h-screen flex-col">

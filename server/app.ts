@@ -1,7 +1,8 @@
 import { createRequestHandler } from "@react-router/express";
-import express, { type Express } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import {
+  criticalCssContext,
   cspNonceContext,
   publicPagesContext,
   type PublicPages,
@@ -56,6 +57,7 @@ import { ownerUploadRoutes } from "./api/owner-uploads.ts";
 import { getOwnerPropertyDetails, resolveEstate } from "../domain/owners/estates.ts";
 import { DomainError, NoClaimedEstateError } from "../domain/errors.ts";
 import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
+import type { CriticalCss } from "./critical-css.ts";
 import type { StaffServices } from "./services.ts";
 import type { Deps } from "../domain/deps.ts";
 import { z } from "zod";
@@ -71,7 +73,11 @@ import { whitepaperRoutes } from "./api/whitepaper.ts";
 import { languageMiddleware } from "./middleware/language.ts";
 import { supportedMethodsOnly } from "./middleware/methods.ts";
 import { storableQueryOnly } from "./middleware/query-text.ts";
-import { invalidateOnWrite, responseCacheMiddleware } from "./middleware/response-cache.ts";
+import {
+  invalidateOnWrite,
+  publicReadOf,
+  responseCacheMiddleware,
+} from "./middleware/response-cache.ts";
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import type { Services } from "./services.ts";
@@ -87,7 +93,12 @@ export interface AppOptions {
     Partial<
       Pick<
         Env,
-        "WHITEPAPER_URL" | "SESSION_IDLE_HOURS" | "SESSION_MAX_DAYS" | "MEDIA_DIR" | "TRUST_PROXY"
+        | "WHITEPAPER_URL"
+        | "SESSION_IDLE_HOURS"
+        | "SESSION_MAX_DAYS"
+        | "MEDIA_DIR"
+        | "TRUST_PROXY"
+        | "EARLY_HINTS"
       >
     >;
   /** Request intake (forms, bot check, mail, rate limits); without it the form endpoints are absent. */
@@ -96,10 +107,19 @@ export interface AppOptions {
   build?: () => Promise<ServerBuild>;
   /** /healthz, /readyz, /metrics, request metrics and the database-outage answers (server/ops). */
   ops?: Ops;
+  /** Inlines each public page's critical CSS (a production build's stylesheet); none in tests. */
+  criticalCss?: CriticalCss;
 }
 
 /** The Express application: headers, language, API, media, redirects, then the pages. */
-export function createExpressApp({ deps, env, build, services, ops }: AppOptions): Express {
+export function createExpressApp({
+  deps,
+  env,
+  build,
+  services,
+  ops,
+  criticalCss,
+}: AppOptions): Express {
   const app = express();
   const isProduction = env.NODE_ENV === "production";
   const isHttps = env.PUBLIC_URL.startsWith("https://");
@@ -225,14 +245,20 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
   if (build) {
     const publicPages = publicPagesOf(deps);
     if (ops) app.use(ops.outage.pageGate());
+    app.use(announceStylesheets(build, { earlyHints: env.EARLY_HINTS ?? false }));
     app.use(
       createRequestHandler({
         build,
         mode: env.NODE_ENV === "production" ? "production" : "development",
-        getLoadContext(_req, res) {
+        getLoadContext(req, res) {
           const context = new RouterContextProvider();
           context.set(publicPagesContext, publicPages);
           context.set(cspNonceContext, res.locals.cspNonce ?? null);
+          // Public pages only: the staff and owner pages keep their ordinary stylesheet.
+          context.set(
+            criticalCssContext,
+            criticalCss && publicReadOf(req.path) === "page" ? criticalCss.inline : null,
+          );
           context.set(requestInfoContext, {
             language: res.locals.language,
             publicUrl: env.PUBLIC_URL,
@@ -257,6 +283,38 @@ export function createExpressApp({ deps, env, build, services, ops }: AppOptions
     );
   }
   return app;
+}
+
+/**
+ * Every page answer names the stylesheet in a `Link: rel=preload` header, which the response
+ * cache keeps with the page, so a browser (or a CDN) can fetch it while the HTML is still on
+ * its way; with `earlyHints`, a 103 says it before the page is even rendered.
+ */
+function announceStylesheets(
+  build: () => Promise<ServerBuild>,
+  options: { earlyHints: boolean },
+): RequestHandler {
+  let links: Promise<string[]> | undefined;
+  const linksOf = async () => {
+    const css = (await build()).assets.routes.root?.css ?? [];
+    return css.map((href) => `<${href}>; rel=preload; as=style`);
+  };
+  return async (req, res, next) => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || req.path.endsWith(".data"))
+      return next();
+    try {
+      links ??= linksOf();
+      const stylesheets = await links;
+      if (stylesheets.length) {
+        if (options.earlyHints) res.writeEarlyHints({ link: stylesheets });
+        res.append("Link", stylesheets);
+      }
+      next();
+    } catch (error) {
+      links = undefined;
+      next(error);
+    }
+  };
 }
 
 /** The domain functions the public pages' loaders may call, bound to this app's database. */

@@ -10,6 +10,7 @@ import type { Env } from "./env.ts";
 import { createServices } from "./services.ts";
 import { issueSetupToken } from "../domain/staff/setup.ts";
 import { createOps } from "./ops/ops.ts";
+import { createCriticalCss } from "./critical-css.ts";
 
 export async function createApp(env: Env, rootDir: string) {
   const { deps, database } = await createDeps(env, rootDir);
@@ -34,6 +35,11 @@ export async function createApp(env: Env, rootDir: string) {
     services,
     ops,
     build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
+    // The built stylesheet exists in production only; development serves Vite's own.
+    criticalCss:
+      env.NODE_ENV === "production"
+        ? createCriticalCss({ clientDir: join(rootDir, "build/client"), log: deps.log })
+        : undefined,
   });
   return {
     app,

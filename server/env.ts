@@ -69,6 +69,12 @@ export const EnvSchema = z.object({
    * counted); 0 turns the response cache off.
    */
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
+  /**
+   * Send 103 Early Hints naming the stylesheet before a page is rendered. Off by default: only
+   * where every proxy in front passes them (nginx from 1.29 with `early_hints`; see
+   * docs/deployment.md). The same `Link` goes with every page answer either way.
+   */
+  EARLY_HINTS: booleanFlag.default(false),
 
   /** Redis for rate-limit counters shared by several instances; in memory when unset. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),

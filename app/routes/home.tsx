@@ -22,6 +22,7 @@ import { SITE } from "../../content/site.ts";
 import { toPropertyCard } from "../../domain/catalogue/read-properties.ts";
 import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
 import { translate } from "../../i18n/translate.ts";
+import type { PageHandle } from "../page-handle.ts";
 import type { Route } from "./+types/home";
 import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
@@ -46,6 +47,9 @@ const CARD_ICONS: Record<string, LucideIcon> = {
   gaming: Gamepad2,
   "virtual-museum": Landmark,
 };
+
+/** The largest paint is a photo: app/root.tsx leaves the display face unpreloaded. */
+export const handle: PageHandle = { lcpIsImage: true };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);

@@ -6,6 +6,7 @@ import { SITE } from "../../content/site.ts";
 import { LANGUAGE_TAGS, type Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { mediaUrl } from "../../domain/media/media-url.ts";
+import type { PageHandle } from "../page-handle.ts";
 import type { Route } from "./+types/property";
 import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { localizedUrl, pageMeta } from "../meta.ts";
@@ -21,6 +22,9 @@ import {
   availabilityWindowOf,
 } from "../components/availability-calendar.tsx";
 import { utcToday } from "../../domain/requests/dates.ts";
+
+/** The largest paint is a photo: app/root.tsx leaves the display face unpreloaded. */
+export const handle: PageHandle = { lcpIsImage: true };
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
