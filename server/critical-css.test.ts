@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestLogger } from "../tests/setup/error-log.ts";
-import { createCriticalCss, type CriticalCss } from "./critical-css.ts";
+import { createCriticalCss, type CriticalCss, shapeOf } from "./critical-css.ts";
 
 const FALLBACK_FACE =
   "@font-face{font-family:Display Fallback;src:local(Times New Roman);size-adjust:96.2%}";
@@ -81,6 +81,23 @@ describe("critical CSS", () => {
       .replace(' media="print" data-swap-media="all"', "")
       .replace(`<noscript>${LINK}</noscript>`, "");
     expect(undone).toBe(html);
+  });
+
+  it("picks rules once per page shape, and afresh for a page with other elements", async () => {
+    const estate = (name: string, href: string) =>
+      page(LINK, `<section class="hero"><a href="${href}">${name}</a></section>`);
+    // Two estates' pages: other text and addresses, the same elements.
+    expect(shapeOf(estate("Gordon Castle", "/a"))).toBe(shapeOf(estate("Villa Ada", "/b")));
+    // A page with one more kind of element (a footer) is another shape, with its own rules.
+    const withFooter = page(LINK, '<section class="hero">x</section><p class="footer-only">y</p>');
+    expect(shapeOf(withFooter)).not.toBe(shapeOf(estate("Gordon Castle", "/a")));
+    await critical.inline(estate("Gordon Castle", "/a"));
+    const style = (await critical.inline(withFooter)).match(/<style>([^<]*)<\/style>/)?.[1];
+    expect(style).toContain(".footer-only{color:red}");
+    // The language is part of the shape: `:lang()` rules differ between them.
+    expect(shapeOf(estate("x", "/a"))).not.toBe(
+      shapeOf(estate("x", "/a").replace('lang="en"', 'lang="zh-Hans"')),
+    );
   });
 
   it("sends a page unchanged when it links no built stylesheet, or one with its own media", async () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import Beasties from "beasties";
@@ -73,17 +74,29 @@ export function createCriticalCss(options: { clientDir: string; log: Logger }): 
     return sheets.flatMap((css) => css.match(FONT_FACE) ?? []).join("");
   };
 
+  // Rules picked per page shape (`shapeOf`): estate pages in one language mostly share their
+  // elements and classes, so Beasties runs once per shape, not at every render.
+  const picked = new Map<string, string>();
+  const remember = (key: string, critical: string) => {
+    if (picked.size >= MAX_SHAPES) picked.delete(picked.keys().next().value!);
+    picked.set(key, critical);
+  };
+
   return {
     async inline(html) {
       const links = html.match(STYLESHEET_LINK) ?? [];
       // A link that already names its media is the page's own business.
       if (!links.length || links.some((link) => /\bmedia=/.test(link))) return html;
-      let critical: string | undefined;
-      try {
-        const rules = addedStyle(html, await beasties.process(html));
-        if (rules) critical = (await fontFaces(links)) + rules;
-      } catch (error) {
-        options.log.warn({ err: error }, "critical CSS: page sent with its stylesheet only");
+      const key = shapeOf(html);
+      let critical = picked.get(key);
+      if (critical === undefined) {
+        try {
+          const rules = addedStyle(html, await beasties.process(html));
+          if (rules) critical = (await fontFaces(links)) + rules;
+        } catch (error) {
+          options.log.warn({ err: error }, "critical CSS: page sent with its stylesheet only");
+        }
+        if (critical !== undefined) remember(key, critical);
       }
       if (!critical || critical.includes("</")) return html;
       let isFirst = true;
@@ -95,6 +108,54 @@ export function createCriticalCss(options: { clientDir: string; log: Logger }): 
       });
     },
   };
+}
+
+/** Page shapes whose rules are kept; a few dozen exist (routes × states), bounded anyway. */
+const MAX_SHAPES = 500;
+const TAG = /<([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+const ATTRIBUTE = /([^\s=/]+)(?:="([^"]*)")?/g;
+/** Attributes whose values differ from page to page and that no selector of ours reads. */
+const CONTENT_ATTRIBUTES = new Set([
+  "href",
+  "src",
+  "srcset",
+  "imagesrcset",
+  "sizes",
+  "alt",
+  "title",
+  "content",
+  "nonce",
+  "value",
+  "placeholder",
+  "datetime",
+  "style",
+  "width",
+  "height",
+  "aria-label",
+  "data-testid",
+]);
+
+/**
+ * What decides which rules a page matches, as a key: the set of distinct elements it holds,
+ * each as its tag with its attributes and their values. Left out are the text, the values
+ * that only carry content (CONTENT_ATTRIBUTES), and how many of each element there are and
+ * where: what differs between two estates' pages. Rules that depend on position (`>`,
+ * `:last-child`) are Tailwind's dividers and gaps, which `allowRules` keeps whole.
+ */
+export function shapeOf(html: string): string {
+  const elements = new Set<string>();
+  for (const [, tag, attributes] of html.matchAll(TAG)) {
+    let element = tag!;
+    for (const [, written, value] of attributes!.matchAll(ATTRIBUTE)) {
+      // React writes some names in camel case (`srcSet`); HTML's are case-insensitive.
+      const name = written!.toLowerCase();
+      element += CONTENT_ATTRIBUTES.has(name) ? ` ${name}` : ` ${name}=${value ?? ""}`;
+    }
+    elements.add(element);
+  }
+  return createHash("sha256")
+    .update([...elements].sort().join("\n"))
+    .digest("base64");
 }
 
 function hrefOf(link: string): string {
