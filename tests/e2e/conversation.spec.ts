@@ -94,7 +94,8 @@ describe("the conversation with the guest", () => {
     const staff = await staffPage("en");
     await openDetails(staff, reference);
     const conversation = staff.getByTestId("conversation");
-    expect(await conversation.textContent()).toContain("No messages yet.");
+    // The thread loads after the panel opens: wait for it (CI once read the panel before).
+    await expect.poll(() => conversation.textContent()).toContain("No messages yet.");
     await conversation
       .getByLabel("Message to the guest")
       .fill("Dear Ms Rossi,\nthe castle is free on your dates. Shall we hold them for you?");
