@@ -82,10 +82,14 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<Lightho
     ];
     // Warm the media cache so the runs measure serving, not the first encode.
     for (const [, url] of targets) await fetch(url ?? "");
-    const measure = async (url: string) => {
+    type Run = Omit<LighthouseRow, "label" | "url">;
+    const measure = async (url: string): Promise<Run | { failed: string }> => {
       const lhr = (await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" }))
         ?.lhr;
       if (!lhr) throw new Error(`no Lighthouse result for ${url}`);
+      // A run Lighthouse could not finish (a timeout on a busy machine, no paint seen) scores
+      // 0 with no metrics: it is reported by its code and left out of the medians.
+      if (lhr.runtimeError) return { failed: String(lhr.runtimeError.code ?? "unknown") };
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
       return {
@@ -101,12 +105,16 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<Lightho
     // A warm-up round (the browser's and the server's first visits), then interleaved rounds:
     // a busy moment on the machine then touches every page alike, not one page's figures.
     for (const [, url] of targets) await measure(String(url));
-    const runs = new Map<string, Awaited<ReturnType<typeof measure>>[]>();
+    const runs = new Map<string, Run[]>();
+    const failures = new Map<string, string[]>();
     for (let round = 0; round < RUNS; round++)
       for (const [label, url] of targets) {
-        const list = runs.get(String(label)) ?? [];
-        list.push(await measure(String(url)));
-        runs.set(String(label), list);
+        const run = await measure(String(url));
+        if ("failed" in run) {
+          failures.set(String(label), [...(failures.get(String(label)) ?? []), run.failed]);
+          continue;
+        }
+        runs.set(String(label), [...(runs.get(String(label)) ?? []), run]);
       }
     console.log(
       `\nLighthouse mobile, median of ${RUNS} (performance / accessibility / best practices / SEO, LCP, TBT, CLS)`,
@@ -127,7 +135,10 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<Lightho
         cls: of("cls"),
       };
       rows.push(row);
-      const spread = list.map((run) => run.performance).join(",");
+      const failed = failures.get(String(label)) ?? [];
+      const spread =
+        list.map((run) => run.performance).join(",") +
+        (failed.length ? `; failed: ${failed.join(", ")}` : "");
       console.log(
         `  ${row.label.padEnd(34)} ${row.performance} / ${row.accessibility} / ${row.bestPractices} / ${row.seo}   LCP ${(row.lcpMs / 1000).toFixed(1)} s, TBT ${Math.round(row.tbtMs)} ms, CLS ${row.cls.toFixed(3)}   (performance per round: ${spread})`,
       );
