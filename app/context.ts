@@ -96,7 +96,11 @@ export interface StaffPages {
   listWebhooks: () => Promise<WebhookEndpointView[]>;
   isSetupTokenUsable: (token: string) => Promise<boolean>;
   /** Estates by id and name, for the property filter. */
-  listPropertyChoices: (language: Language) => Promise<{ id: number; name: string }[]>;
+  /** The estate filter's choices: estates with property bookings, and the one chosen. */
+  listBookedEstateChoices: (
+    language: Language,
+    include?: number,
+  ) => Promise<{ id: number; name: string }[]>;
   /** One page of the estates (by id, after `after`), matching `q` in a name or the owner email. */
   listEstates: (input: {
     language: Language;

@@ -17,7 +17,6 @@ import {
   getFeaturedImage,
   getProperty,
   listPropertiesBySlug,
-  listPropertyChoices,
   searchProperties,
 } from "../domain/catalogue/read-properties.ts";
 import { findRequestByStatusToken } from "../domain/intake/request-status.ts";
@@ -29,6 +28,7 @@ import {
   countInboxByStatus,
   getInboxOverview,
   getRequestDetail,
+  listBookedEstateChoices,
   listInbox,
 } from "../domain/staff/inbox.ts";
 import { isSetupTokenUsable } from "../domain/staff/setup.ts";
@@ -345,7 +345,8 @@ function staffPagesOf(
     listUndeliveredMail: () => listUndeliveredMail(deps, {}),
     listWebhooks: () => listWebhooks(deps),
     listSecurityEvents: (query) => listSecurityEvents(deps, query),
-    listPropertyChoices: (language) => listPropertyChoices(deps, { language }),
+    listBookedEstateChoices: (language, include) =>
+      listBookedEstateChoices(deps, { language, include }),
     isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token, staff.adminEmailDomain),
     listEstates: (input) => listEstatesForStaff(deps, { ...input, limit: ESTATE_PAGE_SIZE }),
     getEstate: (actor, input) => getEstateForStaff(deps, actor, input),

@@ -545,15 +545,3 @@ export async function listPropertiesBySlug(
   const found = await readProperties(deps, input.language, inArray(properties.slug, input.slugs));
   return input.slugs.flatMap((slug) => found.filter((property) => property.slug === slug));
 }
-
-/** Every estate's id and name in one language, by name: the staff inbox's property filter. */
-export async function listPropertyChoices(
-  deps: Pick<Deps, "db">,
-  input: { language: Language },
-): Promise<{ id: number; name: string }[]> {
-  const rows = await deps.db
-    .select({ id: propertyTranslations.propertyId, name: propertyTranslations.name })
-    .from(propertyTranslations)
-    .where(eq(propertyTranslations.lang, input.language));
-  return rows.sort((a, b) => a.name.localeCompare(b.name, input.language));
-}

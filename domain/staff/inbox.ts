@@ -1,14 +1,31 @@
-import { and, asc, count, desc, eq, gte, ilike, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import {
   calendarEntries,
   guestRequestNotes,
   guestRequests,
   guestRequestStatusHistory,
+  propertyTranslations,
 } from "../../db/schema/index.ts";
 import type { CollidingEntry } from "../calendar/calendar.schema.ts";
 import { findCollisions } from "../calendar/collisions.ts";
 import type { Database } from "../../db/client.ts";
 import type { Deps } from "../deps.ts";
+import type { Language } from "../../i18n/config.ts";
 import { latestOwnerViews, listOwnerViews } from "../owners/owner-requests.ts";
 import { ValidationError } from "../errors.ts";
 import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";
@@ -345,6 +362,36 @@ export type WeeklyCounts = z.infer<typeof WeeklyCountsSchema>;
 export type InboxOverview = z.infer<typeof InboxOverviewSchema>;
 
 /** The last `weeks` weeks of arrivals by status, and how many requests have waited too long. */
+/**
+ * The estates the inbox's estate filter offers: those with at least one property booking, and
+ * the one already chosen (`include`), by name in `language`. Filtering by any other estate
+ * finds nothing, and the list grows with the bookings, not with the catalogue (decision 0025).
+ */
+export async function listBookedEstateChoices(
+  deps: Pick<Deps, "db">,
+  input: { language: Language; include?: number },
+): Promise<{ id: number; name: string }[]> {
+  const booked = deps.db
+    .selectDistinct({ id: guestRequests.propertyId })
+    .from(guestRequests)
+    .where(and(eq(guestRequests.kind, "property_booking"), isNotNull(guestRequests.propertyId)));
+  const rows = await deps.db
+    .select({ id: propertyTranslations.propertyId, name: propertyTranslations.name })
+    .from(propertyTranslations)
+    .where(
+      and(
+        eq(propertyTranslations.lang, input.language),
+        input.include === undefined
+          ? inArray(propertyTranslations.propertyId, booked)
+          : or(
+              inArray(propertyTranslations.propertyId, booked),
+              eq(propertyTranslations.propertyId, input.include),
+            ),
+      ),
+    );
+  return rows.sort((a, b) => a.name.localeCompare(b.name, input.language));
+}
+
 export async function getInboxOverview(
   deps: Pick<Deps, "db">,
   options: { weeks?: number; now?: Date } = {},

@@ -85,7 +85,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const [counts, overview, properties] = await Promise.all([
     staff.countInboxByStatus(kind),
     staff.getInboxOverview(),
-    kind === "property_booking" ? staff.listPropertyChoices(language) : null,
+    kind === "property_booking" ? staff.listBookedEstateChoices(language, filter.propertyId) : null,
   ]);
   const firstPage = { ...filter, after: undefined };
   // The export takes the same filters (not the page): its own kind is in its path.
