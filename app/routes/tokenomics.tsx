@@ -18,6 +18,7 @@ import { StakingTierTable } from "../components/charts/staking-tier-table.tsx";
 import { UnlockChart } from "../components/charts/unlock-chart.tsx";
 import { UseOfFundsChart } from "../components/charts/use-of-funds-chart.tsx";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
+import { ScrollRegion } from "../components/ui/scroll-region.tsx";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
@@ -166,7 +167,7 @@ function VestingTable({
   const head = "border-b-2 border-heritage/30 px-4 py-3 text-left font-semibold text-heritage";
   const cell = "border-b border-ink/10 px-4 py-3 tabular-nums";
   return (
-    <div className="mt-10 overflow-x-auto">
+    <ScrollRegion label={t("tokenomics.vestingTitle")} className="mt-10">
       <table className="w-full min-w-[560px] text-sm">
         <caption className="font-display text-heritage mb-3 text-left text-2xl font-semibold">
           {t("tokenomics.vestingTitle")}
@@ -212,6 +213,6 @@ function VestingTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

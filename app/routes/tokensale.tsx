@@ -12,6 +12,7 @@ import { contentPageMeta } from "../page-meta-loader.ts";
 import { ExternalLink } from "../components/external-link.tsx";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
 import { buttonVariants } from "../components/ui/button.tsx";
+import { ScrollRegion } from "../components/ui/scroll-region.tsx";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
@@ -56,7 +57,7 @@ export default function TokenSale({ loaderData }: Route.ComponentProps) {
         {t("tokenSale.participate")}
         <ExternalIcon aria-hidden className="size-4" />
       </ExternalLink>
-      <div className="mt-14 max-w-4xl overflow-x-auto">
+      <ScrollRegion label={t("tokenSale.phasesTitle")} className="mt-14 max-w-4xl">
         <table className="w-full min-w-[480px] text-sm" data-testid="sale-phases">
           <caption className="mb-3 text-left">
             <span className="font-display text-heritage block text-3xl font-semibold">
@@ -95,7 +96,7 @@ export default function TokenSale({ loaderData }: Route.ComponentProps) {
             targetFdv: loaderData.targetFdv,
           })}
         </p>
-      </div>
+      </ScrollRegion>
       <p className="border-gold text-muted mt-10 max-w-3xl border-l-2 pl-4 text-sm">
         {t("tokenSale.notice")}
       </p>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { cn } from "../ui/cn.ts";
+import { ScrollRegion } from "../ui/scroll-region.tsx";
 
 /**
  * Fills for up to eleven series, in the order of the allocation table, so a bucket has the
@@ -44,12 +45,12 @@ export function ChartDataTable({
       <summary className="text-heritage hover:bg-heritage/5 focus-visible:outline-gold cursor-pointer px-4 py-3 text-sm font-medium focus-visible:outline-2">
         {summary}
       </summary>
-      <div className="overflow-x-auto px-4 pb-4">
+      <ScrollRegion label={caption} className="px-4 pb-4">
         <table className="w-full border-collapse text-left text-sm">
           <caption className="sr-only">{caption}</caption>
           {children}
         </table>
-      </div>
+      </ScrollRegion>
     </details>
   );
 }

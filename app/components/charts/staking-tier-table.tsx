@@ -1,4 +1,5 @@
 import { cn } from "../ui/cn.ts";
+import { ScrollRegion } from "../ui/scroll-region.tsx";
 
 export interface StakingTierRow {
   key: string;
@@ -56,7 +57,7 @@ export function StakingTierTable({
 
   return (
     <div className={cn("bg-paper shadow-card rounded-sm p-6", className)}>
-      <div className="overflow-x-auto">
+      <ScrollRegion label={caption}>
         <table className="w-full border-collapse text-sm">
           <caption className="font-display text-heritage mb-4 text-left text-2xl font-semibold">
             {caption}
@@ -113,7 +114,7 @@ export function StakingTierTable({
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {footnote && <p className="text-muted mt-4 text-sm">{footnote}</p>}
     </div>
   );

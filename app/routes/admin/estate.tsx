@@ -20,6 +20,7 @@ import { ExternalLink } from "../../components/external-link.tsx";
 import { ButtonLink, buttonVariants } from "../../components/ui/button.tsx";
 import { cn } from "../../components/ui/cn.ts";
 import { requireAdmin, staffTitleOf } from "./require-admin.server.ts";
+import { ScrollRegion } from "../../components/ui/scroll-region.tsx";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { user, staff } = requireAdmin(context, request);
@@ -170,11 +171,9 @@ export default function Estate({ loaderData }: Route.ComponentProps) {
               {t("staff.estates.stale.none")}
             </p>
           ) : (
-            <div
-              role="region"
+            <ScrollRegion
               aria-labelledby="stale-caption"
-              tabIndex={0}
-              className="border-gold/30 bg-paper focus-visible:outline-gold overflow-x-auto rounded-sm border focus-visible:outline-2"
+              className="border-gold/30 bg-paper rounded-sm border"
             >
               <table className="w-full border-collapse text-sm" data-testid="stale-translations">
                 <caption id="stale-caption" className="sr-only">
@@ -211,7 +210,7 @@ export default function Estate({ loaderData }: Route.ComponentProps) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
           )}
         </Section>
       </div>
