@@ -64,6 +64,20 @@ export function isExclusionViolation(error: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether a database error (or one it caused) is PostgreSQL ending a deadlock (40P01). Two
+ * transactions inserting overlapping entries at the same moment may each find the other's
+ * uncommitted entry in the exclusion index and wait for it; PostgreSQL then ends one of them
+ * this way rather than by the constraint. Its writer runs again and meets the winner's entry.
+ */
+export function isDeadlock(error: unknown): boolean {
+  for (let cause: unknown = error; cause; cause = (cause as { cause?: unknown }).cause) {
+    if (typeof cause !== "object") return false;
+    if ((cause as { code?: unknown }).code === "40P01") return true;
+  }
+  return false;
+}
+
 /** The 409 answer: the nights are taken, by what, in the caller's language. */
 export function collisionAnswer(
   language: Language,

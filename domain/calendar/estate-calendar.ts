@@ -9,7 +9,7 @@ import { recordEvent } from "../events/record-event.ts";
 import { earliestBookableDate } from "../requests/dates.ts";
 import type { RequestStatus } from "../requests/options.ts";
 import type { BlockKind, CollidingEntry } from "./calendar.schema.ts";
-import { findCollisions, isExclusionViolation } from "./collisions.ts";
+import { findCollisions, isDeadlock, isExclusionViolation } from "./collisions.ts";
 import { fromDateRange, type Nights, toDateRange } from "./nights.ts";
 
 /**
@@ -363,12 +363,14 @@ export async function addBlock(
     try {
       return await insertBlock(deps.db, { ...input, note });
     } catch (error) {
+      // Inserting at the very moment another writer did: run again (collisions.ts, isDeadlock).
+      if (isDeadlock(error) && attempt < 3) continue;
       // Another writer took the nights between the read and the insert: name what took them.
       if (!isExclusionViolation(error)) throw error;
       const collidesWith = await findCollisions(deps.db, propertyId, nights);
       if (collidesWith.length > 0) return { outcome: "collision", collidesWith };
       // That write was undone since: the nights are free again, so try once more.
-      if (attempt === 2) throw error;
+      if (attempt >= 2) throw error;
     }
   }
 }

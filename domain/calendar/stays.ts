@@ -15,7 +15,7 @@ import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
 import { getRequestDetail, isUuid, type RequestDetail } from "../staff/inbox.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
 import type { CollidingEntry, StayKind } from "./calendar.schema.ts";
-import { findCollisions, isExclusionViolation } from "./collisions.ts";
+import { findCollisions, isDeadlock, isExclusionViolation } from "./collisions.ts";
 import { type Nights, toDateRange } from "./nights.ts";
 
 /**
@@ -177,6 +177,11 @@ export async function setRequestStay(
  * Runs `work`; when the database refuses the nights, reads what holds them and answers
  * `collision`. Should they be freed between the refusal and that read (the other stay was
  * cancelled meanwhile), the work runs again, a few times at most.
+ *
+ * Two transactions inserting overlapping stays at the same moment may each find the other's
+ * uncommitted entry in the exclusion index and wait for it: PostgreSQL ends one of them as a
+ * deadlock (40P01) rather than as the constraint's refusal. That one runs again too, and then
+ * meets the winner's committed stay as a collision (the topology journey saw a 500 instead).
  */
 export async function retryOnTakenNights<T>(
   work: () => Promise<T>,
@@ -186,10 +191,13 @@ export async function retryOnTakenNights<T>(
     try {
       return await work();
     } catch (error) {
+      if (isDeadlock(error) && attempt < MAX_ATTEMPTS) continue;
       if (!(error instanceof NightsTaken)) throw error;
       const [first, ...rest] = await collisionsOf(error);
       if (first) return { outcome: "collision", collidesWith: [first, ...rest] };
-      if (attempt >= 3) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw error;
     }
   }
 }
+
+const MAX_ATTEMPTS = 3;
