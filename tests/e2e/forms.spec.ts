@@ -62,18 +62,16 @@ async function solveBotCheck(page: Page) {
   // The widget loads after hydration; it starts solving at the next focus inside the form.
   await page.locator("altcha-widget .altcha").waitFor();
   await page.locator("#field-firstName").focus();
-  await expect
-    .poll(
-      () =>
-        page
-          .locator("altcha-widget .altcha")
-          .getAttribute("data-state")
-          .catch(() => null),
-      {
-        timeout: 15_000,
-      },
-    )
-    .toBe("verified");
+  const widget = page.locator("altcha-widget .altcha");
+  try {
+    await expect
+      .poll(() => widget.getAttribute("data-state").catch(() => null), { timeout: 15_000 })
+      .toBe("verified");
+  } catch (error) {
+    // What the widget shows says why (its error text), which the state alone does not.
+    const shown = await widget.textContent().catch(() => null);
+    throw new Error(`${(error as Error).message}\nThe bot check shows: ${shown}`, { cause: error });
+  }
 }
 
 async function toastText(page: Page): Promise<string> {
@@ -307,6 +305,20 @@ describe("the membership application", () => {
     await expect
       .poll(() => mailsContaining("To: no-token@example.com").length, { timeout: 10_000 })
       .toBe(1);
+  });
+
+  it("gets over a bot-check challenge that failed to arrive, by itself", async () => {
+    const page = await browser.newPage();
+    // The first challenge answers 503, as a server restarting would; the next ones go through.
+    let challenges = 0;
+    await page.route(CHALLENGE, async (route) => {
+      challenges += 1;
+      if (challenges === 1) await route.fulfill({ status: 503, body: "" });
+      else await route.continue();
+    });
+    await page.goto("/membership");
+    await solveBotCheck(page);
+    expect(challenges).toBe(2);
   });
 
   it("sends an application in Italian and confirms it in Italian", async () => {

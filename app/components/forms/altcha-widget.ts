@@ -20,6 +20,10 @@ interface AltchaElement extends HTMLElement {
   verify?(): Promise<unknown>;
 }
 
+/** Automatic attempts after a failed one, 1 s, 2 s and 4 s after it. */
+const ALTCHA_RETRIES = 3;
+const ALTCHA_RETRY_MS = 1000;
+
 type AltchaGlobal = { i18n: { set(language: string, strings: Record<string, string>): void } };
 
 export function mountAltcha(
@@ -39,27 +43,43 @@ export function mountAltcha(
   widget.setAttribute("workers", String(Math.min(4, navigator.hardwareConcurrency || 2)));
   widget.setAttribute("configuration", JSON.stringify({ hideFooter: false, minDuration: 300 }));
 
+  // Only a widget at rest starts: one already solving (or solved) carries on. The widget's own
+  // focus handler may have started it in the same frame, and a second start would abort the
+  // first one's solving half-way.
+  const verifyAtRest = () => {
+    const state = widget.getState?.();
+    if (state === "unverified" || state === "error") void widget.verify?.()?.catch(() => {});
+  };
+  // A failed attempt (the challenge did not arrive, a worker failed) is tried again by itself a
+  // few times, later each time, before the error is left for the guest to retry.
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
   const onStateChange = (event: Event) => {
     const detail = (event as CustomEvent<{ state?: string; payload?: string }>).detail ?? {};
-    if (detail.state === "verified" && detail.payload) options.onToken(detail.payload);
-    else if (detail.state === "expired") {
+    if (detail.state === "verified" && detail.payload) {
+      retries = 0;
+      options.onToken(detail.payload);
+    } else if (detail.state === "expired") {
       options.onToken(null);
       widget.reset?.();
-    } else if (detail.state === "error") options.onToken(null);
-    else if (detail.state === "unverified") options.onToken(null);
+    } else if (detail.state === "error") {
+      options.onToken(null);
+      if (retries < ALTCHA_RETRIES) {
+        retryTimer = setTimeout(verifyAtRest, ALTCHA_RETRY_MS * 2 ** retries);
+        retries += 1;
+      }
+    } else if (detail.state === "unverified") options.onToken(null);
   };
   widget.addEventListener("statechange", onStateChange);
   host.replaceChildren(widget);
   // The element renders on connection; verify once it has (the next frame).
-  if (options.verifyNow) requestAnimationFrame(() => void widget.verify?.()?.catch(() => {}));
+  if (options.verifyNow) requestAnimationFrame(verifyAtRest);
   return {
     reset: () => widget.reset?.(),
-    // Only a widget at rest: one already solving (or solved) carries on.
-    verify: () => {
-      const state = widget.getState?.();
-      if (state === "unverified" || state === "error") void widget.verify?.()?.catch(() => {});
-    },
+    verify: verifyAtRest,
     remove: () => {
+      clearTimeout(retryTimer);
       widget.removeEventListener("statechange", onStateChange);
       widget.remove();
     },
