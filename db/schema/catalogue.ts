@@ -41,51 +41,36 @@ export interface WebsiteInfo {
  * (all, or the members-only ones), and single-column indexes that the planner combines
  * (bitmap AND) when several filters are set and few estates match.
  */
-export const properties = pgTable(
-  "properties",
-  {
-    id: integer("id").primaryKey(),
-    slug: text("slug").notNull().unique(),
-    region: text("region").notNull(),
-    bedrooms: integer("bedrooms").notNull(),
-    guestCapacity: integer("guest_capacity").notNull(),
-    membersOnly: boolean("members_only").notNull().default(false),
-    ownerEmail: text("owner_email").notNull(),
-    amenityKeys: text("amenity_keys")
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
-    /** The owner-editable facts of spec point 3 (Owner property); null until someone sets them. */
-    websiteUrl: text("website_url"),
-    startingPrice: jsonb("starting_price").$type<Money>(),
-    priceRange: jsonb("price_range").$type<PriceRange>(),
-    phone: text("phone"),
-    address: text("address"),
-    postalCode: text("postal_code"),
-    city: text("city"),
-    latitude: doublePrecision("latitude"),
-    longitude: doublePrecision("longitude"),
-    websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
-    /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
-    scrapedAt: timestamp("scraped_at", { withTimezone: true }),
-    /** Issue 20: hours staff have to answer a request for this estate (null: REQUEST_RESPONSE_HOURS). */
-    responseHours: doublePrecision("response_hours"),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    index("properties_region_id_idx").on(t.region, t.id),
-    // Members-only estates of a region in id order. Alone, members-only (15%) needs no index
-    // of its own: the primary key's walk finds 24 soon enough. An index of all members-only
-    // ids would invite the planner to walk it, filtering, for every combination with members.
-    index("properties_members_region_id_idx")
-      .on(t.region, t.id)
-      .where(sql`${t.membersOnly}`),
-    index("properties_guest_capacity_idx").on(t.guestCapacity),
-    index("properties_bedrooms_idx").on(t.bedrooms),
-    index("properties_amenity_keys_idx").using("gin", t.amenityKeys),
-  ],
-);
+export const properties = pgTable("properties", {
+  id: integer("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  region: text("region").notNull(),
+  bedrooms: integer("bedrooms").notNull(),
+  guestCapacity: integer("guest_capacity").notNull(),
+  membersOnly: boolean("members_only").notNull().default(false),
+  ownerEmail: text("owner_email").notNull(),
+  amenityKeys: text("amenity_keys")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
+  /** The owner-editable facts of spec point 3 (Owner property); null until someone sets them. */
+  websiteUrl: text("website_url"),
+  startingPrice: jsonb("starting_price").$type<Money>(),
+  priceRange: jsonb("price_range").$type<PriceRange>(),
+  phone: text("phone"),
+  address: text("address"),
+  postalCode: text("postal_code"),
+  city: text("city"),
+  latitude: doublePrecision("latitude"),
+  longitude: doublePrecision("longitude"),
+  websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
+  /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
+  scrapedAt: timestamp("scraped_at", { withTimezone: true }),
+  /** Issue 20: hours staff have to answer a request for this estate (null: REQUEST_RESPONSE_HOURS). */
+  responseHours: doublePrecision("response_hours"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -145,9 +130,18 @@ export const propertySearch = pgTable(
       .references(() => properties.id, { onDelete: "cascade" }),
     searchVector: tsvector("search_vector").notNull(),
     names: text("names").notNull(),
+    /**
+     * The estate's facts as lexemes (region, amenities, members only, and a lexeme per step its
+     * capacity and bedrooms reach), written by the database from `properties` (migration 0020;
+     * domain/catalogue/search-facts.ts makes the queries).
+     */
+    facts: tsvector("facts").notNull(),
+    /** Copies of the estate's figures, for a filter between two steps of the ladders. */
+    guestCapacity: integer("guest_capacity").notNull(),
+    bedrooms: integer("bedrooms").notNull(),
   },
   (t) => [
-    index("property_search_vector_idx").using("gin", t.searchVector),
+    index("property_search_text_facts_idx").using("gin", t.searchVector, t.facts),
     index("property_search_names_trgm_idx").using("gin", sql`${t.names} gin_trgm_ops`),
   ],
 );

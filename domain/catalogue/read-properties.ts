@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, eq, gte, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import {
   calendarEntries,
   properties,
@@ -17,6 +17,7 @@ import {
   type CatalogueFilter,
   formatCursor,
 } from "./catalogue-filter.schema.ts";
+import { factsQuery } from "./search-facts.ts";
 import { catalogueQueryTerms, catalogueTsQuery } from "./search-text.ts";
 import { slugify } from "./slug.ts";
 
@@ -146,24 +147,64 @@ async function readProperties(
 function freeNightsCondition(checkIn: string, checkOut: string): SQL {
   return sql`not exists (
     select 1 from ${calendarEntries}
-    where ${calendarEntries.propertyId} = ${properties.id}
+    where ${calendarEntries.propertyId} = ${propertySearch.propertyId}
       and ${calendarEntries.nights} && daterange(${checkIn}::date, ${checkOut}::date)
     offset 0
   )`;
 }
 
-/** The filters on the estate's facts and nights as one condition on `properties`. */
-function factsCondition(filter: CatalogueFilter): SQL | undefined {
+/**
+ * The filters on the estate's facts and nights as one condition on `property_search`: the facts
+ * as lexemes of its `facts` column (search-facts.ts), which the GIN index it shares with the
+ * words answers in the same scan, and the exact figures where a wish falls between two steps.
+ */
+function factsCondition(
+  filter: CatalogueFilter,
+  shares: ReadonlyMap<string, number>,
+): SQL | undefined {
+  const facts = factsQuery(filter, shares);
   return and(
-    filter.region ? eq(properties.region, filter.region) : undefined,
-    filter.guests ? gte(properties.guestCapacity, filter.guests) : undefined,
-    filter.bedrooms ? gte(properties.bedrooms, filter.bedrooms) : undefined,
-    filter.amenities?.length ? arrayContains(properties.amenityKeys, filter.amenities) : undefined,
-    filter.members ? eq(properties.membersOnly, true) : undefined,
+    facts.indexed ? sql`${propertySearch.facts} @@ ${facts.indexed}::tsquery` : undefined,
+    // The function behind @@, which no index answers: the dense lexemes are checked on the row.
+    facts.checked
+      ? sql`ts_match_vq(${propertySearch.facts}, ${facts.checked}::tsquery)`
+      : undefined,
+    facts.guestsAtLeast !== undefined
+      ? gte(propertySearch.guestCapacity, facts.guestsAtLeast)
+      : undefined,
+    facts.bedroomsAtLeast !== undefined
+      ? gte(propertySearch.bedrooms, facts.bedroomsAtLeast)
+      : undefined,
     filter.checkIn && filter.checkOut
       ? freeNightsCondition(filter.checkIn, filter.checkOut)
       : undefined,
   );
+}
+
+/**
+ * The share of estates each lexeme of property_search.facts is found in, from the column's
+ * statistics (ANALYZE keeps them), read once per process and again after FACT_SHARES_TTL_MS:
+ * it tells which lexemes are too common to ask the index for (search-facts.ts). Empty before
+ * the first ANALYZE, when every lexeme goes to the index.
+ */
+let factShares: { at: number; shares: Map<string, number> } | undefined;
+const FACT_SHARES_TTL_MS = 10 * 60_000;
+
+async function factSharesOf(deps: Deps): Promise<ReadonlyMap<string, number>> {
+  if (factShares && performance.now() - factShares.at < FACT_SHARES_TTL_MS)
+    return factShares.shares;
+  const result = await deps.db.execute(sql`
+    select x.lexeme, x.share
+    from pg_stats s,
+      unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as x(lexeme, share)
+    where s.schemaname = current_schema() and s.tablename = 'property_search'
+      and s.attname = 'facts' and x.lexeme is not null`);
+  const rows = (result as unknown as { rows: { lexeme: string; share: number }[] }).rows;
+  factShares = {
+    at: performance.now(),
+    shares: new Map(rows.map((row) => [row.lexeme, Number(row.share)])),
+  };
+  return factShares.shares;
 }
 
 /**
@@ -276,9 +317,6 @@ function pageStatement(input: {
   options: ReadOptions;
 }): SQL {
   const { facts, text, cursor, isBackward, limit } = input;
-  const from = text
-    ? sql`${properties} join ${propertySearch} on ${propertySearch.propertyId} = ${properties.id}`
-    : sql`${properties}`;
   const matching = and(facts, text?.condition) ?? sql`true`;
   const direction = isBackward ? sql`desc` : sql`asc`;
   const beyond = (column: SQL) =>
@@ -309,18 +347,15 @@ function pageStatement(input: {
       where c.total <= ${CATALOGUE_TOTAL_CAP} and ${scoreKeyset}
       order by ${order} limit ${limit}`;
   }
-  // The cursor bounds both sides of the join with property_search: the planner carries
-  // equalities across a join, not ranges, and would walk property_search from its start.
-  const pastCap = sql`select ${properties.id} as id, null::int as score from ${from}
-    where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(sql`${properties.id}`)}
-      ${text ? sql`and ${beyond(sql`${propertySearch.propertyId}`)}` : sql``}
-    order by ${properties.id} ${direction} limit ${limit}`;
+  const pastCap = sql`select ${propertySearch.propertyId} as id, null::int as score from ${propertySearch}
+    where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(sql`${propertySearch.propertyId}`)}
+    order by ${propertySearch.propertyId} ${direction} limit ${limit}`;
 
   const order = isBackward
     ? sql`page.score asc nulls first, page.id desc`
     : sql`page.score desc nulls last, page.id asc`;
   return sql`with matches as materialized (
-      select ${properties.id} as id from ${from} where ${matching} limit ${CATALOGUE_TOTAL_CAP + 1}
+      select ${propertySearch.propertyId} as id from ${propertySearch} where ${matching} limit ${CATALOGUE_TOTAL_CAP + 1}
     ),
     c as (select count(*)::int as total from matches)
     select c.total, page.*
@@ -341,11 +376,11 @@ export type SearchInput = {
 } & ReadOptions;
 
 /** The page statement of a search, for a given way of matching its text (none without `q`). */
-function searchStatements(input: SearchInput) {
+function searchStatements(input: SearchInput, shares: ReadonlyMap<string, number>) {
   const { filter, language } = input;
   const pageSize = input.pageSize ?? filter.limit ?? CATALOGUE_PAGE_SIZE;
   const isBackward = filter.before !== undefined && filter.after === undefined;
-  const facts = factsCondition(filter);
+  const facts = factsCondition(filter, shares);
   return {
     pageSize,
     isBackward,
@@ -375,7 +410,7 @@ function searchStatements(input: SearchInput) {
  */
 export async function searchProperties(deps: Deps, input: SearchInput): Promise<CataloguePage> {
   const { filter } = input;
-  const { pageSize, isBackward, statement } = searchStatements(input);
+  const { pageSize, isBackward, statement } = searchStatements(input, await factSharesOf(deps));
 
   let text: TextMatch | null = null;
   let rows: PropertyRow[];
@@ -420,7 +455,7 @@ export async function explainSearchProperties(
   deps: Deps,
   input: SearchInput,
 ): Promise<{ Plan: PlanNode; "Execution Time"?: number }[][]> {
-  const { statement } = searchStatements(input);
+  const { statement } = searchStatements(input, await factSharesOf(deps));
   const q = input.filter.q;
   const statements: SQL[] = [];
   if (!q) {

@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { properties, propertyTranslations } from "../../db/schema/index.ts";
 import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
@@ -11,6 +11,7 @@ import {
   listProperties,
   searchProperties,
 } from "./read-properties.ts";
+import { BEDROOM_STEPS, GUEST_STEPS } from "./search-facts.ts";
 import { slugify } from "./slug.ts";
 
 const bySlug = (slug: string) => {
@@ -80,6 +81,66 @@ describeEachBackend("catalogue search", (database) => {
     expect(members.map((p) => p.id)).toEqual(
       DEMO_CATALOGUE.filter((p) => p.membersOnly && p.region === "italy").map((p) => p.id),
     );
+  });
+
+  it("answers every party size and bedroom count exactly, on a step of the facts' ladders or between two", async () => {
+    const ids = async (input: Record<string, unknown>) =>
+      (await search(input)).properties.map((p) => p.id).sort((a, b) => a - b);
+    const truth = (keep: (estate: (typeof DEMO_CATALOGUE)[number]) => boolean) =>
+      DEMO_CATALOGUE.filter(keep)
+        .map((p) => p.id)
+        .sort((a, b) => a - b);
+    const capacities = DEMO_CATALOGUE.map((p) => p.guestCapacity);
+    const bedrooms = DEMO_CATALOGUE.map((p) => p.bedrooms);
+    // Each estate's own figure, one either side of it, and the ends of the allowed range.
+    const around = (values: number[], max: number) =>
+      [...new Set(values.flatMap((v) => [v - 1, v, v + 1]).concat([1, 2, max]))].filter(
+        (v) => v >= 1 && v <= max,
+      );
+    for (const guests of around(capacities, 200))
+      expect(await ids({ guests: String(guests) }), `guests=${guests}`).toEqual(
+        truth((p) => p.guestCapacity >= guests),
+      );
+    for (const rooms of around(bedrooms, 80))
+      expect(await ids({ bedrooms: String(rooms), region: "italy" }), `bedrooms=${rooms}`).toEqual(
+        truth((p) => p.bedrooms >= rooms && p.region === "italy"),
+      );
+  });
+
+  it("holds the facts' ladders the same in the code and the database", async () => {
+    const result = await database().deps.db.execute(
+      sql`select search_fact_steps('guests') as guests, search_fact_steps('bedrooms') as bedrooms`,
+    );
+    const [row] = (result as unknown as { rows: { guests: number[]; bedrooms: number[] }[] }).rows;
+    expect(row).toEqual({ guests: GUEST_STEPS, bedrooms: BEDROOM_STEPS });
+  });
+
+  it("finds an estate by its new facts as soon as they are edited", async () => {
+    const { deps } = database();
+    const estate = bySlug("gordon-castle");
+    const found = async (input: Record<string, unknown>) =>
+      (await search(input)).properties.some((p) => p.id === estate.id);
+    expect(await found({ region: "austria" })).toBe(false);
+    await deps.db
+      .update(properties)
+      .set({ region: "austria", guestCapacity: 190, bedrooms: 79, membersOnly: true })
+      .where(eq(properties.id, estate.id));
+    expect(await found({ region: "austria", guests: "190", bedrooms: "79", members: "1" })).toBe(
+      true,
+    );
+    expect(await found({ region: estate.region })).toBe(false);
+    expect(await found({ guests: "191" })).toBe(false);
+    // Put back for the tests that follow.
+    await deps.db
+      .update(properties)
+      .set({
+        region: estate.region,
+        guestCapacity: estate.guestCapacity,
+        bedrooms: estate.bedrooms,
+        membersOnly: estate.membersOnly,
+      })
+      .where(eq(properties.id, estate.id));
+    expect(await found({ region: estate.region })).toBe(true);
   });
 
   it("says so when nothing matches", async () => {

@@ -536,8 +536,8 @@ export async function generateCatalogue(
       runAll(
         idChunks(firstId, lastId, concurrency).map(
           ([from, to]) =>
-            `insert into property_search (property_id, search_vector, names)
-             select property_id, search_vector, names from property_search_source
+            `insert into property_search (property_id, search_vector, names, facts, guest_capacity, bedrooms)
+             select property_id, search_vector, names, facts, guest_capacity, bedrooms from property_search_source
              where property_id between ${from} and ${to}`,
         ),
       ),
