@@ -46,6 +46,7 @@ import { fullTableReads, rowsRead, sequentialScans } from "../domain/catalogue/q
 import {
   explainSearchProperties,
   listProperties,
+  listPropertiesBySlug,
   searchProperties,
 } from "../domain/catalogue/read-properties.ts";
 import type { Deps } from "../domain/deps.ts";
@@ -96,6 +97,8 @@ export interface BackendFigures {
   /** Null when an existing database was reused. */
   generation: GenerateCatalogueReport | null;
   planCheck: {
+    /** Searches checked (each one or two statements: the page, and the names fallback). */
+    searches: number;
     statements: number;
     /** Plans that read more than a tenth of a catalogue table: they fail the bench. */
     fullReads: string[];
@@ -112,6 +115,11 @@ export interface BackendFigures {
    * callers sharing the machine's cores, latency is about 16 times the mean of this.
    */
   serial: { all: Latency; filters: Latency; text: Latency };
+  /**
+   * The floor of a search, one caller, in the same minutes: a page of 24 estates read by their
+   * slugs (the same text and images), which every search ends with and no search can beat.
+   */
+  floor: Latency;
   keysetWalk: {
     filter: string;
     pages: number;
@@ -153,7 +161,10 @@ export interface CatalogueBenchFigures {
   postgres: BackendFigures | null;
   pglite: BackendFigures | null;
   targets: { name: string; target: string; value: string; isMet: boolean }[];
-  /** False when a plan scanned a catalogue table (or the calendars) sequentially. */
+  /**
+   * False when a plan read a tenth of a catalogue table (from 100,000 estates) or scanned the
+   * calendars sequentially.
+   */
   isPlanCheckPassed: boolean;
 }
 
@@ -170,8 +181,11 @@ const DEFAULTS = {
 };
 /** BENCH_CATALOGUE_DATABASE names it otherwise, so two benches on one server never share it. */
 const DATABASE_NAME = process.env.BENCH_CATALOGUE_DATABASE ?? "castellum_bench_catalogue";
+/** Issue 22: a search alone (one caller), p95, over the whole mix of filters and text. */
 const TARGET_POSTGRES_P95_MS = 25;
-const TARGET_PGLITE_P95_MS = 50;
+const TARGET_PGLITE_P95_MS = 20;
+/** Issue 22: searches a second from 16 callers, PostgreSQL, on this 2-core machine. */
+const TARGET_POSTGRES_THROUGHPUT = 400;
 /** Issue 19: the date search from one caller, on either backend. */
 const TARGET_DATE_SEARCH_P95_MS = 50;
 /** The calendars cover two years from the day the bench generates them. */
@@ -316,7 +330,7 @@ function drawFacts(random: () => number): Record<string, string> {
 }
 
 /** The mix: 65% filters only (15% of them on a deep page), 35% text (40% of it with filters). */
-function drawSearches(estates: number, count: number): Search[] {
+export function drawSearches(estates: number, count: number): Search[] {
   const random = seededRandom(20_261_123);
   return Array.from({ length: count }, (): Search => {
     const language = weighted(random, LANGUAGE_SHARES);
@@ -424,6 +438,27 @@ async function runSearches<S extends Search | DateSearch>(
   return samples;
 }
 
+/** Pages of 24 estates at random places, read by slug from one caller for `seconds`. */
+async function pagesBySlug(deps: Deps, estates: number, seconds: number): Promise<Latency> {
+  const random = seededRandom(20_261_126);
+  const ids = Array.from({ length: 24 * 200 }, () => 1 + Math.floor(random() * estates));
+  const result = await deps.db.execute(
+    sql`select slug from ${properties} where ${properties.id} = any(${`{${ids.join(",")}}`}::int[])`,
+  );
+  const slugs = (result as unknown as { rows: { slug: string }[] }).rows.map((row) => row.slug);
+  const pages = Array.from({ length: Math.floor(slugs.length / 24) }, (_, page) =>
+    slugs.slice(page * 24, page * 24 + 24),
+  );
+  const samples: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  for (let next = 0; performance.now() < until; next++) {
+    const started = performance.now();
+    await listPropertiesBySlug(deps, { slugs: pages[next % pages.length]!, language: "en" });
+    samples.push(performance.now() - started);
+  }
+  return latencyOf(samples, seconds);
+}
+
 async function timeOnce(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await work();
@@ -484,7 +519,8 @@ async function checkPlans(deps: Deps, estates: number) {
   };
   const timed: { filter: string; ms: number; rowsRead: number }[] = [];
   let statements = 0;
-  for (const input of planMatrix(estates)) {
+  const matrix = planMatrix(estates);
+  for (const input of matrix) {
     const plans = await explainSearchProperties(deps, { language: "en", filter: parse(input) });
     statements += plans.length;
     const scans = plans.flatMap((plan) => sequentialScans(plan));
@@ -505,6 +541,7 @@ async function checkPlans(deps: Deps, estates: number) {
   }
   timed.sort((a, b) => b.ms - a.ms);
   return {
+    searches: matrix.length,
     statements,
     fullReads,
     sequentialScans: failures,
@@ -641,6 +678,9 @@ async function measureBackend(
       serialSeconds,
     );
 
+  log(`[${backend}] the floor: pages of 24 estates read by slug, one caller...`);
+  const floor = await pagesBySlug(deps, estates, serialSeconds);
+
   log(`[${backend}] keyset walks...`);
   const walkPages = estates >= 100_000 ? 1000 : 200;
   const deep = await walk(deps, { region: "italy" }, walkPages);
@@ -692,6 +732,7 @@ async function measureBackend(
       text: of("text"),
     },
     serial: { all: serialOf(), filters: serialOf("filters"), text: serialOf("text") },
+    floor,
     keysetWalk: {
       filter: "region=italy",
       pages: deep.pages,
@@ -1064,11 +1105,18 @@ function targetsOf(figures: Omit<CatalogueBenchFigures, "targets">) {
     if (!figures_) continue;
     const label = `${figures_.backend} ${figures_.estates.toLocaleString("en")}`;
     add(
-      `search p95 @${figures_.search.concurrency}, ${label}`,
+      `search p95, one caller, ${label}`,
       `<= ${limit} ms`,
-      `${figures_.search.all.p95} ms`,
-      figures_.search.all.p95 <= limit,
+      `${figures_.serial.all.p95} ms (filters ${figures_.serial.filters.p95}, text ${figures_.serial.text.p95}; floor, 24 estates by slug: ${figures_.floor.p95} ms)`,
+      figures_.serial.all.p95 <= limit,
     );
+    if (figures_.backend === "postgres")
+      add(
+        `searches a second @${figures_.search.concurrency}, ${label}`,
+        `>= ${TARGET_POSTGRES_THROUGHPUT}/s`,
+        `${figures_.search.all.perSecond}/s (p95 ${figures_.search.all.p95} ms; floor, one caller: ${figures_.floor.perSecond}/s)`,
+        figures_.search.all.perSecond >= TARGET_POSTGRES_THROUGHPUT,
+      );
     const walk = figures_.keysetWalk;
     add(
       `page ${walk.pages} vs page 1 (${walk.filter}), ${label}`,
@@ -1105,7 +1153,7 @@ function targetsOf(figures: Omit<CatalogueBenchFigures, "targets">) {
       add(
         `plan check, ${label}`,
         "no plan reads a tenth of a catalogue table",
-        `${figures_.planCheck.fullReads.length} of ${figures_.planCheck.statements} plans (${figures_.planCheck.sequentialScans.length} with a sequential scan stopped early)`,
+        `${figures_.planCheck.fullReads.length} of ${figures_.planCheck.searches} searches (${figures_.planCheck.statements} statements; ${figures_.planCheck.sequentialScans.length} with a sequential scan stopped early)`,
         figures_.planCheck.fullReads.length === 0,
       );
   }
@@ -1139,6 +1187,7 @@ function printReport(figures: CatalogueBenchFigures, log: (line: string) => void
     row("all", backend.serial.all);
     row("filters only", backend.serial.filters);
     row("text", backend.serial.text);
+    row("floor: by slug", backend.floor);
     const walk = backend.keysetWalk;
     log(
       `  keyset walk (${walk.filter}): pages 1-5 ${walk.firstPagesMs} ms, pages ${walk.pages - 4}-${walk.pages} ${walk.lastPagesMs} ms; page 1 ${walk.pageOneMs} ms, cursor near the end ${walk.farCursorMs} ms`,
@@ -1208,7 +1257,9 @@ export async function benchCatalogueScale(
     isPlanCheckPassed: [postgres, pglite].every(
       (b) =>
         !b ||
-        (b.planCheck.sequentialScans.length === 0 &&
+        // A sequential scan that the count's LIMIT stopped early is reported, not failed
+        // (decision 0010); a plan that reads a tenth of a table fails, where it means something.
+        ((!b.planCheck.isEnforced || b.planCheck.fullReads.length === 0) &&
           b.dateSearch.planCheck.sequentialScans.length === 0),
     ),
   };
