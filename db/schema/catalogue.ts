@@ -35,44 +35,57 @@ export interface WebsiteInfo {
   email_found_date?: string;
 }
 
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
 /**
  * An estate of the network. Language-independent facts only; text lives in translations.
- * Every catalogue filter has an index (docs/decisions/0010): a region's estates in id order
- * (all, or the members-only ones), and single-column indexes that the planner combines
- * (bitmap AND) when several filters are set and few estates match.
+ * The catalogue's filters are lexemes of `facts`, one GIN index for all of them
+ * (docs/decisions/0027).
  */
-export const properties = pgTable("properties", {
-  id: integer("id").primaryKey(),
-  slug: text("slug").notNull().unique(),
-  region: text("region").notNull(),
-  bedrooms: integer("bedrooms").notNull(),
-  guestCapacity: integer("guest_capacity").notNull(),
-  membersOnly: boolean("members_only").notNull().default(false),
-  ownerEmail: text("owner_email").notNull(),
-  amenityKeys: text("amenity_keys")
-    .array()
-    .notNull()
-    .default(sql`'{}'::text[]`),
-  /** The owner-editable facts of spec point 3 (Owner property); null until someone sets them. */
-  websiteUrl: text("website_url"),
-  startingPrice: jsonb("starting_price").$type<Money>(),
-  priceRange: jsonb("price_range").$type<PriceRange>(),
-  phone: text("phone"),
-  address: text("address"),
-  postalCode: text("postal_code"),
-  city: text("city"),
-  latitude: doublePrecision("latitude"),
-  longitude: doublePrecision("longitude"),
-  websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
-  /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
-  scrapedAt: timestamp("scraped_at", { withTimezone: true }),
-  /** Issue 20: hours staff have to answer a request for this estate (null: REQUEST_RESPONSE_HOURS). */
-  responseHours: doublePrecision("response_hours"),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
 
-const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+export const properties = pgTable(
+  "properties",
+  {
+    id: integer("id").primaryKey(),
+    slug: text("slug").notNull().unique(),
+    region: text("region").notNull(),
+    bedrooms: integer("bedrooms").notNull(),
+    guestCapacity: integer("guest_capacity").notNull(),
+    membersOnly: boolean("members_only").notNull().default(false),
+    ownerEmail: text("owner_email").notNull(),
+    amenityKeys: text("amenity_keys")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The owner-editable facts of spec point 3 (Owner property); null until someone sets them. */
+    websiteUrl: text("website_url"),
+    startingPrice: jsonb("starting_price").$type<Money>(),
+    priceRange: jsonb("price_range").$type<PriceRange>(),
+    phone: text("phone"),
+    address: text("address"),
+    postalCode: text("postal_code"),
+    city: text("city"),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
+    websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
+    /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
+    scrapedAt: timestamp("scraped_at", { withTimezone: true }),
+    /** Issue 20: hours staff have to answer a request for this estate (null: REQUEST_RESPONSE_HOURS). */
+    responseHours: doublePrecision("response_hours"),
+    /**
+     * The estate's facts as lexemes for the catalogue's filters, computed by the database
+     * (migration 0020, domain/catalogue/search-facts.ts).
+     */
+    facts: tsvector("facts")
+      .notNull()
+      .generatedAlwaysAs(
+        sql`search_facts(region, guest_capacity, bedrooms, amenity_keys, members_only)`,
+      ),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("properties_facts_idx").using("gin", t.facts)],
+);
 
 /**
  * The per-language text of a property: one row per (property, language). `search_document` is

@@ -144,45 +144,76 @@ async function readProperties(
  * EXISTS into an anti-join that reads every claim overlapping the dates, of every estate
  * (a large part of the table on a busy week), before it knows which estates it needs.
  */
-function freeNightsCondition(checkIn: string, checkOut: string): SQL {
+function freeNightsCondition(id: SQL, checkIn: string, checkOut: string): SQL {
   return sql`not exists (
     select 1 from ${calendarEntries}
-    where ${calendarEntries.propertyId} = ${propertySearch.propertyId}
+    where ${calendarEntries.propertyId} = ${id}
       and ${calendarEntries.nights} && daterange(${checkIn}::date, ${checkOut}::date)
     offset 0
   )`;
 }
 
 /**
- * The filters on the estate's facts and nights as one condition on `property_search`: the facts
- * as lexemes of its `facts` column (search-facts.ts), which the GIN index it shares with the
- * words answers in the same scan, and the exact figures where a wish falls between two steps.
+ * Where a search reads its matches: `properties` for filters alone (about 260 bytes a row, so
+ * a walk of the catalogue reads 30 estates a page), `property_search` with text (its vectors
+ * make rows of about 1.8 KB, but words and facts share one GIN index there). Both carry the
+ * facts as lexemes and the figures the ladders cannot say exactly (decision 0027).
+ */
+interface SearchTable {
+  table: SQL;
+  id: SQL;
+  facts: SQL;
+  guestCapacity: SQL;
+  bedrooms: SQL;
+}
+
+const FACTS_TABLE: SearchTable = {
+  table: sql`${properties}`,
+  id: sql`${properties.id}`,
+  facts: sql`${properties.facts}`,
+  guestCapacity: sql`${properties.guestCapacity}`,
+  bedrooms: sql`${properties.bedrooms}`,
+};
+
+const TEXT_TABLE: SearchTable = {
+  table: sql`${propertySearch}`,
+  id: sql`${propertySearch.propertyId}`,
+  facts: sql`${propertySearch.facts}`,
+  guestCapacity: sql`${propertySearch.guestCapacity}`,
+  bedrooms: sql`${propertySearch.bedrooms}`,
+};
+
+/**
+ * The filters on the estate's facts and nights as one condition on `table`: the facts as
+ * lexemes of its `facts` column (search-facts.ts), the rare ones asked of its GIN index (with
+ * text, the same scan as the words), the common ones checked on the rows read, and the exact
+ * figures where a wish falls between two steps.
  */
 function factsCondition(
   filter: CatalogueFilter,
   shares: ReadonlyMap<string, number>,
+  table: SearchTable,
 ): SQL | undefined {
   const facts = factsQuery(filter, shares);
   return and(
-    facts.indexed ? sql`${propertySearch.facts} @@ ${facts.indexed}::tsquery` : undefined,
-    // The function behind @@, which no index answers: the dense lexemes are checked on the row.
-    facts.checked
-      ? sql`ts_match_vq(${propertySearch.facts}, ${facts.checked}::tsquery)`
-      : undefined,
+    facts.indexed ? sql`${table.facts} @@ ${facts.indexed}::tsquery` : undefined,
+    // The function behind @@, which no index answers: the common terms are checked on the row.
+    facts.checked ? sql`ts_match_vq(${table.facts}, ${facts.checked}::tsquery)` : undefined,
     facts.guestsAtLeast !== undefined
-      ? gte(propertySearch.guestCapacity, facts.guestsAtLeast)
+      ? sql`${table.guestCapacity} >= ${facts.guestsAtLeast}`
       : undefined,
     facts.bedroomsAtLeast !== undefined
-      ? gte(propertySearch.bedrooms, facts.bedroomsAtLeast)
+      ? sql`${table.bedrooms} >= ${facts.bedroomsAtLeast}`
       : undefined,
     filter.checkIn && filter.checkOut
-      ? freeNightsCondition(filter.checkIn, filter.checkOut)
+      ? freeNightsCondition(table.id, filter.checkIn, filter.checkOut)
       : undefined,
   );
 }
 
 /**
- * The share of estates each lexeme of property_search.facts is found in, from the column's
+ * The share of estates each lexeme of properties.facts is found in (property_search holds the
+ * same lexemes for the estates with text), from the column's
  * statistics (ANALYZE keeps them), read once per process and again after FACT_SHARES_TTL_MS:
  * it tells which lexemes are too common to ask the index for (search-facts.ts). Empty before
  * the first ANALYZE, when every lexeme goes to the index.
@@ -197,7 +228,7 @@ async function factSharesOf(deps: Deps): Promise<ReadonlyMap<string, number>> {
     select x.lexeme, x.share
     from pg_stats s,
       unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as x(lexeme, share)
-    where s.schemaname = current_schema() and s.tablename = 'property_search'
+    where s.schemaname = current_schema() and s.tablename = 'properties'
       and s.attname = 'facts' and x.lexeme is not null`);
   const rows = (result as unknown as { rows: { lexeme: string; share: number }[] }).rows;
   factShares = {
@@ -309,15 +340,16 @@ export interface CataloguePage {
  */
 function pageStatement(input: {
   language: Language;
-  facts: SQL | undefined;
+  facts: (table: SearchTable) => SQL | undefined;
   text: TextMatch | null;
   cursor: CatalogueCursor | undefined;
   isBackward: boolean;
   limit: number;
   options: ReadOptions;
 }): SQL {
-  const { facts, text, cursor, isBackward, limit } = input;
-  const matching = and(facts, text?.condition) ?? sql`true`;
+  const { text, cursor, isBackward, limit } = input;
+  const from = text ? TEXT_TABLE : FACTS_TABLE;
+  const matching = and(input.facts(from), text?.condition) ?? sql`true`;
   const direction = isBackward ? sql`desc` : sql`asc`;
   const beyond = (column: SQL) =>
     !cursor
@@ -347,15 +379,15 @@ function pageStatement(input: {
       where c.total <= ${CATALOGUE_TOTAL_CAP} and ${scoreKeyset}
       order by ${order} limit ${limit}`;
   }
-  const pastCap = sql`select ${propertySearch.propertyId} as id, null::int as score from ${propertySearch}
-    where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(sql`${propertySearch.propertyId}`)}
-    order by ${propertySearch.propertyId} ${direction} limit ${limit}`;
+  const pastCap = sql`select ${from.id} as id, null::int as score from ${from.table}
+    where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(from.id)}
+    order by ${from.id} ${direction} limit ${limit}`;
 
   const order = isBackward
     ? sql`page.score asc nulls first, page.id desc`
     : sql`page.score desc nulls last, page.id asc`;
   return sql`with matches as materialized (
-      select ${propertySearch.propertyId} as id from ${propertySearch} where ${matching} limit ${CATALOGUE_TOTAL_CAP + 1}
+      select ${from.id} as id from ${from.table} where ${matching} limit ${CATALOGUE_TOTAL_CAP + 1}
     ),
     c as (select count(*)::int as total from matches)
     select c.total, page.*
@@ -380,7 +412,7 @@ function searchStatements(input: SearchInput, shares: ReadonlyMap<string, number
   const { filter, language } = input;
   const pageSize = input.pageSize ?? filter.limit ?? CATALOGUE_PAGE_SIZE;
   const isBackward = filter.before !== undefined && filter.after === undefined;
-  const facts = factsCondition(filter, shares);
+  const facts = (table: SearchTable) => factsCondition(filter, shares, table);
   return {
     pageSize,
     isBackward,
