@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import {
   calendarEntries,
   properties,
