@@ -58,6 +58,43 @@ export interface LighthouseRow {
   lcpMs: number;
   tbtMs: number;
   cls: number;
+  /** Where the time went, from the page's last round: what an unmet target is profiled by. */
+  profile?: LighthouseProfile;
+}
+
+/** The LCP element, its phases (ms) and the longest main-thread tasks, from one round. */
+export interface LighthouseProfile {
+  lcpElement: string;
+  lcpPhases: Record<string, number>;
+  longTasks: { url: string; ms: number }[];
+  bytes: number;
+}
+
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
+
+function profileOf(lhr: Lhr, origin: string): LighthouseProfile {
+  type Table = { type?: string; items?: Record<string, unknown>[] };
+  const lcp = lhr.audits["largest-contentful-paint-element"]?.details as
+    { items?: Table[] } | undefined;
+  const [elementTable, phaseTable] = lcp?.items ?? [];
+  const node = elementTable?.items?.[0]?.node as
+    { nodeLabel?: string; selector?: string } | undefined;
+  const lcpPhases = Object.fromEntries(
+    (phaseTable?.items ?? []).map((item) => [String(item.phase), Math.round(Number(item.timing))]),
+  );
+  const tasks = (lhr.audits["long-tasks"]?.details as Table | undefined)?.items ?? [];
+  const short = (url: unknown) => String(url).replace(origin, "");
+  return {
+    lcpElement: (node?.nodeLabel ?? node?.selector ?? "?").slice(0, 40),
+    lcpPhases,
+    longTasks: tasks
+      .slice(0, 3)
+      .map((task) => ({
+        url: short(task.url).slice(0, 40),
+        ms: Math.round(Number(task.duration)),
+      })),
+    bytes: Math.round(lhr.audits["total-byte-weight"]?.numericValue ?? 0),
+  };
 }
 
 /**
@@ -83,6 +120,7 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<Lightho
     // Warm the media cache so the runs measure serving, not the first encode.
     for (const [, url] of targets) await fetch(url ?? "");
     type Run = Omit<LighthouseRow, "label" | "url">;
+    const origin = (url: string) => new URL(url).origin;
     const measure = async (url: string): Promise<Run | { failed: string }> => {
       const lhr = (await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" }))
         ?.lhr;
@@ -100,6 +138,7 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<Lightho
         lcpMs: metric("largest-contentful-paint"),
         tbtMs: metric("total-blocking-time"),
         cls: metric("cumulative-layout-shift"),
+        profile: profileOf(lhr, origin(url)),
       };
     };
     // A warm-up round (the browser's and the server's first visits), then interleaved rounds:
@@ -122,7 +161,7 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<Lightho
     const rows: LighthouseRow[] = [];
     for (const [label, url] of targets) {
       const list = runs.get(String(label)) ?? [];
-      const of = (key: keyof (typeof list)[number]) => median(list.map((run) => run[key]));
+      const of = (key: Exclude<keyof Run, "profile">) => median(list.map((run) => run[key]));
       const row: LighthouseRow = {
         label: String(label),
         url: String(url),
@@ -133,6 +172,7 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<Lightho
         lcpMs: of("lcpMs"),
         tbtMs: of("tbtMs"),
         cls: of("cls"),
+        profile: list.at(-1)?.profile,
       };
       rows.push(row);
       const failed = failures.get(String(label)) ?? [];
@@ -141,6 +181,20 @@ export async function benchLighthouse(paths = LIGHTHOUSE_PATHS): Promise<Lightho
         (failed.length ? `; failed: ${failed.join(", ")}` : "");
       console.log(
         `  ${row.label.padEnd(34)} ${row.performance} / ${row.accessibility} / ${row.bestPractices} / ${row.seo}   LCP ${(row.lcpMs / 1000).toFixed(1)} s, TBT ${Math.round(row.tbtMs)} ms, CLS ${row.cls.toFixed(3)}   (performance per round: ${spread})`,
+      );
+    }
+    console.log(
+      "\nWhere the time went (each page's last round): the LCP element, its phases (TTFB, load delay, load time, render delay), the longest tasks, the bytes",
+    );
+    for (const row of rows) {
+      const profile = row.profile;
+      if (!profile) continue;
+      const phases = Object.entries(profile.lcpPhases)
+        .map(([phase, ms]) => `${phase} ${ms}`)
+        .join(", ");
+      const tasks = profile.longTasks.map((task) => `${task.ms} ms ${task.url}`).join("; ");
+      console.log(
+        `  ${row.label.padEnd(34)} ${profile.lcpElement}: ${phases} ms | ${tasks || "no long task"} | ${Math.round(profile.bytes / 1024)} KB`,
       );
     }
     return rows;
