@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { calendarExports } from "../../db/schema/index.ts";
+import { calendarExports, properties } from "../../db/schema/index.ts";
+import { NotFoundError } from "../errors.ts";
 import { getOrCreateSecret } from "../app-secrets.ts";
 import type { Deps } from "../deps.ts";
 
@@ -15,13 +16,22 @@ const SECRET_NAME = "calendar_export";
 /** Where the export feeds are served; the token follows. */
 export const EXPORT_PATH = "/api/ical";
 
+/**
+ * The estate's export generation, made on first use. Only for an estate that exists: the row is
+ * inserted from `properties`, so an unknown id is a NotFoundError here, whatever else the
+ * caller is reading at the same time (not a foreign-key failure, which would be a 500).
+ */
 async function generationOf(deps: Pick<Deps, "db">, propertyId: number): Promise<number> {
-  await deps.db.insert(calendarExports).values({ propertyId }).onConflictDoNothing();
+  await deps.db.execute(
+    sql`insert into ${calendarExports} (property_id)
+      select ${properties.id} from ${properties} where ${properties.id} = ${propertyId}
+      on conflict do nothing`,
+  );
   const [row] = await deps.db
     .select({ generation: calendarExports.generation })
     .from(calendarExports)
     .where(eq(calendarExports.propertyId, propertyId));
-  if (!row) throw new Error(`estate ${propertyId} has no export generation`);
+  if (!row) throw new NotFoundError("errors.propertyNotFound");
   return row.generation;
 }
 
@@ -55,13 +65,15 @@ export async function rotateCalendarExport(
   deps: Pick<Deps, "db">,
   propertyId: number,
 ): Promise<void> {
-  await deps.db
-    .insert(calendarExports)
-    .values({ propertyId, generation: 2 })
-    .onConflictDoUpdate({
-      target: calendarExports.propertyId,
-      set: { generation: sql`${calendarExports.generation} + 1`, rotatedAt: sql`now()` },
-    });
+  const rotated = await deps.db.execute(
+    sql`insert into ${calendarExports} (property_id, generation)
+      select ${properties.id}, 2 from ${properties} where ${properties.id} = ${propertyId}
+      on conflict (property_id) do update
+        set generation = ${calendarExports.generation} + 1, rotated_at = now()
+      returning property_id`,
+  );
+  if ((rotated as unknown as { rows: unknown[] }).rows.length === 0)
+    throw new NotFoundError("errors.propertyNotFound");
 }
 
 /** The estate a token opens, or null when it is malformed, forged or rotated away. */
