@@ -87,12 +87,10 @@ function profileOf(lhr: Lhr, origin: string): LighthouseProfile {
   return {
     lcpElement: (node?.nodeLabel ?? node?.selector ?? "?").slice(0, 40),
     lcpPhases,
-    longTasks: tasks
-      .slice(0, 3)
-      .map((task) => ({
-        url: short(task.url).slice(0, 40),
-        ms: Math.round(Number(task.duration)),
-      })),
+    longTasks: tasks.slice(0, 3).map((task) => ({
+      url: short(task.url).slice(0, 40),
+      ms: Math.round(Number(task.duration)),
+    })),
     bytes: Math.round(lhr.audits["total-byte-weight"]?.numericValue ?? 0),
   };
 }
