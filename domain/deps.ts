@@ -1,8 +1,14 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/client.ts";
+import type { FactsIndex } from "./catalogue/facts-index.ts";
 
 /** What every domain function may use. Handed in by the server; never a module singleton. */
 export interface Deps {
   db: Database;
   log: Logger;
+  /**
+   * The catalogue's facts in memory (facts-index.ts): searches with filters alone ask it
+   * first. The server's instance has one; without it every search is SQL.
+   */
+  factsIndex?: FactsIndex;
 }

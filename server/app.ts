@@ -113,13 +113,17 @@ export interface AppOptions {
 
 /** The Express application: headers, language, API, media, redirects, then the pages. */
 export function createExpressApp({
-  deps,
+  deps: baseDeps,
   env,
   build,
   services,
   ops,
   criticalCss,
 }: AppOptions): Express {
+  // Searches ask the services' facts index first when there is one (decision 0028).
+  const deps: Deps = services?.factsIndex
+    ? { ...baseDeps, factsIndex: services.factsIndex }
+    : baseDeps;
   const app = express();
   const isProduction = env.NODE_ENV === "production";
   const isHttps = env.PUBLIC_URL.startsWith("https://");

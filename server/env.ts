@@ -70,6 +70,12 @@ export const EnvSchema = z.object({
    */
   RESPONSE_CACHE_MB: z.coerce.number().min(0).max(65_536).default(64),
   /**
+   * Keep the catalogue's facts in memory, a bitset per fact (about 8 MB a million estates),
+   * so a search with filters alone is answered without asking the database which estates
+   * match (decision 0028). Off: every search is SQL.
+   */
+  SEARCH_FACTS_INDEX: booleanFlag.default(true),
+  /**
    * Send 103 Early Hints naming the stylesheet before a page is rendered. Off by default: only
    * where every proxy in front passes them (nginx from 1.29 with `early_hints`; see
    * docs/deployment.md). The same `Link` goes with every page answer either way.

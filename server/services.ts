@@ -32,6 +32,7 @@ import {
   purgeOldOwnerCodeFailures,
 } from "../domain/owners/verification.ts";
 import { listenForCatalogueChanges } from "../domain/catalogue/catalogue-changes.ts";
+import { FactsIndex } from "../domain/catalogue/facts-index.ts";
 import { ResponseCache } from "./middleware/response-cache.ts";
 import { type LifecycleJob, startLifecycleJob } from "../domain/requests/lifecycle.ts";
 import type { PolledWorker } from "../domain/jobs/polled-worker.ts";
@@ -81,6 +82,7 @@ export type ServicesEnv = Pick<
   | "OWNER_CODES_PER_EMAIL"
   | "OWNER_CODES_PER_IP"
   | "RESPONSE_CACHE_MB"
+  | "SEARCH_FACTS_INDEX"
   | "ICAL_SYNC_MINUTES"
   | "OUTBOUND_ALLOW_PRIVATE_NETWORKS"
   | "REQUEST_RESPONSE_HOURS"
@@ -136,6 +138,11 @@ export interface Services {
   webhooks: WebhookServices;
   /** Rendered public answers, dropped on every catalogue change this instance hears of. */
   responseCache: ResponseCache;
+  /**
+   * The catalogue's facts in memory for searches with filters alone, kept by the same
+   * listener (null when SEARCH_FACTS_INDEX is off). The app's deps carry it (`withServices`).
+   */
+  factsIndex: FactsIndex | null;
   /** Reminds staff of and closes requests past their due time (issue 20), on every instance. */
   lifecycle: LifecycleJob;
   /** Prunes the security log past its retention, once a day on every instance (issue 21). */
@@ -250,21 +257,29 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   }, 60 * 60_000);
   housekeeping.unref();
 
-  // The cache serves only while this instance hears every catalogue change: it starts when the
-  // listener does, and is off (and emptied) while the listener reconnects.
+  // The cache and the facts index serve only while this instance hears every catalogue
+  // change: they start when the listener does, and are off (and emptied) while it reconnects.
   const responseCache = new ResponseCache({
     maxBytes: Math.round(env.RESPONSE_CACHE_MB * 2 ** 20),
   });
+  const factsIndex = env.SEARCH_FACTS_INDEX !== false ? new FactsIndex(deps) : null;
   const catalogueChanges =
-    responseCache.maxBytes > 0
+    responseCache.maxBytes > 0 || factsIndex
       ? await listenForCatalogueChanges(deps, {
-          onChange: () => responseCache.invalidate(),
-          onListening: () => responseCache.enable(),
+          onChange: (change) => {
+            responseCache.invalidate();
+            factsIndex?.changed(change.propertyIds);
+          },
+          onListening: () => {
+            responseCache.enable();
+            void factsIndex?.start();
+          },
           onLost: (error) => {
             responseCache.disable();
+            factsIndex?.stop();
             deps.log.warn(
               { err: error },
-              "catalogue change listener lost; response cache off until it listens again",
+              "catalogue change listener lost; response cache and facts index off until it listens again",
             );
           },
         })
@@ -320,6 +335,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     calendarFeeds: { config: feedConfig, worker: feedWorker },
     webhooks: { config: webhookConfig, worker: webhookWorker },
     responseCache,
+    factsIndex,
     lifecycle,
     securityLogRetention,
     async close() {
@@ -330,6 +346,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       await webhookWorker.stop();
       await catalogueChanges?.close();
       responseCache.disable();
+      factsIndex?.stop();
       await mailWorker.stop();
       await store.close();
     },

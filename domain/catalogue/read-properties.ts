@@ -125,14 +125,22 @@ async function readProperties(
   where?: SQL,
   options: ReadOptions = {},
 ): Promise<Property[]> {
-  const rows = await rowsOf(
+  return (await readRows(deps, language, where, options)).map(toProperty);
+}
+
+function readRows(
+  deps: Deps,
+  language: Language,
+  where?: SQL,
+  options: ReadOptions = {},
+): Promise<PropertyRow[]> {
+  return rowsOf(
     deps,
     sql`select ${TEXT_COLUMNS}
       from (select ${ESTATE_COLUMNS} from ${properties} ${where ? sql`where ${where}` : sql``}) k
       ${withTextAndImages(language, options)}
       order by k.id`,
   );
-  return rows.map(toProperty);
 }
 
 /**
@@ -410,18 +418,15 @@ export type SearchInput = {
 /** The page statement of a search, for a given way of matching its text (none without `q`). */
 function searchStatements(input: SearchInput, shares: ReadonlyMap<string, number>) {
   const { filter, language } = input;
-  const pageSize = input.pageSize ?? filter.limit ?? CATALOGUE_PAGE_SIZE;
-  const isBackward = filter.before !== undefined && filter.after === undefined;
+  const { pageSize, isBackward, cursor } = travelOf(input);
   const facts = (table: SearchTable) => factsCondition(filter, shares, table);
   return {
-    pageSize,
-    isBackward,
     statement: (text: TextMatch | null) =>
       pageStatement({
         language,
         facts,
         text,
-        cursor: isBackward ? filter.before : filter.after,
+        cursor,
         isBackward,
         // One row more than a page tells whether another page lies in the direction of travel.
         limit: pageSize + 1,
@@ -441,9 +446,11 @@ function searchStatements(input: SearchInput, shares: ReadonlyMap<string, number
  * process has not seen yet costs one small lookup of its forms.
  */
 export async function searchProperties(deps: Deps, input: SearchInput): Promise<CataloguePage> {
-  const { filter } = input;
-  const { pageSize, isBackward, statement } = searchStatements(input, await factSharesOf(deps));
+  const indexed = await searchFactsIndex(deps, input);
+  if (indexed) return pageOf(input, indexed.counted, indexed.rows, null);
 
+  const { filter } = input;
+  const { statement } = searchStatements(input, await factSharesOf(deps));
   let text: TextMatch | null = null;
   let rows: PropertyRow[];
   if (filter.q) {
@@ -459,8 +466,63 @@ export async function searchProperties(deps: Deps, input: SearchInput): Promise<
     rows = await rowsOf(deps, statement(null));
   }
 
-  const counted = rows[0]?.total ?? 0;
-  const found = rows.filter((row) => row.id !== null);
+  return pageOf(
+    input,
+    rows[0]?.total ?? 0,
+    rows.filter((row) => row.id !== null),
+    text,
+  );
+}
+
+function travelOf(input: SearchInput) {
+  const { filter } = input;
+  const pageSize = input.pageSize ?? filter.limit ?? CATALOGUE_PAGE_SIZE;
+  const isBackward = filter.before !== undefined && filter.after === undefined;
+  return { pageSize, isBackward, cursor: isBackward ? filter.before : filter.after };
+}
+
+/**
+ * A search with filters alone (no text, no dates), answered by the facts index when this
+ * instance has one and it is ready (decision 0028): the page's ids and the capped count from
+ * memory, then one statement for the page's estates by id. Null when SQL must answer.
+ */
+async function searchFactsIndex(
+  deps: Deps,
+  input: SearchInput,
+): Promise<{ counted: number; rows: PropertyRow[] } | null> {
+  const { filter } = input;
+  if (!deps.factsIndex || filter.q || (filter.checkIn && filter.checkOut)) return null;
+  const { pageSize, isBackward, cursor } = travelOf(input);
+  const match = await deps.factsIndex.search({
+    filter,
+    cursorId: cursor?.id,
+    isBackward,
+    // One more than a page tells whether another page lies in the direction of travel.
+    limit: pageSize + 1,
+    cap: CATALOGUE_TOTAL_CAP,
+  });
+  if (!match) return null;
+  const read = match.ids.length
+    ? await readRows(deps, input.language, inArray(properties.id, match.ids), {
+        images: input.images,
+      })
+    : [];
+  const byId = new Map(read.map((row) => [row.id, row]));
+  return { counted: match.total, rows: match.ids.flatMap((id) => byId.get(id) ?? []) };
+}
+
+/**
+ * The page from what a search found: `counted` matches (capped), `found` in the direction of
+ * travel (one more than a page when another page lies that way).
+ */
+function pageOf(
+  input: SearchInput,
+  counted: number,
+  found: PropertyRow[],
+  text: TextMatch | null,
+): CataloguePage {
+  const { filter } = input;
+  const { pageSize, isBackward } = travelOf(input);
   const ordered = isBackward ? found.reverse() : found;
   const hasMore = ordered.length > pageSize;
   const page = isBackward ? ordered.slice(hasMore ? 1 : 0) : ordered.slice(0, pageSize);

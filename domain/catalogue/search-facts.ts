@@ -27,7 +27,7 @@ export const DENSE_FACT_SHARE = 0.2;
 const INDEX_ENTRY_COST = 1 / 60;
 
 /** One condition of a filter: any of these lexemes (a region, or the steps at and above one). */
-type Term = string[];
+export type Term = string[];
 
 function splitByIndex(terms: Term[], shares: ReadonlyMap<string, number>) {
   // Without statistics (a catalogue never analysed) the index has every term.
@@ -86,15 +86,19 @@ export interface FactsQuery {
 }
 
 /**
- * The filters on an estate's facts (not its nights) as lexemes and exact checks. `shares` is
- * the share of estates each lexeme is found in (the column's statistics).
+ * The filters on an estate's facts (not its nights) as terms, each any of its lexemes, all
+ * required, and the figures the lexemes cannot say exactly: what the SQL search asks of the
+ * `facts` columns and the facts index (facts-index.ts) of its bitsets.
  */
-export function factsQuery(
-  filter: CatalogueFilter,
-  shares: ReadonlyMap<string, number> = new Map(),
-): FactsQuery {
-  const terms: Term[] = [];
-  const result: FactsQuery = { indexed: null, checked: null };
+export interface FactsTerms {
+  terms: Term[];
+  guestsAtLeast?: number;
+  bedroomsAtLeast?: number;
+}
+
+export function factsTerms(filter: CatalogueFilter): FactsTerms {
+  const result: FactsTerms = { terms: [] };
+  const { terms } = result;
   if (filter.region) terms.push([`r.${filter.region}`]);
   for (const amenity of new Set(filter.amenities ?? [])) terms.push([`a.${amenity}`]);
   if (filter.members) terms.push(["m"]);
@@ -107,8 +111,21 @@ export function factsQuery(
     if (found) terms.push(found.from.map((step) => `${prefix}${step}`));
     if (found?.step !== wanted) result[key] = wanted;
   }
+  return result;
+}
+
+/**
+ * The filters on an estate's facts (not its nights) as lexemes and exact checks. `shares` is
+ * the share of estates each lexeme is found in (the column's statistics).
+ */
+export function factsQuery(
+  filter: CatalogueFilter,
+  shares: ReadonlyMap<string, number> = new Map(),
+): FactsQuery {
+  const { terms, guestsAtLeast, bedroomsAtLeast } = factsTerms(filter);
   const { indexed, checked } = splitByIndex(terms, shares);
-  result.indexed = asQuery(indexed);
-  result.checked = asQuery(checked);
+  const result: FactsQuery = { indexed: asQuery(indexed), checked: asQuery(checked) };
+  if (guestsAtLeast !== undefined) result.guestsAtLeast = guestsAtLeast;
+  if (bedroomsAtLeast !== undefined) result.bedroomsAtLeast = bedroomsAtLeast;
   return result;
 }

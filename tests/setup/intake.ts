@@ -45,6 +45,7 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     OWNER_CODES_PER_EMAIL: 50,
     OWNER_CODES_PER_IP: 1000,
     RESPONSE_CACHE_MB: 64,
+    SEARCH_FACTS_INDEX: true,
     ICAL_SYNC_MINUTES: 30,
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: false,
     REQUEST_RESPONSE_HOURS: 48,

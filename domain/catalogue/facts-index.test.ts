@@ -1,0 +1,209 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
+import { describeEachBackend } from "../../tests/setup/database.ts";
+import type { Deps } from "../deps.ts";
+import { listenForCatalogueChanges, type CatalogueChangeListener } from "./catalogue-changes.ts";
+import { CatalogueFilterSchema, formatCursor } from "./catalogue-filter.schema.ts";
+import { FactsIndex, type FactsMatch } from "./facts-index.ts";
+import { CATALOGUE_TOTAL_CAP, searchProperties, type CataloguePage } from "./read-properties.ts";
+
+const filter = (input: Record<string, string>) => CatalogueFilterSchema.parse(input);
+
+/** Filters a guest sets: each alone, together, between two steps, rare and common, none. */
+const FILTERS: Record<string, string>[] = [
+  {},
+  { region: "italy" },
+  { region: "austria" },
+  { region: "portugal", members: "1" },
+  { guests: "2" },
+  { guests: "41" },
+  { guests: "120" },
+  { guests: "200" },
+  { bedrooms: "6" },
+  { bedrooms: "7" },
+  { bedrooms: "33" },
+  { amenities: "pool" },
+  { amenities: "city,beach" },
+  { amenities: "tennis,wine,spa", members: "1" },
+  { region: "france", amenities: "tennis,wine,spa", members: "1" },
+  { region: "uk", guests: "13", bedrooms: "9", amenities: "garden" },
+  { region: "spain", guests: "61", bedrooms: "25", amenities: "pool,golf" },
+  { members: "1" },
+];
+
+/** What a guest sees of a page: the estates in order, the count, and where the pages lead. */
+function seen(page: CataloguePage) {
+  return {
+    ids: page.properties.map((property) => property.id),
+    total: page.total,
+    isTotalCapped: page.isTotalCapped,
+    nextAfter: page.nextAfter,
+    previousBefore: page.previousBefore,
+  };
+}
+
+describeEachBackend("the facts index", (database) => {
+  let index: FactsIndex;
+  let indexed: Deps;
+  let listener: CatalogueChangeListener;
+
+  beforeAll(async () => {
+    const { deps, handle } = database();
+    await generateCatalogue(handle.db, { count: 3000, firstId: 1001 });
+    index = new FactsIndex(deps);
+    indexed = { ...deps, factsIndex: index };
+    listener = await listenForCatalogueChanges(deps, {
+      onChange: (change) => index.changed(change.propertyIds),
+      onListening: () => void index.start(),
+      onLost: () => index.stop(),
+    });
+    await index.settled();
+  }, 120_000);
+
+  afterAll(async () => {
+    await listener.close();
+  });
+
+  /** The same search through the index and through SQL alone. */
+  const both = async (input: Record<string, string>, pageSize = 24) => {
+    const args = { language: "en" as const, filter: filter(input), pageSize, images: false };
+    const answered = vi.spyOn(index, "search");
+    const fromIndex = await searchProperties(indexed, args);
+    const match: FactsMatch | null | undefined = await (answered.mock.results[0]?.value as
+      Promise<FactsMatch | null> | undefined);
+    answered.mockRestore();
+    const fromSql = await searchProperties(database().deps, args);
+    return { fromIndex: seen(fromIndex), fromSql: seen(fromSql), match };
+  };
+
+  it("is built from the catalogue the database holds", () => {
+    expect(index.state).toBe("ready");
+    expect(index.stats.estates).toBeGreaterThanOrEqual(3000);
+  });
+
+  it("answers every filter, from the first page and from cursors either way, as SQL does", async () => {
+    const { deps } = database();
+    const result = await deps.db.execute(
+      sql`select min(id) as low, max(id) as high from properties`,
+    );
+    const { low, high } = (result as unknown as { rows: { low: number; high: number }[] }).rows[0]!;
+    // Ids at word edges (32 estates a word) and the catalogue's ends.
+    const cursors = [low, low + 31, 1001 + 31, 1001 + 32, 1001 + 33, 2500, high - 1, high];
+    let capped = 0;
+    let empty = 0;
+    for (const facts of FILTERS) {
+      const first = await both(facts);
+      expect(first.match, JSON.stringify(facts)).not.toBeNull();
+      expect(first.fromIndex, JSON.stringify(facts)).toEqual(first.fromSql);
+      if (first.fromSql.isTotalCapped) capped++;
+      if (first.fromSql.total === 0) empty++;
+      for (const id of cursors)
+        for (const direction of ["after", "before"] as const) {
+          const input = { ...facts, [direction]: formatCursor({ id }) };
+          const page = await both(input, 7);
+          expect(page.fromIndex, JSON.stringify(input)).toEqual(page.fromSql);
+        }
+    }
+    // The filters reach past the cap and within it, so both ways of counting are compared.
+    expect(capped).toBeGreaterThan(0);
+    expect(capped).toBeLessThan(FILTERS.length - empty);
+    expect(CATALOGUE_TOTAL_CAP).toBe(1000);
+  });
+
+  it("walks a filter's pages to the end and back, as SQL does", async () => {
+    const facts = { region: "italy", amenities: "garden" };
+    const walk = async (deps: Deps) => {
+      const ids: number[] = [];
+      let after: string | null = null;
+      do {
+        const page: CataloguePage = await searchProperties(deps, {
+          language: "en",
+          filter: filter(after ? { ...facts, after } : facts),
+          pageSize: 50,
+          images: false,
+        });
+        ids.push(...page.properties.map((property) => property.id));
+        after = page.nextAfter;
+      } while (after);
+      return ids;
+    };
+    const fromIndex = await walk(indexed);
+    expect(fromIndex).toEqual(await walk(database().deps));
+    expect(fromIndex.length).toBeGreaterThan(50);
+  });
+
+  /** Polls until the index's answer for `input` satisfies `check` (a notification is async). */
+  const eventually = (input: Record<string, string>, check: (ids: number[]) => boolean) =>
+    vi.waitFor(
+      async () => {
+        const match = await index.search({
+          filter: filter(input),
+          isBackward: false,
+          limit: 5000,
+          cap: CATALOGUE_TOTAL_CAP,
+        });
+        if (!match || !check(match.ids)) throw new Error("not yet");
+        return match.ids;
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+
+  // The estates changed below get figures no other estate has (generated estates have at
+  // most about 160 guests), so each search's whole answer is known.
+  it("follows what the database changes, whoever writes it: new facts, a new estate, a deleted one", async () => {
+    const { deps } = database();
+    // No writer's own notification: the database announces changes of facts itself.
+    await deps.db.execute(
+      sql`update properties set guest_capacity = 199, bedrooms = 79 where id = 1500`,
+    );
+    expect(
+      await eventually({ guests: "199", bedrooms: "79" }, (ids) => ids.includes(1500)),
+    ).toEqual([1500]);
+
+    await generateCatalogue(deps.db, { count: 3, firstId: 4101 });
+    await deps.db.execute(
+      sql`update properties set guest_capacity = 198, bedrooms = 78 where id in (4101, 4102, 4103)`,
+    );
+    const big = { guests: "198", bedrooms: "78" };
+    expect(await eventually(big, (ids) => ids.length === 4)).toEqual([1500, 4101, 4102, 4103]);
+
+    await deps.db.execute(sql`delete from properties where id = 4102`);
+    expect(await eventually(big, (ids) => ids.length === 3)).toEqual([1500, 4101, 4103]);
+    const page = await both(big);
+    expect(page.fromIndex).toEqual(page.fromSql);
+  });
+
+  it("builds afresh for an estate inside the ids it holds, and after a change to everything", async () => {
+    const { deps } = database();
+    // Below the highest id: the index cannot append it, so it rebuilds (SQL answers meanwhile).
+    await generateCatalogue(deps.db, { count: 1, firstId: 900 });
+    await deps.db.execute(
+      sql`update properties set guest_capacity = 197, bedrooms = 77 where id = 900`,
+    );
+    const big = { guests: "197", bedrooms: "77" };
+    expect(await eventually(big, (ids) => ids.includes(900))).toEqual([900, 1500, 4101, 4103]);
+
+    // More than a notification can name: announced as a change to everything.
+    await generateCatalogue(deps.db, { count: 600, firstId: 5001 });
+    await deps.db.execute(
+      sql`update properties set guest_capacity = 196, bedrooms = 80 where id between 5001 and 5600`,
+    );
+    const biggest = await eventually({ guests: "196", bedrooms: "80" }, (ids) => ids.length > 0);
+    expect(biggest).toHaveLength(600);
+    expect(biggest[0]).toBe(5001);
+    expect(biggest.at(-1)).toBe(5600);
+  });
+
+  it("steps aside when it cannot hear changes: SQL answers while it is off", async () => {
+    index.stop();
+    expect(
+      await index.search({ filter: filter({}), isBackward: false, limit: 1, cap: 1 }),
+    ).toBeNull();
+    const page = await both({ region: "italy" });
+    expect(page.match).toBeNull();
+    expect(page.fromIndex).toEqual(page.fromSql);
+    await index.start();
+    expect(index.state).toBe("ready");
+  });
+});
