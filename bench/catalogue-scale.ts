@@ -42,6 +42,7 @@ import {
   CATALOGUE_PAGE_SIZE,
   CatalogueFilterSchema,
 } from "../domain/catalogue/catalogue-filter.schema.ts";
+import { FactsIndex } from "../domain/catalogue/facts-index.ts";
 import { fullTableReads, rowsRead, sequentialScans } from "../domain/catalogue/query-plans.ts";
 import {
   explainSearchProperties,
@@ -115,6 +116,16 @@ export interface BackendFigures {
    * callers sharing the machine's cores, latency is about 16 times the mean of this.
    */
   serial: { all: Latency; filters: Latency; text: Latency };
+  /** The same, SQL alone: what searches cost while the facts index builds or is off. */
+  serialSql: { all: Latency; filters: Latency; text: Latency };
+  /** The facts index (decision 0028): its build at the start of a run, and its size. */
+  factsIndex: {
+    buildMs: number;
+    estates: number;
+    lexemes: number;
+    bytes: number;
+    arrayBuffersMb: number;
+  };
   /**
    * The floor of a search, one caller, in the same minutes: a page of 24 estates read by their
    * slugs (the same text and images), which every search ends with and no search can beat.
@@ -654,6 +665,23 @@ async function measureBackend(
     `[${backend}] plan check: ${planCheck.statements} statements, ${planCheck.fullReads.length} reading a tenth of a table, ${planCheck.sequentialScans.length} with a sequential scan`,
   );
 
+  log(`[${backend}] facts index: building...`);
+  const factsIndex = new FactsIndex(deps);
+  const heapBefore = process.memoryUsage().arrayBuffers;
+  const buildMs = await timeOnce(() => factsIndex.start());
+  if (factsIndex.state !== "ready") throw new Error("the facts index did not build");
+  const indexFigures = {
+    buildMs: Math.round(buildMs),
+    ...factsIndex.stats,
+    arrayBuffersMb: Math.round((process.memoryUsage().arrayBuffers - heapBefore) / 2 ** 20),
+  };
+  log(
+    `[${backend}] facts index: ${indexFigures.estates} estates, ${indexFigures.lexemes} facts, ${(indexFigures.bytes / 2 ** 20).toFixed(1)} MB, built in ${indexFigures.buildMs} ms`,
+  );
+  // The app's searches: the index first, SQL for text and dates (decision 0028).
+  const sqlDeps = deps;
+  deps = { ...deps, factsIndex };
+
   const searches = drawSearches(estates, 2000);
   log(`[${backend}] ${options.concurrency} concurrent searches for ${options.seconds} s...`);
   await runSearches(
@@ -678,6 +706,14 @@ async function measureBackend(
       serialSeconds,
     );
 
+  log(`[${backend}] the same searches from one caller, SQL alone (as while the index builds)...`);
+  const sqlSamples = await runSearches(sqlDeps, searches, serialSeconds, 1);
+  const sqlOf = (kind?: Search["kind"]) =>
+    latencyOf(
+      sqlSamples.filter((sample) => !kind || sample.kind === kind).map((sample) => sample.ms),
+      serialSeconds,
+    );
+
   log(`[${backend}] the floor: pages of 24 estates read by slug, one caller...`);
   const floor = await pagesBySlug(deps, estates, serialSeconds);
 
@@ -693,7 +729,7 @@ async function measureBackend(
   );
 
   // The /castles loader: one search, unfiltered, one page of 24, in English.
-  const counter = countQueries(deps);
+  const counter = countQueries(sqlDeps);
   const castlesInput = {
     language: "en" as Language,
     filter: parse({}),
@@ -701,7 +737,7 @@ async function measureBackend(
   };
   const returned: number[] = [];
   const ms = await timeOnce(async () => {
-    const page = await searchProperties(counter.deps, castlesInput);
+    const page = await searchProperties({ ...counter.deps, factsIndex }, castlesInput);
     returned.push(page.properties.length);
   });
   const [castlesPlan] = await explainSearchProperties(deps, castlesInput);
@@ -732,6 +768,8 @@ async function measureBackend(
       text: of("text"),
     },
     serial: { all: serialOf(), filters: serialOf("filters"), text: serialOf("text") },
+    serialSql: { all: sqlOf(), filters: sqlOf("filters"), text: sqlOf("text") },
+    factsIndex: indexFigures,
     floor,
     keysetWalk: {
       filter: "region=italy",
@@ -1187,7 +1225,15 @@ function printReport(figures: CatalogueBenchFigures, log: (line: string) => void
     row("all", backend.serial.all);
     row("filters only", backend.serial.filters);
     row("text", backend.serial.text);
+    log("  one caller, SQL alone (the index building or off):");
+    row("all", backend.serialSql.all);
+    row("filters only", backend.serialSql.filters);
+    row("text", backend.serialSql.text);
     row("floor: by slug", backend.floor);
+    const index = backend.factsIndex;
+    log(
+      `  facts index: ${index.estates.toLocaleString("en")} estates, ${index.lexemes} facts, ${(index.bytes / 2 ** 20).toFixed(1)} MB, built in ${index.buildMs} ms`,
+    );
     const walk = backend.keysetWalk;
     log(
       `  keyset walk (${walk.filter}): pages 1-5 ${walk.firstPagesMs} ms, pages ${walk.pages - 4}-${walk.pages} ${walk.lastPagesMs} ms; page 1 ${walk.pageOneMs} ms, cursor near the end ${walk.farCursorMs} ms`,
