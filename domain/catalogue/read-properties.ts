@@ -220,31 +220,54 @@ function factsCondition(
 }
 
 /**
- * The share of estates each lexeme of properties.facts is found in (property_search holds the
- * same lexemes for the estates with text), from the column's
- * statistics (ANALYZE keeps them), read once per process and again after FACT_SHARES_TTL_MS:
- * it tells which lexemes are too common to ask the index for (search-facts.ts). Empty before
- * the first ANALYZE, when every lexeme goes to the index.
+ * The share of estates each lexeme is found in, from the columns' statistics (ANALYZE keeps
+ * them), read once per process and again after SHARES_TTL_MS: `facts` for the lexemes of
+ * properties.facts (property_search holds the same for the estates with text), which tells
+ * which filters are too common to ask the index for (search-facts.ts); `words` for those of
+ * property_search.search_vector, which tells a rare word from a common one (`isRare`). Empty
+ * before the first ANALYZE: every filter goes to the index and no word counts as rare.
  */
-let factShares: { at: number; shares: Map<string, number> } | undefined;
-const FACT_SHARES_TTL_MS = 10 * 60_000;
+export interface Shares {
+  facts: Map<string, number>;
+  words: Map<string, number>;
+}
+let shares: { at: number; shares: Shares } | undefined;
+const SHARES_TTL_MS = 10 * 60_000;
 
-async function factSharesOf(deps: Deps): Promise<ReadonlyMap<string, number>> {
-  if (factShares && performance.now() - factShares.at < FACT_SHARES_TTL_MS)
-    return factShares.shares;
+async function sharesOf(deps: Deps): Promise<Shares> {
+  if (shares && performance.now() - shares.at < SHARES_TTL_MS) return shares.shares;
   const result = await deps.db.execute(sql`
-    select x.lexeme, x.share
+    select s.attname as column, x.lexeme, x.share
     from pg_stats s,
       unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as x(lexeme, share)
-    where s.schemaname = current_schema() and s.tablename = 'properties'
-      and s.attname = 'facts' and x.lexeme is not null`);
-  const rows = (result as unknown as { rows: { lexeme: string; share: number }[] }).rows;
-  factShares = {
-    at: performance.now(),
-    shares: new Map(rows.map((row) => [row.lexeme, Number(row.share)])),
-  };
-  return factShares.shares;
+    where s.schemaname = current_schema() and x.lexeme is not null
+      and ((s.tablename = 'properties' and s.attname = 'facts')
+        or (s.tablename = 'property_search' and s.attname = 'search_vector'))`);
+  const rows = (result as unknown as { rows: { column: string; lexeme: string; share: number }[] })
+    .rows;
+  const of = (column: string) =>
+    new Map(
+      rows.filter((row) => row.column === column).map((row) => [row.lexeme, Number(row.share)]),
+    );
+  shares = { at: performance.now(), shares: { facts: of("facts"), words: of("search_vector") } };
+  return shares.shares;
 }
+
+/**
+ * Replaces the statistics searches use until they are next read (SHARES_TTL_MS): a test makes
+ * a word rare with it on a catalogue too small for the database's own figures to say so.
+ */
+export function setSearchStatistics(statistics: Shares): void {
+  shares = { at: performance.now(), shares: statistics };
+}
+
+/**
+ * A word no more estates than this share have is rare: past the count's cap, the page of a
+ * search for it is taken from all its matches by the index (a few thousand at a million
+ * estates) rather than by a walk of the catalogue in id order, which would read 1/share rows
+ * a page (decision 0028).
+ */
+const RARE_WORD_SHARE = 0.004;
 
 /**
  * What the English, French, Italian and plain configurations make of each word, by word (null
@@ -285,13 +308,21 @@ async function wordForms(deps: Deps, words: string[]): Promise<(string[] | null)
  * would expect four times its matches and walk the catalogue in id order instead of reading
  * the few matches from the index. Null when the query has no word to search for.
  */
-async function fullTextQuery(deps: Deps, q: string): Promise<string | null> {
+async function fullTextQuery(
+  deps: Deps,
+  q: string,
+  wordShares: ReadonlyMap<string, number>,
+): Promise<{ query: string; isRare: boolean } | null> {
   const { words, chinese } = catalogueQueryTerms(q);
-  const forms = await wordForms(deps, words);
-  return catalogueTsQuery(
-    forms.filter((lexemes) => lexemes !== null),
-    chinese,
+  const forms = (await wordForms(deps, words)).filter((lexemes) => lexemes !== null);
+  const query = catalogueTsQuery(forms, chinese);
+  if (!query) return null;
+  // A word's share is its commonest form's; a form the statistics do not list is rarer than
+  // any they do. Chinese bigrams are not judged: such a query is never taken for rare.
+  const rarest = Math.min(
+    ...forms.map((lexemes) => Math.max(0, ...lexemes.map((form) => wordShares.get(form) ?? 0))),
   );
+  return { query, isRare: wordShares.size > 0 && !chinese && rarest <= RARE_WORD_SHARE };
 }
 
 /** How a text search matches and scores: words (full text) or, when they find nothing, names (trigrams). */
@@ -299,12 +330,20 @@ interface TextMatch {
   condition: SQL;
   /** Relevance as an integer (keyset cursors carry it exactly). */
   score: SQL;
+  /** A word of the query is rare (RARE_WORD_SHARE): its matches are few enough to read all. */
+  isRare?: boolean;
 }
 
-async function fullTextMatch(deps: Deps, q: string): Promise<TextMatch | null> {
-  const query = await fullTextQuery(deps, q);
-  if (!query) return null;
+async function fullTextMatch(
+  deps: Deps,
+  q: string,
+  wordShares: ReadonlyMap<string, number>,
+): Promise<TextMatch | null> {
+  const found = await fullTextQuery(deps, q, wordShares);
+  if (!found) return null;
+  const { query, isRare } = found;
   return {
+    isRare,
     condition: sql`${propertySearch.searchVector} @@ ${query}::tsquery`,
     // Names carry weight A in the vector, so an estate named by the query ranks first.
     score: sql`(ts_rank(${propertySearch.searchVector}, ${query}::tsquery) * 1000000)::int`,
@@ -387,9 +426,19 @@ function pageStatement(input: {
       where c.total <= ${CATALOGUE_TOTAL_CAP} and ${scoreKeyset}
       order by ${order} limit ${limit}`;
   }
-  const pastCap = sql`select ${from.id} as id, null::int as score from ${from.table}
-    where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(from.id)}
-    order by ${from.id} ${direction} limit ${limit}`;
+  // Past the cap, the next ids in order: a walk of the catalogue from the cursor, which finds
+  // a common match's page in a few rows; for a rare word, its matches read from the index
+  // and sorted (OFFSET 0 keeps the planner from walking for them), as a walk would read
+  // 1/share rows a page.
+  const pastCap = text?.isRare
+    ? sql`select h.id, null::int as score from (
+        select ${from.id} as id from ${from.table}
+        where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(from.id)} offset 0
+      ) h
+      order by h.id ${direction} limit ${limit}`
+    : sql`select ${from.id} as id, null::int as score from ${from.table}
+      where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(from.id)}
+      order by ${from.id} ${direction} limit ${limit}`;
 
   const order = isBackward
     ? sql`page.score asc nulls first, page.id desc`
@@ -450,11 +499,12 @@ export async function searchProperties(deps: Deps, input: SearchInput): Promise<
   if (indexed) return pageOf(input, indexed.counted, indexed.rows, null);
 
   const { filter } = input;
-  const { statement } = searchStatements(input, await factSharesOf(deps));
+  const statistics = await sharesOf(deps);
+  const { statement } = searchStatements(input, statistics.facts);
   let text: TextMatch | null = null;
   let rows: PropertyRow[];
   if (filter.q) {
-    text = await fullTextMatch(deps, filter.q);
+    text = await fullTextMatch(deps, filter.q, statistics.words);
     rows = text ? await rowsOf(deps, statement(text)) : [];
     const fuzzy = (rows[0]?.total ?? 0) === 0 ? fuzzyNameMatch(filter.q) : null;
     if (fuzzy) {
@@ -549,13 +599,14 @@ export async function explainSearchProperties(
   deps: Deps,
   input: SearchInput,
 ): Promise<{ Plan: PlanNode; "Execution Time"?: number }[][]> {
-  const { statement } = searchStatements(input, await factSharesOf(deps));
+  const statistics = await sharesOf(deps);
+  const { statement } = searchStatements(input, statistics.facts);
   const q = input.filter.q;
   const statements: SQL[] = [];
   if (!q) {
     statements.push(statement(null));
   } else {
-    const text = await fullTextMatch(deps, q);
+    const text = await fullTextMatch(deps, q, statistics.words);
     if (text) statements.push(statement(text));
     const fuzzy = fuzzyNameMatch(q);
     const isMiss = !text || ((await rowsOf(deps, statement(text)))[0]?.total ?? 0) === 0;

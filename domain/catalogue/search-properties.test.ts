@@ -7,9 +7,11 @@ import { countQueries } from "../../tests/setup/query-counter.ts";
 import { CATALOGUE_PAGE_SIZE, CatalogueFilterSchema } from "./catalogue-filter.schema.ts";
 import {
   CATALOGUE_TOTAL_CAP,
+  explainSearchProperties,
   getProperty,
   listProperties,
   searchProperties,
+  setSearchStatistics,
 } from "./read-properties.ts";
 import { BEDROOM_STEPS, GUEST_STEPS } from "./search-facts.ts";
 import { slugify } from "./slug.ts";
@@ -293,5 +295,62 @@ describeEachBackend("catalogue search past the count's cap", (database) => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     const next = await search({ q: "的", after: common.nextAfter }, "zh");
     expect(next.properties[0]?.id).toBeGreaterThan(ids.at(-1) ?? Infinity);
+  });
+
+  it("pages a rare word past the cap from its matches as a walk of the catalogue does", async () => {
+    const { deps } = database();
+    // A made-up word in every English text: more matches than the cap.
+    await deps.db
+      .update(propertyTranslations)
+      .set({ searchDocument: sql`${propertyTranslations.searchDocument} || ' Zorblat.'` })
+      .where(eq(propertyTranslations.lang, "en"));
+    const walk = async () => {
+      const ids: number[] = [];
+      let page = await searchProperties(deps, {
+        language: "en",
+        filter: filter({ q: "zorblat" }),
+        pageSize: 97,
+      });
+      expect(page).toMatchObject({ isTotalCapped: true, order: "catalogue" });
+      ids.push(...page.properties.map((p) => p.id));
+      // At most the pages the matches fill, so a cursor that does not move fails, not hangs.
+      for (let pages = 1; page.nextAfter && pages <= 1 + CATALOGUE_TOTAL_CAP / 97 + 1; pages++) {
+        page = await searchProperties(deps, {
+          language: "en",
+          filter: filter({ q: "zorblat", after: page.nextAfter }),
+          pageSize: 97,
+        });
+        ids.push(...page.properties.map((p) => p.id));
+      }
+      const back = await searchProperties(deps, {
+        language: "en",
+        filter: filter({ q: "zorblat", before: String(ids[200]) }),
+        pageSize: 97,
+      });
+      return { ids, back: back.properties.map((p) => p.id) };
+    };
+    await deps.db.execute(sql`analyze property_search`);
+    const walked = await walk();
+    // As rare by the statistics: its matches are read from the index, sorted, then paged.
+    const plans = await explainSearchProperties(deps, {
+      language: "en",
+      filter: filter({ q: "zorblat", after: String(walked.ids[100]) }),
+    });
+    setSearchStatistics({ facts: new Map(), words: new Map([["zorblat", 0.001]]) });
+    const rare = await walk();
+    const rarePlans = await explainSearchProperties(deps, {
+      language: "en",
+      filter: filter({ q: "zorblat", after: String(walked.ids[100]) }),
+    });
+    setSearchStatistics({ facts: new Map(), words: new Map() });
+    expect(rare).toEqual(walked);
+    expect(walked.ids).toEqual([...walked.ids].sort((a, b) => a - b));
+    expect(walked.ids.length).toBeGreaterThan(CATALOGUE_TOTAL_CAP);
+    expect(walked.back).toEqual(walked.ids.slice(200 - 97, 200));
+    // The two ways differ in how the page is found (the rare word's matches, read whole, are
+    // the subquery "h"), not in what it holds.
+    const readsWhole = (found: unknown) => JSON.stringify(found).includes('"Alias":"h"');
+    expect(readsWhole(rarePlans)).toBe(true);
+    expect(readsWhole(plans)).toBe(false);
   });
 });
