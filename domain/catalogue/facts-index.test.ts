@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { generateCalendars } from "../../tests/factories/generated-calendars.ts";
 import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
+import { utcToday } from "../requests/dates.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import type { Deps } from "../deps.ts";
 import { listenForCatalogueChanges, type CatalogueChangeListener } from "./catalogue-changes.ts";
@@ -51,6 +53,8 @@ describeEachBackend("the facts index", (database) => {
   beforeAll(async () => {
     const { deps, handle } = database();
     await generateCatalogue(handle.db, { count: 3000, firstId: 1001 });
+    // Stays and blocks over the next year, so a date search leaves estates out.
+    await generateCalendars(handle.db, { count: 3000, firstId: 1001, from: utcToday(), days: 365 });
     index = new FactsIndex(deps);
     indexed = { ...deps, factsIndex: index };
     listener = await listenForCatalogueChanges(deps, {
@@ -109,6 +113,44 @@ describeEachBackend("the facts index", (database) => {
     expect(capped).toBeGreaterThan(0);
     expect(capped).toBeLessThan(FILTERS.length - empty);
     expect(CATALOGUE_TOTAL_CAP).toBe(1000);
+  });
+
+  it("answers text and dates with filters as SQL does, probing the few estates the filters leave by id", async () => {
+    const checkIn = new Date(Date.now() + 40 * 86_400_000).toISOString().slice(0, 10);
+    const checkOut = new Date(Date.now() + 47 * 86_400_000).toISOString().slice(0, 10);
+    let probed = 0;
+    let dated = 0;
+    for (const facts of FILTERS)
+      for (const extra of [
+        { q: "castle" },
+        { q: "garden" },
+        { q: "Ravengate" },
+        { q: "城堡" },
+        { checkIn, checkOut },
+        { q: "villa", checkIn, checkOut },
+      ]) {
+        const input = { ...facts, ...extra };
+        const { fromIndex, fromSql, match } = await both(input);
+        expect(fromIndex, JSON.stringify(input)).toEqual(fromSql);
+        if ("checkIn" in extra) dated += fromSql.total;
+        // Filters alone go to the index, text and dates to SQL with the few ids it found.
+        if (match && match.total <= 2000) probed++;
+      }
+    // Some stays find estates, so the nights are compared too; and the calendars close some.
+    expect(dated).toBeGreaterThan(0);
+    const { deps } = database();
+    const free = await searchProperties(deps, {
+      language: "en",
+      filter: filter({ checkIn, checkOut, region: "italy" }),
+    });
+    const italy = await searchProperties(deps, {
+      language: "en",
+      filter: filter({ region: "italy" }),
+    });
+    expect(free.total).toBeLessThan(italy.total);
+    // Some filters leave few enough estates to probe, some too many.
+    expect(probed).toBeGreaterThan(0);
+    expect(probed).toBeLessThan((FILTERS.length - 1) * 6);
   });
 
   it("walks a filter's pages to the end and back, as SQL does", async () => {

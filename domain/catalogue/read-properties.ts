@@ -17,7 +17,7 @@ import {
   type CatalogueFilter,
   formatCursor,
 } from "./catalogue-filter.schema.ts";
-import { factsQuery } from "./search-facts.ts";
+import { factsQuery, factsTerms } from "./search-facts.ts";
 import { catalogueQueryTerms, catalogueTsQuery } from "./search-text.ts";
 import { slugify } from "./slug.ts";
 
@@ -201,7 +201,14 @@ function factsCondition(
   filter: CatalogueFilter,
   shares: ReadonlyMap<string, number>,
   table: SearchTable,
+  knownIds: readonly number[] | undefined,
 ): SQL | undefined {
+  const dates =
+    filter.checkIn && filter.checkOut
+      ? freeNightsCondition(table.id, filter.checkIn, filter.checkOut)
+      : undefined;
+  // The few estates the facts index found for the filters: probed by id, figures and all.
+  if (knownIds) return and(sql`${table.id} = any(${`{${knownIds.join(",")}}`}::int[])`, dates);
   const facts = factsQuery(filter, shares);
   return and(
     facts.indexed ? sql`${table.facts} @@ ${facts.indexed}::tsquery` : undefined,
@@ -213,10 +220,28 @@ function factsCondition(
     facts.bedroomsAtLeast !== undefined
       ? sql`${table.bedrooms} >= ${facts.bedroomsAtLeast}`
       : undefined,
-    filter.checkIn && filter.checkOut
-      ? freeNightsCondition(table.id, filter.checkIn, filter.checkOut)
-      : undefined,
+    dates,
   );
+}
+
+/**
+ * With text or dates, a search whose filters this many estates or fewer match (the facts
+ * index counts them exactly) probes those estates by id: a GIN index would decode every entry
+ * of each common fact to find them (decision 0028).
+ */
+const FEW_FACTS = 2000;
+
+/** The ids matching the filters when the facts index has them and they are few, else undefined. */
+async function fewFactsIds(deps: Deps, filter: CatalogueFilter): Promise<number[] | undefined> {
+  const { terms } = factsTerms(filter);
+  if (!deps.factsIndex || terms.length === 0) return undefined;
+  const match = await deps.factsIndex.search({
+    filter,
+    isBackward: false,
+    limit: FEW_FACTS,
+    cap: FEW_FACTS,
+  });
+  return match && match.total <= FEW_FACTS ? match.ids : undefined;
 }
 
 /**
@@ -465,10 +490,14 @@ export type SearchInput = {
 } & ReadOptions;
 
 /** The page statement of a search, for a given way of matching its text (none without `q`). */
-function searchStatements(input: SearchInput, shares: ReadonlyMap<string, number>) {
+function searchStatements(
+  input: SearchInput,
+  shares: ReadonlyMap<string, number>,
+  knownIds: readonly number[] | undefined,
+) {
   const { filter, language } = input;
   const { pageSize, isBackward, cursor } = travelOf(input);
-  const facts = (table: SearchTable) => factsCondition(filter, shares, table);
+  const facts = (table: SearchTable) => factsCondition(filter, shares, table, knownIds);
   return {
     statement: (text: TextMatch | null) =>
       pageStatement({
@@ -500,7 +529,11 @@ export async function searchProperties(deps: Deps, input: SearchInput): Promise<
 
   const { filter } = input;
   const statistics = await sharesOf(deps);
-  const { statement } = searchStatements(input, statistics.facts);
+  const { statement } = searchStatements(
+    input,
+    statistics.facts,
+    await fewFactsIds(deps, input.filter),
+  );
   let text: TextMatch | null = null;
   let rows: PropertyRow[];
   if (filter.q) {
@@ -600,7 +633,11 @@ export async function explainSearchProperties(
   input: SearchInput,
 ): Promise<{ Plan: PlanNode; "Execution Time"?: number }[][]> {
   const statistics = await sharesOf(deps);
-  const { statement } = searchStatements(input, statistics.facts);
+  const { statement } = searchStatements(
+    input,
+    statistics.facts,
+    await fewFactsIds(deps, input.filter),
+  );
   const q = input.filter.q;
   const statements: SQL[] = [];
   if (!q) {
