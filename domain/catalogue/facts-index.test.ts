@@ -128,7 +128,7 @@ describeEachBackend("the facts index", (database) => {
         { q: "城堡" },
         { checkIn, checkOut },
         { q: "villa", checkIn, checkOut },
-      ]) {
+      ] as Record<string, string>[]) {
         const input = { ...facts, ...extra };
         const { fromIndex, fromSql, match } = await both(input);
         expect(fromIndex, JSON.stringify(input)).toEqual(fromSql);
