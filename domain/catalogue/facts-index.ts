@@ -143,9 +143,8 @@ class Store {
 
   /** Bytes held (for the bench and the ops page). */
   get bytes(): number {
-    return (
-      this.ids.byteLength * 3 + this.alive.byteLength * (1 + this.lexemes.size) // the bitsets
-    );
+    // ids, guests and bedrooms; then the bitsets: alive and one per lexeme.
+    return this.ids.byteLength * 3 + this.alive.byteLength * (1 + this.lexemes.size);
   }
 }
 

@@ -455,14 +455,12 @@ function pageStatement(input: {
   // a common match's page in a few rows; for a rare word, its matches read from the index
   // and sorted (OFFSET 0 keeps the planner from walking for them), as a walk would read
   // 1/share rows a page.
+  const pastCapRows = sql`from ${from.table}
+    where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(from.id)}`;
   const pastCap = text?.isRare
-    ? sql`select h.id, null::int as score from (
-        select ${from.id} as id from ${from.table}
-        where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(from.id)} offset 0
-      ) h
+    ? sql`select h.id, null::int as score from (select ${from.id} as id ${pastCapRows} offset 0) h
       order by h.id ${direction} limit ${limit}`
-    : sql`select ${from.id} as id, null::int as score from ${from.table}
-      where c.total > ${CATALOGUE_TOTAL_CAP} and ${matching} and ${beyond(from.id)}
+    : sql`select ${from.id} as id, null::int as score ${pastCapRows}
       order by ${from.id} ${direction} limit ${limit}`;
 
   const order = isBackward
@@ -528,12 +526,7 @@ export async function searchProperties(deps: Deps, input: SearchInput): Promise<
   if (indexed) return pageOf(input, indexed.counted, indexed.rows, null);
 
   const { filter } = input;
-  const statistics = await sharesOf(deps);
-  const { statement } = searchStatements(
-    input,
-    statistics.facts,
-    await fewFactsIds(deps, input.filter),
-  );
+  const { statement, statistics } = await statementsFor(deps, input);
   let text: TextMatch | null = null;
   let rows: PropertyRow[];
   if (filter.q) {
@@ -555,6 +548,13 @@ export async function searchProperties(deps: Deps, input: SearchInput): Promise<
     rows.filter((row) => row.id !== null),
     text,
   );
+}
+
+/** The page statement of a search through SQL, with the statistics it was planned from. */
+async function statementsFor(deps: Deps, input: SearchInput) {
+  const statistics = await sharesOf(deps);
+  const knownIds = await fewFactsIds(deps, input.filter);
+  return { ...searchStatements(input, statistics.facts, knownIds), statistics };
 }
 
 function travelOf(input: SearchInput) {
@@ -632,12 +632,7 @@ export async function explainSearchProperties(
   deps: Deps,
   input: SearchInput,
 ): Promise<{ Plan: PlanNode; "Execution Time"?: number }[][]> {
-  const statistics = await sharesOf(deps);
-  const { statement } = searchStatements(
-    input,
-    statistics.facts,
-    await fewFactsIds(deps, input.filter),
-  );
+  const { statement, statistics } = await statementsFor(deps, input);
   const q = input.filter.q;
   const statements: SQL[] = [];
   if (!q) {
