@@ -10,6 +10,7 @@ import type { Nights } from "../domain/calendar/nights.ts";
 import type { GuestRequestView } from "../domain/intake/request-status.ts";
 import type { Language } from "../i18n/config.ts";
 import type { SignedIn } from "../domain/auth/sessions.ts";
+import type { StaffUser } from "../domain/staff/staff-user.ts";
 import type { UndeliveredMailList } from "../domain/mail/outbox-health.ts";
 import type { RequestKind } from "../domain/requests/options.ts";
 import type { InboxOverview, InboxPage, RequestDetail } from "../domain/staff/inbox.ts";
@@ -75,8 +76,18 @@ export const cspNonceContext = createContext<string | null>(null);
  */
 export const criticalCssContext = createContext<((html: string) => Promise<string>) | null>(null);
 
-/** The signed-in person of this request (staff or owner), or null; settled by the server. */
+/**
+ * The signed-in person of this request (staff or owner), or null; settled by the server. A staff
+ * sign-in short of its second factor is never here (see `signInStepContext`).
+ */
 export const sessionContext = createContext<SignedIn | null>(null);
+
+/** A staff sign-in short of its second factor: set for the sign-in and enrolment pages only. */
+export interface PendingSignIn {
+  user: StaffUser;
+  stage: "second_factor" | "enrolment";
+}
+export const signInStepContext = createContext<PendingSignIn | null>(null);
 
 /**
  * What the staff pages may do: the domain functions they need, bound to the database by the

@@ -10,6 +10,7 @@ import {
   ownerPagesContext,
   requestInfoContext,
   sessionContext,
+  signInStepContext,
   type StaffPages,
   staffPagesContext,
 } from "../app/context.ts";
@@ -57,6 +58,7 @@ import { ownerUploadRoutes } from "./api/owner-uploads.ts";
 import { getOwnerPropertyDetails, resolveEstate } from "../domain/owners/estates.ts";
 import { DomainError, NoClaimedEstateError } from "../domain/errors.ts";
 import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
+import { signInStagePageGate, signInStepOfPage } from "./middleware/sign-in-stage.ts";
 import type { CriticalCss } from "./critical-css.ts";
 import type { StaffServices } from "./services.ts";
 import type { Deps } from "../domain/deps.ts";
@@ -162,6 +164,7 @@ export function createExpressApp({
       }),
     );
   app.use(["/api", "/admin", "/onboard"], sessionMiddleware(deps, sessionCookie));
+  app.use("/admin", signInStagePageGate);
   // The owner and staff estate calls change the catalogue: this instance drops its cache at once.
   if (services)
     app.use(
@@ -271,6 +274,7 @@ export function createExpressApp({
             bookingHorizonMonths: services?.intake.bookingHorizonMonths ?? 18,
           });
           context.set(sessionContext, res.locals.session ?? null);
+          context.set(signInStepContext, signInStepOfPage(req, res));
           if (services) {
             context.set(
               staffPagesContext,

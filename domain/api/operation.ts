@@ -140,6 +140,23 @@ export const IGNORED_BODY_ERRORS = {
 
 export const CROSS_ORIGIN = "A browser request from another origin";
 
+/**
+ * The answers of a call that asks for the password again: its tries count on the sign-in's
+ * counters of the account, so wrong ones are limited as at sign-in.
+ */
+export const PASSWORD_AGAIN_LIMITS = {
+  429: {
+    ...error("Too many wrong passwords for this account (sign-in's counters); try later"),
+    headers: {
+      "Retry-After": {
+        description: "Seconds until a try counts again",
+        schema: z.number().int().min(1),
+      },
+    },
+  },
+  503: error("The limiter cannot be reached, so the password is not checked"),
+} as const;
+
 /** `Cache-Control` as every private answer sends it. */
 export const NO_STORE_HEADER = {
   "Cache-Control": {

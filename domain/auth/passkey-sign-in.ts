@@ -2,50 +2,17 @@ import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { eq, sql } from "drizzle-orm";
 import { staffUsers } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { consumeRateLimits } from "../rate-limit/rate-limiter.ts";
 import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";
-import type { LoginLimits } from "../staff/login.ts";
-import { verifyPassword } from "../staff/passwords.ts";
 import { type StaffUser, staffAccessOf, toStaffUser } from "../staff/staff-user.ts";
 import { finishPasskeyAuthentication, type RelyingParty } from "./passkeys.ts";
 import { advanceSessionStage, createSession, type SessionPolicy } from "./sessions.ts";
 
-/**
- * Passkey sign-in for staff and owners (issue 21), and the password asked again before a staff
- * member adds or removes one.
- */
-
-export type PasswordCheck = "right" | "wrong" | { retryAfterSeconds: number };
-
-/**
- * Checks a signed-in staff member's password before a factor changes. Every try counts against
- * the account with the login's per-account limit, so a stolen session cannot guess it freely.
- */
-export async function confirmStaffPassword(
-  deps: Pick<Deps, "db">,
-  limits: LoginLimits,
-  staffUserId: string,
-  password: string,
-): Promise<PasswordCheck> {
-  const retryAfterSeconds = await consumeRateLimits(limits.store, [
-    {
-      name: "factor-password",
-      max: limits.perAccount,
-      windowMs: limits.windowMs,
-      key: staffUserId,
-    },
-  ]);
-  if (retryAfterSeconds > 0) return { retryAfterSeconds };
-  const [row] = await deps.db
-    .select({ passwordHash: staffUsers.passwordHash })
-    .from(staffUsers)
-    .where(eq(staffUsers.id, staffUserId));
-  return row && (await verifyPassword(row.passwordHash, password)) ? "right" : "wrong";
-}
+/** Passkey sign-in for staff and owners. */
 
 export type StaffPasskeySignIn =
   | { outcome: "signed_in"; user: StaffUser; token: string; expiresAt: Date }
-  | { outcome: "second_step_done"; user: StaffUser }
+  /** `token`: the session's new token (renewed as it becomes complete), for the cookie. */
+  | { outcome: "second_step_done"; user: StaffUser; token: string }
   | { outcome: "refused" };
 
 /**
@@ -100,15 +67,15 @@ export async function signInStaffWithPasskey(
   }
   const passkey = { method: "passkey", name: result.passkey.name };
   if (secondStep) {
-    if (!(await advanceSessionStage(deps, secondStep.token, "second_factor", "complete")))
-      return { outcome: "refused" };
+    const moved = await advanceSessionStage(deps, secondStep.token, "second_factor", "complete");
+    if (!moved) return { outcome: "refused" };
     await recordSecurityEvent(deps.db, {
       type: "second_factor.used",
       actor: { kind: "staff", staffUserId: user.id, email: user.email },
       client,
       data: passkey,
     });
-    return { outcome: "second_step_done", user };
+    return { outcome: "second_step_done", user, token: moved.token };
   }
   const session = await createSession(
     deps,

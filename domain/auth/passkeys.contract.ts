@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   CROSS_ORIGIN,
+  PASSWORD_AGAIN_LIMITS,
   DateTimeSchema,
   defineOperation,
   error,
@@ -96,12 +97,6 @@ const NOT_SIGNED_IN = "No staff session: not signed in, or the session expired o
 const STAFF_REFUSED =
   "The account is not an admin (or is disabled), or its email is not at the company domain";
 const WRONG_PASSWORD = "The password is wrong";
-const TOO_MANY = {
-  ...error("Too many wrong passwords for this account; try later"),
-  headers: {
-    "Retry-After": { description: "Seconds until a try counts again", schema: z.number().int() },
-  },
-};
 const SESSION_SET = {
   "Set-Cookie": {
     description:
@@ -128,7 +123,7 @@ export const startStaffPasskeyRegistration = defineOperation({
     401: error(`${NOT_SIGNED_IN}; or a wrong password`),
     403: error(`${STAFF_REFUSED}; or ${CROSS_ORIGIN.toLowerCase()}`),
     ...JSON_BODY_ERRORS,
-    429: TOO_MANY,
+    ...PASSWORD_AGAIN_LIMITS,
   },
 });
 
@@ -194,7 +189,7 @@ export const removeStaffPasskey = defineOperation({
       "The account's last second factor while STAFF_MFA_REQUIRED: add another (an app or a passkey) first",
     ),
     ...JSON_BODY_ERRORS,
-    429: TOO_MANY,
+    ...PASSWORD_AGAIN_LIMITS,
   },
 });
 

@@ -29,12 +29,14 @@ describeEachBackend(
       expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
       expect(sessionId).not.toContain(pending.token);
 
-      expect(await advanceSessionStage(deps, pending.token, "enrolment", "complete")).toBe(false);
+      expect(await advanceSessionStage(deps, pending.token, "enrolment", "complete")).toBeNull();
       expect(await resolveSession(deps, pending.token)).toMatchObject({ stage: "second_factor" });
-      expect(await advanceSessionStage(deps, pending.token, "second_factor", "complete")).toBe(
-        true,
-      );
-      expect(await resolveSession(deps, pending.token)).toMatchObject({
+      const moved = await advanceSessionStage(deps, pending.token, "second_factor", "complete");
+      // Complete under a new token: the one that only knew the password is void.
+      expect(moved?.token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(moved?.token).not.toBe(pending.token);
+      expect(await resolveSession(deps, pending.token)).toBeNull();
+      expect(await resolveSession(deps, moved!.token)).toMatchObject({
         stage: "complete",
         sessionId,
       });

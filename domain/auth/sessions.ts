@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
 import { authSessions, staffUsers } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { type StaffUser, toStaffUser } from "../staff/staff-user.ts";
@@ -116,20 +116,47 @@ export async function resolveSession(
 
 /**
  * Moves a staff session to `stage` (the second factor given or enrolled: `complete`). Only a
- * session at `from` moves, so a stage is never skipped; returns whether it moved.
+ * session at `from` moves, so a stage is never skipped. A session that becomes complete gets a
+ * new token (the old one is void at once), so a token seen before the second factor opens
+ * nothing after it. Returns the session's token from now on (for the cookie), or null.
  */
 export async function advanceSessionStage(
   deps: Pick<Deps, "db">,
   token: string,
   from: SessionStage,
   stage: SessionStage,
-): Promise<boolean> {
+): Promise<{ token: string } | null> {
+  const next = stage === "complete" ? randomBytes(16).toString("base64url") : token;
   const rows = await deps.db
     .update(authSessions)
-    .set({ stage })
+    .set({ stage, tokenHash: hashSessionToken(next) })
     .where(and(eq(authSessions.tokenHash, hashSessionToken(token)), eq(authSessions.stage, from)))
     .returning({ id: authSessions.id });
-  return rows.length === 1;
+  return rows.length === 1 ? { token: next } : null;
+}
+
+/**
+ * Once an account has a factor, no sign-in may still enrol one on the password alone: every
+ * other session of the account at `enrolment` moves to `second_factor`, where it must give the
+ * new factor like any sign-in. `exceptSessionId` is the session that just added the factor.
+ */
+export async function closeEnrolmentSessions(
+  deps: Pick<Deps, "db">,
+  staffUserId: string,
+  exceptSessionId?: string,
+): Promise<number> {
+  const rows = await deps.db
+    .update(authSessions)
+    .set({ stage: "second_factor" })
+    .where(
+      and(
+        eq(authSessions.staffUserId, staffUserId),
+        eq(authSessions.stage, "enrolment"),
+        exceptSessionId ? ne(authSessions.id, exceptSessionId) : undefined,
+      ),
+    )
+    .returning({ id: authSessions.id });
+  return rows.length;
 }
 
 /** Ends one session (logout). Unknown tokens are fine: the result is the same. */

@@ -12,15 +12,16 @@ import type { RateLimitStore } from "./rate-limiter.ts";
 export function createDatabaseRateLimitStore(db: Database): RateLimitStore {
   return {
     kind: "database",
-    async hit(key, windowMs) {
+    async hit(key, windowMs, amount = 1) {
       const interval = `${windowMs} milliseconds`;
+      const first = Math.max(0, amount);
       const [row] = await db
         .insert(rateLimitCounters)
-        .values({ key, count: 1, resetAt: sql`now() + ${interval}::interval` })
+        .values({ key, count: first, resetAt: sql`now() + ${interval}::interval` })
         .onConflictDoUpdate({
           target: rateLimitCounters.key,
           set: {
-            count: sql`case when ${rateLimitCounters.resetAt} <= now() then 1 else ${rateLimitCounters.count} + 1 end`,
+            count: sql`case when ${rateLimitCounters.resetAt} <= now() then ${first}::int else greatest(0, ${rateLimitCounters.count} + ${amount}::int) end`,
             resetAt: sql`case when ${rateLimitCounters.resetAt} <= now() then now() + ${interval}::interval else ${rateLimitCounters.resetAt} end`,
           },
         })

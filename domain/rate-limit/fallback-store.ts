@@ -33,11 +33,11 @@ export function createFallbackRateLimitStore(
   let isDown = false;
   let nextTryAt = 0;
 
-  async function hitPrimary(key: string, windowMs: number) {
+  async function hitPrimary(key: string, windowMs: number, amount: number) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return await Promise.race([
-        primary.hit(key, windowMs),
+        primary.hit(key, windowMs, amount),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
             () =>
@@ -58,10 +58,10 @@ export function createFallbackRateLimitStore(
     get isPrimaryDown() {
       return isDown;
     },
-    async hit(key, windowMs) {
+    async hit(key, windowMs, amount = 1) {
       if (!isDown || now() >= nextTryAt) {
         try {
-          const result = await hitPrimary(key, windowMs);
+          const result = await hitPrimary(key, windowMs, amount);
           if (isDown) {
             isDown = false;
             options.onRecovered?.();
@@ -73,7 +73,7 @@ export function createFallbackRateLimitStore(
           nextTryAt = now() + retryAfterMs;
         }
       }
-      return fallback.hit(key, windowMs);
+      return fallback.hit(key, windowMs, amount);
     },
     async close() {
       await Promise.all([primary.close(), fallback.close()]);

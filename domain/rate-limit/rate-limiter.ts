@@ -3,8 +3,12 @@ import type { Redis } from "ioredis";
 /** Counts hits per key in fixed windows. */
 export interface RateLimitStore {
   readonly kind: "memory" | "redis" | "database";
-  /** Adds one hit to `key`'s current window; returns the count so far and the ms left. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetMs: number }>;
+  /**
+   * Adds `amount` hits (1 unless said) to `key`'s current window; returns the count so far and
+   * the ms left. A negative amount gives hits back (never below 0): a try counted up front,
+   * so that concurrent tries cannot all slip under the limit, and returned when it succeeded.
+   */
+  hit(key: string, windowMs: number, amount?: number): Promise<{ count: number; resetMs: number }>;
   close(): Promise<void>;
 }
 
@@ -60,7 +64,7 @@ export function createMemoryRateLimitStore(now: () => number = Date.now): RateLi
   let sweeps = 0;
   return {
     kind: "memory",
-    async hit(key, windowMs) {
+    async hit(key, windowMs, amount = 1) {
       const time = now();
       // Now and then, forget windows that have ended so the map cannot grow without bound.
       if (++sweeps % 1000 === 0)
@@ -70,7 +74,7 @@ export function createMemoryRateLimitStore(now: () => number = Date.now): RateLi
         window = { count: 0, resetAt: time + windowMs };
         windows.set(key, window);
       }
-      window.count += 1;
+      window.count = Math.max(0, window.count + amount);
       return { count: window.count, resetMs: window.resetAt - time };
     },
     async close() {
@@ -83,11 +87,17 @@ export function createMemoryRateLimitStore(now: () => number = Date.now): RateLi
 export function createRedisRateLimitStore(redis: Redis): RateLimitStore {
   return {
     kind: "redis",
-    async hit(key, windowMs) {
-      const results = await redis.multi().incr(key).pexpire(key, windowMs, "NX").pttl(key).exec();
+    async hit(key, windowMs, amount = 1) {
+      const results = await redis
+        .multi()
+        .incrby(key, amount)
+        .pexpire(key, windowMs, "NX")
+        .pttl(key)
+        .exec();
       if (!results) throw new Error("redis transaction aborted");
       for (const [error] of results) if (error) throw error;
-      const count = Number(results[0]?.[1]);
+      // A give-back that met a window just ended counts nothing rather than below zero.
+      const count = Math.max(0, Number(results[0]?.[1]));
       const ttl = Number(results[2]?.[1]);
       return { count, resetMs: ttl > 0 ? ttl : windowMs };
     },

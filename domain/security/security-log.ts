@@ -20,7 +20,10 @@ export const SECURITY_EVENT_TYPES = [
   "factor.removed",
   /** An account or an address was throttled: data.scope (account | address), data.seconds. */
   "lockout",
-  // Refused access to a staff or owner call: data.status (401 | 403), data.method, data.path.
+  /** A signed-in person's password asked again was wrong or throttled: data.reason, data.action. */
+  "password_again.failed",
+  // Refused access to a staff or owner call: data.status (401 | 403), data.method, data.path, and
+  // data.stage when a sign-in short of its second factor asked for it.
   "access.refused",
   // Accounts (data.targetEmail / data.targetId name the account acted on)
   "account.created",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   CROSS_ORIGIN,
+  PASSWORD_AGAIN_LIMITS,
   DateTimeSchema,
   defineOperation,
   error,
@@ -317,6 +318,7 @@ export const changeOwnPassword = defineOperation({
     403: error(CROSS_ORIGIN),
     ...JSON_BODY_ERRORS,
     ...OWN_ACCOUNT_GUARD,
+    ...PASSWORD_AGAIN_LIMITS,
   },
 });
 

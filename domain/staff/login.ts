@@ -51,9 +51,56 @@ interface Counted {
   resetMs: number;
 }
 
+/** The sign-in's counters of one account from one address: each with its key and limit. */
+function loginCounters(limits: LoginLimits, email: string, ip: string) {
+  return [
+    {
+      scope: "account_address",
+      key: `rate:login-account-ip:${email}|${ip}`,
+      max: limits.perAccount,
+    },
+    { scope: "address", key: `rate:login-ip:${ip}`, max: limits.perIp },
+    {
+      scope: "account",
+      key: `rate:login-account:${email}`,
+      max: limits.perAccountAllAddresses ?? limits.perAccount * 3,
+    },
+  ] as const;
+}
+
+/**
+ * Counts a password try of a signed-in person (asked again) on the sign-in's two counters of
+ * the account: how long to wait, 0 when it may go on. A store error is thrown.
+ */
+export async function countLoginTry(limits: LoginLimits, email: string, ip: string) {
+  let retryAfterSeconds = 0;
+  for (const counter of loginCounters(limits, email, ip)) {
+    if (counter.scope === "address") continue;
+    const { count, resetMs } = await limits.store.hit(counter.key, limits.windowMs);
+    if (count > counter.max)
+      retryAfterSeconds = Math.max(retryAfterSeconds, Math.max(1, Math.ceil(resetMs / 1000)));
+  }
+  return { retryAfterSeconds };
+}
+
+/**
+ * Gives back a try whose password was right: only failures count towards the limits, so a
+ * person who signs in often is never locked out by their own successes.
+ */
+export async function refundLoginTry(
+  limits: LoginLimits,
+  email: string,
+  ip: string,
+  scopes: readonly Counted["scope"][] = ["account_address", "account"],
+) {
+  for (const counter of loginCounters(limits, email, ip))
+    if (scopes.includes(counter.scope)) await limits.store.hit(counter.key, limits.windowMs, -1);
+}
+
 /**
  * Signs a staff member in. Every try counts against the account from this address, the
- * address, and the account across addresses before any password is checked. Unknown email,
+ * address, and the account across addresses before any password is checked, and a right
+ * password gives its try back: the limits count failures. Unknown email,
  * wrong password and disabled account all answer `invalid` after the same amount of hashing
  * work, so neither the answer nor its timing tells which it was. With a second factor (or
  * `mfaRequired`), a right password opens a session that can only take the next step.
@@ -71,20 +118,11 @@ export async function loginStaff(
   const anonymous = { kind: "anonymous", email } as const;
   let counted: Counted[];
   try {
-    const count = async (scope: Counted["scope"], name: string, key: string, max: number) => {
-      const { count, resetMs } = await limits.store.hit(`rate:${name}:${key}`, limits.windowMs);
-      return { scope, count, max, resetMs };
-    };
-    counted = [
-      await count("account_address", "login-account-ip", `${email}|${ip}`, limits.perAccount),
-      await count("address", "login-ip", ip, limits.perIp),
-      await count(
-        "account",
-        "login-account",
-        email,
-        limits.perAccountAllAddresses ?? limits.perAccount * 3,
-      ),
-    ];
+    counted = [];
+    for (const { scope, key, max } of loginCounters(limits, email, ip)) {
+      const { count, resetMs } = await limits.store.hit(key, limits.windowMs);
+      counted.push({ scope, count, max, resetMs });
+    }
   } catch (error) {
     deps.log.error({ err: error }, "login limiter unavailable; login refused");
     return { outcome: "unavailable" };
@@ -136,6 +174,11 @@ export async function loginStaff(
   const hasFactor = methods.some((method) => method !== "recovery");
   // The account-wide backoff lets a right password through only towards a second factor.
   if (accountLocked && !hasFactor) return rateLimited();
+  // The password was right: its try is given back, so only failures count.
+  await refundLoginTry(limits, email, ip, ["account_address", "address", "account"]).catch(
+    (error: unknown) =>
+      deps.log.warn({ err: error }, "a right password's try could not be given back"),
+  );
   const stage = hasFactor ? "second_factor" : options.mfaRequired ? "enrolment" : "complete";
   const session = await createSession(
     deps,

@@ -7,13 +7,15 @@ import {
   type SessionPolicy,
 } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
+import type { LoginLimits } from "./login.ts";
+import { checkPasswordAgain } from "./password-again.ts";
 import {
   recordSecurityEvent,
   type SecurityClient,
   type SecurityEventType,
 } from "../security/security-log.ts";
 import type { PasswordProblem } from "./accounts.ts";
-import { checkPasswordPolicy, hashPassword, verifyPassword } from "./passwords.ts";
+import { checkPasswordPolicy, hashPassword } from "./passwords.ts";
 import { type StaffUser, toStaffUser } from "./staff-user.ts";
 
 /**
@@ -227,21 +229,32 @@ export async function endOwnSession(
 export type ChangePasswordResult =
   | { outcome: "done" }
   | { outcome: "wrong_password" }
-  | { outcome: "weak_password"; problem: PasswordProblem };
+  | { outcome: "weak_password"; problem: PasswordProblem }
+  | { outcome: "rate_limited"; retryAfterSeconds: number }
+  | { outcome: "unavailable" };
 
 /**
- * Changes one's own password: the current one is required, and every other session of the
- * account ends (the one in use stays open).
+ * Changes one's own password: the current one is required (counted and logged as at sign-in),
+ * and every other session of the account ends (the one in use stays open).
  */
 export async function changeOwnPassword(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "log">,
+  limits: LoginLimits,
   user: StaffUser,
   currentSessionId: string,
   input: { currentPassword: string; newPassword: string; client?: SecurityClient },
 ): Promise<ChangePasswordResult> {
+  const check = await checkPasswordAgain(deps, limits, {
+    user,
+    password: input.currentPassword,
+    action: "password_change",
+    client: input.client ?? {},
+  });
+  if (check === "wrong") return { outcome: "wrong_password" };
+  if (check === "unavailable") return { outcome: "unavailable" };
+  if (check !== "right") return { outcome: "rate_limited", ...check };
   const [row] = await deps.db.select().from(staffUsers).where(eq(staffUsers.id, user.id));
-  if (!row || !(await verifyPassword(row.passwordHash, input.currentPassword)))
-    return { outcome: "wrong_password" };
+  if (!row) return { outcome: "wrong_password" };
   const policy = checkPasswordPolicy(input.newPassword, { email: row.email });
   if (!policy.ok) return { outcome: "weak_password", problem: policy.reason };
   const passwordHash = await hashPassword(input.newPassword);

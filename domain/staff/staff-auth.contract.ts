@@ -37,6 +37,17 @@ export const StaffUserSchema = z
 
 const SignedInUserSchema = z.object({ user: StaffUserSchema });
 
+/** The first admin: signed in, or (while a second factor is required) at enrolment. */
+const SetupAnswerSchema = z
+  .object({
+    user: StaffUserSchema,
+    step: z.enum(["signed_in", "enrolment"]).meta({
+      description:
+        "`enrolment` while STAFF_MFA_REQUIRED: the session may only set up a first factor (/admin/enrol)",
+    }),
+  })
+  .meta({ id: "StaffSetupAnswer" });
+
 /**
  * What a right password leads to (issue 21): signed in, the second step (`methods` offered),
  * or enrolment of a first factor while one is required.
@@ -171,9 +182,9 @@ export const completeStaffSetup = defineOperation({
   body: { schema: StaffSetupSchema.meta({ id: "StaffSetup" }) },
   responses: {
     201: {
-      description: "The first admin, signed in",
+      description: "The first admin, signed in, or at enrolment of a first factor",
       headers: SESSION_COOKIE_SET,
-      schema: SignedInUserSchema,
+      schema: SetupAnswerSchema,
     },
     400: invalid(
       "Validation failed (an email that is invalid or not at the company domain, a weak password), malformed JSON, or a link that is invalid, expired, used or too late (staff already exist)",

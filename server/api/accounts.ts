@@ -38,8 +38,7 @@ function signedIn(res: Response) {
 /** Any complete staff session, admin or not: the calls on one's own account. */
 function requireStaffApi(_req: Request, res: Response, next: NextFunction) {
   const session = res.locals.session;
-  if (!session || session.role !== "staff" || session.stage !== "complete")
-    return sendError(res, 401, "staff.errors.notSignedIn");
+  if (!session || session.role !== "staff") return sendError(res, 401, "staff.errors.notSignedIn");
   res.set("Cache-Control", "private, no-store");
   next();
 }
@@ -201,10 +200,20 @@ export function accountRoutes(
     before: [sameOrigin, requireStaffApi],
     async handle({ body, req, res }) {
       const session = signedIn(res);
-      const result = await changeOwnPassword(deps, session.user, session.sessionId, {
-        ...body,
-        client: clientOf(req),
-      });
+      const result = await changeOwnPassword(
+        deps,
+        staff.loginLimits,
+        session.user,
+        session.sessionId,
+        { ...body, client: clientOf(req) },
+      );
+      if (result.outcome === "unavailable") return refuse(503, "staff.login.unavailable");
+      if (result.outcome === "rate_limited") {
+        res.set("Retry-After", String(result.retryAfterSeconds));
+        return refuse(429, "staff.login.tooManyAttempts", {
+          minutes: Math.ceil(result.retryAfterSeconds / 60),
+        });
+      }
       if (result.outcome === "wrong_password")
         throw new ValidationError([
           { path: "currentPassword", message: "staff.account.errors.wrongPassword" },

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { BodySpec, Operation, StatusOf } from "../../domain/api/operation.ts";
 import { ValidationError } from "../../domain/errors.ts";
 import { fieldIssues } from "../../domain/requests/fields.ts";
+import { signInStageGate } from "../middleware/sign-in-stage.ts";
 import { ignoredBody, jsonBody, optionalJsonBody } from "./body.ts";
 import { answersAreChecked, sendError } from "./errors.ts";
 
@@ -94,8 +95,8 @@ export const expressPathOf = (path: string) =>
   path.replace(/^\/api/, "").replace(/\{(\w+)\}/g, ":$1");
 
 /**
- * Serves one documented operation on `router` (mounted at /api): reads the body as the
- * operation declares it, parses params, query and body with its schemas, runs the handler and
+ * Serves one documented operation on `router` (mounted at /api): refuses a sign-in short of
+ * its second factor unless the operation carries it on, reads the body as the operation declares it, parses params, query and body with its schemas, runs the handler and
  * sends its answer. Domain errors thrown by the handler reach `apiErrorHandler`.
  */
 export function defineRoute<O extends Operation>(
@@ -156,8 +157,10 @@ export function defineRoute<O extends Operation>(
       next(error);
     }
   };
+  // The stage gate comes first, before any route's own guards: deny by default.
   const handlers = [
     mark,
+    signInStageGate,
     ...(definition.before ?? []),
     ...bodyReader,
     ...(definition.after ?? []),

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { passkeys, securityEvents } from "../../db/schema/index.ts";
+import { authSessions, passkeys, securityEvents } from "../../db/schema/index.ts";
 import * as api from "../../domain/auth/passkeys.contract.ts";
 import { hasPasskey, removeStaffPasskeys } from "../../domain/auth/passkeys.ts";
 import { countUnusedRecoveryCodes } from "../../domain/staff/mfa/recovery-codes.ts";
-import { createSession, type SessionStage } from "../../domain/auth/sessions.ts";
+import { createSession, hashSessionToken, type SessionStage } from "../../domain/auth/sessions.ts";
 import { setStaffDisabled } from "../../domain/staff/accounts.ts";
 import { getSignedInStaffUser } from "../../domain/staff/staff-auth.contract.ts";
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
@@ -206,9 +206,16 @@ describeEachBackend("passkeys", (database) => {
 
     const step = await signInWith(key.authenticate(await staffOptions(waiting)), waiting);
     dataOf(api.signInStaffWithPasskey, step, 200);
-    expect(step.headers.getSetCookie().some((c) => c.startsWith("castellum_session="))).toBe(false);
-    const me = await staffCall(url(), "GET", "/api/admin/me", { cookie: waiting });
+    // The same session, complete, under a new token: the one seen before the key opens nothing.
+    const complete = sessionCookieOf(new Response(null, { headers: step.headers }));
+    expect(complete).not.toBe(waiting);
+    const me = await staffCall(url(), "GET", "/api/admin/me", { cookie: complete });
     expect(dataOf(getSignedInStaffUser, me, 200).user.id).toBe(admin.id);
+    dataOf(
+      getSignedInStaffUser,
+      await staffCall(url(), "GET", "/api/admin/me", { cookie: waiting }),
+      401,
+    );
     const used = await events("second_factor.used");
     expect(used.map((event) => [event.staffUserId, event.data])).toContainEqual([
       admin.id,
@@ -216,28 +223,41 @@ describeEachBackend("passkeys", (database) => {
     ]);
   });
 
-  it("completes an enrolment session when its first passkey is saved", async () => {
-    const enrolling = await sessionCookie(other, "enrolment");
+  it("completes an enrolment session when its first passkey is saved, and closes the others", async () => {
+    const newcomer = await createTestStaff(database().deps, "keys.newcomer@castellum.test", {
+      isAdmin: true,
+    });
+    const enrolling = await sessionCookie(newcomer, "enrolment");
+    // A second sign-in left at enrolment, in another browser (or a thief's).
+    const stale = await sessionCookie(newcomer, "enrolment");
     // The enrolment page shows the panel: its list answers at this stage.
     const before = await staffCall(url(), "GET", "/api/admin/passkeys", { cookie: enrolling });
-    expect(dataOf(api.listStaffPasskeys, before, 200).passkeys.map((entry) => entry.name)).toEqual([
-      "Phone",
-    ]);
+    expect(dataOf(api.listStaffPasskeys, before, 200).passkeys).toEqual([]);
     dataOf(
       getSignedInStaffUser,
       await staffCall(url(), "GET", "/api/admin/me", { cookie: enrolling }),
       401,
     );
-    dataOf(
-      api.addStaffPasskey,
-      await addStaffKey(enrolling, new SoftAuthenticator(RP), "Key"),
-      201,
-    );
+    const added = await addStaffKey(enrolling, new SoftAuthenticator(RP), "Key");
+    dataOf(api.addStaffPasskey, added, 201);
+    const complete = sessionCookieOf(new Response(null, { headers: added.headers }));
     dataOf(
       getSignedInStaffUser,
-      await staffCall(url(), "GET", "/api/admin/me", { cookie: enrolling }),
+      await staffCall(url(), "GET", "/api/admin/me", { cookie: complete }),
       200,
     );
+    // The account has a factor now: the other sign-in may not add one on the password alone,
+    // and can only go on by giving the new key.
+    const refused = await staffCall(url(), "POST", "/api/admin/passkeys/registration/options", {
+      cookie: stale,
+      body: { password: STAFF_PASSWORD },
+    });
+    dataOf(api.startStaffPasskeyRegistration, refused, 401);
+    const [row] = await database()
+      .deps.db.select({ stage: authSessions.stage })
+      .from(authSessions)
+      .where(eq(authSessions.tokenHash, hashSessionToken(stale.split("=")[1]!)));
+    expect(row?.stage).toBe("second_factor");
   });
 
   it("refuses a registration without user verification or with a spent challenge", async () => {
@@ -567,14 +587,15 @@ describeEachBackend("passkeys while a second factor is required", (database) => 
       }),
       200,
     ) as WebAuthnOptionsJson;
-    return dataOf(
-      api.addStaffPasskey,
-      await staffCall(url(), "POST", "/api/admin/passkeys/registration", {
-        cookie,
-        body: { response: authenticator.register(options), name },
-      }),
-      201,
-    );
+    const answer = await staffCall(url(), "POST", "/api/admin/passkeys/registration", {
+      cookie,
+      body: { response: authenticator.register(options), name },
+    });
+    // A first factor completes an enrolment session, which gets a new token with it.
+    const renewed = answer.headers.getSetCookie().length
+      ? sessionCookieOf(new Response(null, { headers: answer.headers }))
+      : cookie;
+    return { ...dataOf(api.addStaffPasskey, answer, 201), cookie: renewed };
   };
   const removeKey = (cookie: string, id: string) =>
     staffCall(url(), "DELETE", `/api/admin/passkeys/${id}`, {
@@ -584,11 +605,20 @@ describeEachBackend("passkeys while a second factor is required", (database) => 
 
   it("enrols with a first passkey, and keeps the last one until another factor exists", async () => {
     // The password alone opens enrolment only; a first passkey completes the session.
-    const { admin, cookie } = await enrolmentCookie("last.key@castellum.test");
+    const enrolling = await enrolmentCookie("last.key@castellum.test");
+    const { admin } = enrolling;
+    let cookie = enrolling.cookie;
     const add = (authenticator: SoftAuthenticator, name: string) =>
       addKey(cookie, authenticator, name);
     const remove = (id: string) => removeKey(cookie, id);
-    const { passkey: first, recoveryCodes } = await add(new SoftAuthenticator(RP), "Phone");
+    const {
+      passkey: first,
+      recoveryCodes,
+      cookie: renewed,
+    } = await add(new SoftAuthenticator(RP), "Phone");
+    expect(renewed, "the session gets a new token as it completes").not.toBe(cookie);
+    expect((await staffCall(url(), "GET", "/api/booking-requests", { cookie })).status).toBe(401);
+    cookie = renewed;
     expect(
       (await staffCall(url(), "GET", "/api/booking-requests", { cookie })).status,
       "the first passkey completes the enrolment session",
@@ -613,8 +643,10 @@ describeEachBackend("passkeys while a second factor is required", (database) => 
   });
 
   it("keeps one of two passkeys removed at the same moment: removals take turns", async () => {
-    const { admin, cookie } = await enrolmentCookie("two.keys@castellum.test");
-    let kept = (await addKey(cookie, new SoftAuthenticator(RP), "Key 0")).passkey;
+    const { admin, cookie: enrolling } = await enrolmentCookie("two.keys@castellum.test");
+    const first = await addKey(enrolling, new SoftAuthenticator(RP), "Key 0");
+    const cookie = first.cookie;
+    let kept = first.passkey;
     for (let round = 1; round <= 3; round++) {
       const other = (await addKey(cookie, new SoftAuthenticator(RP), `Key ${round}`)).passkey;
       const answers = await Promise.all([removeKey(cookie, kept.id), removeKey(cookie, other.id)]);

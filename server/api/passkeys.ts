@@ -1,7 +1,6 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import {
-  confirmStaffPassword,
   signInOwnerWithPasskey,
   signInStaffWithPasskey,
 } from "../../domain/auth/passkey-sign-in.ts";
@@ -16,14 +15,19 @@ import {
   startPasskeyAuthentication,
   startPasskeyRegistration,
 } from "../../domain/auth/passkeys.ts";
-import { advanceSessionStage, revokeSession } from "../../domain/auth/sessions.ts";
+import {
+  advanceSessionStage,
+  closeEnrolmentSessions,
+  revokeSession,
+} from "../../domain/auth/sessions.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { countUnusedRecoveryCodes } from "../../domain/staff/mfa/recovery-codes.ts";
 import {
+  hasSecondFactor,
   regenerateRecoveryCodes,
   removeStaffPasskey,
 } from "../../domain/staff/mfa/second-factor.ts";
-import { staffAccessOf } from "../../domain/staff/staff-user.ts";
+import { staffAccessOf, type StaffUser } from "../../domain/staff/staff-user.ts";
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "../../i18n/config.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import {
@@ -33,31 +37,70 @@ import {
   setSessionCookie,
 } from "../middleware/session.ts";
 import type { StaffServices } from "../services.ts";
+import { signInStepOf } from "../middleware/sign-in-stage.ts";
 import { defineRoute, refuse } from "./define-route.ts";
+import { passwordAgainRefusal } from "./password-again.ts";
 import { sendError } from "./errors.ts";
 
 const clientOf = (req: Request) => ({ ip: req.ip, userAgent: req.get("user-agent") });
 
+/** A staff session that may add a factor, as `requireFactorSession` settled it. */
+interface FactorSession {
+  user: StaffUser;
+  stage: "complete" | "enrolment";
+  /** The session's token and expiry, for an enrolment that this factor completes. */
+  token?: string;
+  expiresAt?: Date;
+  sessionId: string;
+}
+
+declare global {
+  namespace Express {
+    interface Locals {
+      factorSession?: FactorSession;
+    }
+  }
+}
+
 /**
- * A staff session that may add a factor: complete, or at `enrolment` (a password right and no
- * factor yet), of an account that may open the staff area.
+ * A staff session that may add a factor, of an account that may open the staff area: a
+ * complete one, or a sign-in at `enrolment` (a password right) of an account with no factor
+ * yet. Once the account has one, such a sign-in must give it like any other.
  */
-function requireFactorSession(adminEmailDomain: string) {
-  return (_req: Request, res: Response, next: NextFunction) => {
-    const session = res.locals.session;
-    if (!session || session.role !== "staff" || session.stage === "second_factor")
-      return sendError(res, 401, "staff.errors.notSignedIn");
-    const access = staffAccessOf(session.user, adminEmailDomain);
-    if (access !== "granted") return sendError(res, 403, "staff.errors.notAdmin");
-    res.set("Cache-Control", "private, no-store");
-    next();
+function requireFactorSession(deps: Deps, adminEmailDomain: string) {
+  return async (_req: Request, res: Response, next: NextFunction) => {
+    try {
+      const step = signInStepOf(res);
+      const session = res.locals.session;
+      let factorSession: FactorSession | null = null;
+      if (step?.stage === "enrolment" && !(await hasSecondFactor(deps, step.user.id)))
+        factorSession = { ...step, stage: "enrolment" };
+      else if (!step && session?.role === "staff")
+        factorSession = { user: session.user, stage: "complete", sessionId: session.sessionId };
+      if (!factorSession)
+        return sendError(
+          res,
+          401,
+          step ? "staff.errors.signInIncomplete" : "staff.errors.notSignedIn",
+        );
+      const access = staffAccessOf(factorSession.user, adminEmailDomain);
+      if (access !== "granted") return sendError(res, 403, "staff.errors.notAdmin");
+      res.locals.factorSession = factorSession;
+      res.set("Cache-Control", "private, no-store");
+      next();
+    } catch (error) {
+      next(error);
+    }
   };
 }
 
+/** The staff member acting: the factor session's, or the complete session's. */
 function staffHolder(res: Response): StaffPasskeyHolder {
-  const session = res.locals.session;
-  if (session?.role !== "staff") throw new Error("a staff guard must run first");
-  const { id, email, displayName } = session.user;
+  const user =
+    res.locals.factorSession?.user ??
+    (res.locals.session?.role === "staff" ? res.locals.session.user : undefined);
+  if (!user) throw new Error("a staff guard must run first");
+  const { id, email, displayName } = user;
   return { role: "staff", staffUserId: id, email, displayName };
 }
 
@@ -83,26 +126,31 @@ export function passkeyRoutes(
   const { cookie } = options;
   const rp = relyingPartyOf(options.publicUrl);
   const sameOrigin = sameOriginOnly(options.publicUrl);
-  const factorSession = requireFactorSession(staff.adminEmailDomain);
+  const factorSession = requireFactorSession(deps, staff.adminEmailDomain);
   const requireAdmin = requireAdminApi(staff.adminEmailDomain);
 
   /** The password asked again before a factor changes: a refusal, or null when right. */
-  async function passwordRefusal(res: Response, password: string) {
-    const session = res.locals.session;
-    if (session?.role !== "staff") throw new Error("a staff guard must run first");
-    const check = await confirmStaffPassword(deps, staff.loginLimits, session.user.id, password);
-    if (check === "right") return null;
-    if (check === "wrong") return refuse(401, "staff.passkeys.errors.wrongPassword");
-    res.set("Retry-After", String(check.retryAfterSeconds));
-    return refuse(429, "staff.passkeys.errors.tooManyTries", {
-      minutes: Math.ceil(check.retryAfterSeconds / 60),
-    });
-  }
+  const passwordRefusal = (
+    req: Request,
+    res: Response,
+    password: string,
+    action: "passkey_registration" | "passkey_removal",
+  ) => {
+    const holder = staffHolder(res);
+    return passwordAgainRefusal(
+      deps,
+      staff.loginLimits,
+      req,
+      res,
+      { user: { id: holder.staffUserId, email: holder.email }, password, action },
+      () => refuse(401, "staff.passkeys.errors.wrongPassword"),
+    );
+  };
 
   defineRoute(router, api.startStaffPasskeyRegistration, {
     before: [sameOrigin, factorSession],
-    async handle({ body, res }) {
-      const refusal = await passwordRefusal(res, body.password);
+    async handle({ body, req, res }) {
+      const refusal = await passwordRefusal(req, res, body.password, "passkey_registration");
       if (refusal) return refusal;
       const options = await startPasskeyRegistration(deps, rp, staffHolder(res));
       return { status: 200, body: options };
@@ -120,11 +168,14 @@ export function passkeyRoutes(
       if (result.outcome === "refused") return refuse(400, "staff.passkeys.errors.notSaved");
       // A sign-in waiting for its first factor is complete once it has one, and gets its
       // recovery codes with it, as with the authenticator app: the way back in without the key.
-      const token = readSessionToken(req, cookie);
-      const session = res.locals.session;
+      const session = res.locals.factorSession;
+      if (!session) throw new Error("requireFactorSession must run first");
+      await closeEnrolmentSessions(deps, session.user.id, session.sessionId);
       let recoveryCodes: string[] | undefined;
-      if (token && session?.role === "staff" && session.stage === "enrolment") {
-        await advanceSessionStage(deps, token, "enrolment", "complete");
+      if (session.stage === "enrolment" && session.token) {
+        const moved = await advanceSessionStage(deps, session.token, "enrolment", "complete");
+        if (moved && session.expiresAt)
+          setSessionCookie(res, cookie, moved.token, session.expiresAt);
         if ((await countUnusedRecoveryCodes(deps, session.user.id)) === 0) {
           const issued = await regenerateRecoveryCodes(deps, {
             user: session.user,
@@ -151,7 +202,7 @@ export function passkeyRoutes(
   defineRoute(router, api.removeStaffPasskey, {
     before: [sameOrigin, requireAdmin],
     async handle({ params, body, req, res }) {
-      const refusal = await passwordRefusal(res, body.password);
+      const refusal = await passwordRefusal(req, res, body.password, "passkey_removal");
       if (refusal) return refusal;
       // While a second factor is required, the last one stays (as for the authenticator app).
       const { outcome } = await removeStaffPasskey(deps, {
@@ -170,10 +221,15 @@ export function passkeyRoutes(
     before: [sameOrigin],
     async handle({ res }) {
       res.set("Cache-Control", "no-store");
-      const session = res.locals.session;
-      const holder =
-        session?.role === "staff" && session.stage === "second_factor"
-          ? staffHolder(res)
+      const step = signInStepOf(res);
+      const holder: StaffPasskeyHolder | undefined =
+        step?.stage === "second_factor"
+          ? {
+              role: "staff",
+              staffUserId: step.user.id,
+              email: step.user.email,
+              displayName: step.user.displayName,
+            }
           : undefined;
       return { status: 200, body: await startPasskeyAuthentication(deps, rp, "staff", holder) };
     },
@@ -183,12 +239,10 @@ export function passkeyRoutes(
     before: [sameOrigin],
     async handle({ body, req, res }) {
       res.set("Cache-Control", "no-store");
-      const session = res.locals.session;
+      const step = signInStepOf(res);
       const token = readSessionToken(req, cookie);
       const secondStep =
-        token && session?.role === "staff" && session.stage === "second_factor"
-          ? { token, user: session.user }
-          : undefined;
+        step?.stage === "second_factor" ? { token: step.token, user: step.user } : undefined;
       const result = await signInStaffWithPasskey(deps, rp, {
         response: body.response as unknown as AuthenticationResponseJSON,
         adminEmailDomain: staff.adminEmailDomain,
@@ -197,6 +251,8 @@ export function passkeyRoutes(
         secondStep,
       });
       if (result.outcome === "refused") return refuse(401, "staff.passkeys.errors.refused");
+      if (result.outcome === "second_step_done" && step)
+        setSessionCookie(res, cookie, result.token, step.expiresAt);
       if (result.outcome === "signed_in") {
         // One person per cookie: the browser's earlier session (staff or owner) ends.
         if (token) await revokeSession(deps, token);

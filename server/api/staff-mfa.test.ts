@@ -167,10 +167,11 @@ describeEachBackend(
         mfaRequired: true,
         methods: ["totp", "recovery"],
       });
-      const cookie = sessionCookieOf(answer as unknown as Response);
+      let cookie = sessionCookieOf(answer as unknown as Response);
       const inbox = () => staffCall(server().url, "GET", "/api/booking-requests", { cookie });
       expect((await inbox()).status).toBe(401);
       expect((await staffCall(server().url, "GET", "/api/admin/me", { cookie })).status).toBe(401);
+      const passwordOnly = cookie;
       const wrong = await staffCall(server().url, "POST", "/api/admin/login/mfa", {
         cookie,
         body: { code: "000000" },
@@ -181,7 +182,17 @@ describeEachBackend(
         body: { code: await codeAt(secret) },
       });
       dataOf(mfa.completeSecondFactor, right, 200);
+      // The session is renewed as it completes: the token seen before the code opens nothing.
+      cookie = sessionCookieOf(right as unknown as Response);
+      expect(cookie).not.toBe(passwordOnly);
       expect((await inbox()).status).toBe(200);
+      expect(
+        (
+          await staffCall(server().url, "GET", "/api/booking-requests", {
+            cookie: passwordOnly,
+          })
+        ).status,
+      ).toBe(401);
       expect(await eventsOf(deps, "second_factor.used", "two@castellum.test")).toHaveLength(1);
       expect(
         (await eventsOf(deps, "sign_in.failed", "two@castellum.test")).map((e) => e.data),
@@ -191,14 +202,15 @@ describeEachBackend(
     it("lets a recovery code through once, not twice", async () => {
       const deps = database().deps;
       const { recoveryCodes } = await enrolDirectly(deps, "recover@castellum.test");
-      const first = sessionCookieOf(
+      const pending = sessionCookieOf(
         (await login(server().url, "recover@castellum.test")) as unknown as Response,
       );
       const used = await staffCall(server().url, "POST", "/api/admin/login/mfa", {
-        cookie: first,
+        cookie: pending,
         body: { code: recoveryCodes[0] },
       });
       dataOf(mfa.completeSecondFactor, used, 200);
+      const first = sessionCookieOf(used as unknown as Response);
       const second = sessionCookieOf(
         (await login(server().url, "recover@castellum.test")) as unknown as Response,
       );
@@ -313,7 +325,7 @@ describeEachBackend(
         step: "enrolment",
         enrolmentRequired: true,
       });
-      const cookie = sessionCookieOf(answer as unknown as Response);
+      let cookie = sessionCookieOf(answer as unknown as Response);
       const inbox = () => staffCall(server().url, "GET", "/api/booking-requests", { cookie });
       expect((await inbox()).status).toBe(401);
       // An enrolment session needs no password again: it just gave it.
@@ -333,6 +345,7 @@ describeEachBackend(
         body: { code: await codeAt(started.secret) },
       });
       dataOf(mfa.confirmTotpEnrolment, confirmed, 200);
+      cookie = sessionCookieOf(confirmed as unknown as Response);
       expect((await inbox()).status).toBe(200);
       expect(
         (await eventsOf(deps, "sign_in.succeeded", "new@castellum.test")).map((e) => e.data),
@@ -383,9 +396,10 @@ describeEachBackend(
       }
       // anonymous, owner, second_factor, enrolment, complete
       expect(matrix).toEqual({
-        // enrolment: the account already has an app (409); complete: wrong password (400).
-        "POST /api/admin/mfa/totp": [401, 401, 401, 409, 400],
-        "POST /api/admin/mfa/totp/confirm": [401, 401, 401, 400, 400],
+        // enrolment: the account has an app by now, so this sign-in must give it, not add one
+        // (401); complete: wrong password (400).
+        "POST /api/admin/mfa/totp": [401, 401, 401, 401, 400],
+        "POST /api/admin/mfa/totp/confirm": [401, 401, 401, 401, 400],
         "POST /api/admin/login/mfa": [401, 401, 400, 401, 401],
         "DELETE /api/admin/mfa/totp": [401, 401, 401, 401, 400],
         "POST /api/admin/mfa/recovery-codes": [401, 401, 401, 401, 400],
@@ -456,12 +470,12 @@ describeEachBackend(
       // but a right one with a second factor goes on to the second step, and through it.
       const right = await login(server().url, "target2@castellum.test", STAFF_PASSWORD, "10.4.0.3");
       expect(dataOf(loginStaff, right, 200).step).toBe("second_factor");
-      const cookie = sessionCookieOf(right as unknown as Response);
       const second = await staffCall(server().url, "POST", "/api/admin/login/mfa", {
-        cookie,
+        cookie: sessionCookieOf(right as unknown as Response),
         body: { code: await codeAt(secret) },
       });
       dataOf(mfa.completeSecondFactor, second, 200);
+      const cookie = sessionCookieOf(second as unknown as Response);
       expect(
         (await staffCall(server().url, "GET", "/api/booking-requests", { cookie })).status,
       ).toBe(200);

@@ -6,24 +6,28 @@ import { recordSecurityEvent } from "../../domain/security/security-log.ts";
 import * as mfa from "../../domain/staff/mfa/mfa.contract.ts";
 import {
   completeSecondFactor,
-  confirmStaffPassword,
   confirmTotpEnrolment,
   describeFactors,
+  hasSecondFactor,
   regenerateRecoveryCodes,
   removeTotp,
 } from "../../domain/staff/mfa/second-factor.ts";
 import { startTotpEnrolment } from "../../domain/staff/mfa/totp.ts";
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
-import { readSessionToken, type SessionCookie } from "../middleware/session.ts";
+import { readSessionToken, type SessionCookie, setSessionCookie } from "../middleware/session.ts";
+import { signInStepOf } from "../middleware/sign-in-stage.ts";
 import type { StaffServices } from "../services.ts";
-import { defineRoute, refuse } from "./define-route.ts";
+import { defineRoute, refuse, type Refusal } from "./define-route.ts";
+import { passwordAgainRefusal } from "./password-again.ts";
 
 interface StaffSession {
   user: StaffUser;
   sessionId: string;
   stage: SessionStage;
   token: string;
+  /** A sign-in step's absolute expiry, kept when its token is renewed. */
+  expiresAt?: Date;
 }
 
 /** The staff session of this request when it is at one of `stages`, else null. */
@@ -33,17 +37,25 @@ function staffSessionAt(
   cookie: SessionCookie,
   stages: SessionStage[],
 ): StaffSession | null {
+  const step = signInStepOf(res);
+  if (step) return stages.includes(step.stage) ? step : null;
   const session = res.locals.session;
   const token = readSessionToken(req, cookie);
-  if (!session || session.role !== "staff" || !token || !stages.includes(session.stage))
-    return null;
-  return { user: session.user, sessionId: session.sessionId, stage: session.stage, token };
+  if (!session || session.role !== "staff" || !token || !stages.includes("complete")) return null;
+  return { user: session.user, sessionId: session.sessionId, stage: "complete", token };
 }
 
 const clientOf = (req: Request) => ({ ip: req.ip, userAgent: req.get("user-agent") });
 
-const wrongPassword = () =>
-  new ValidationError([{ path: "password", message: "staff.mfa.passwordWrong" }]);
+const wrongPassword = (): never => {
+  throw new ValidationError([{ path: "password", message: "staff.mfa.passwordWrong" }]);
+};
+
+/**
+ * A sign-in at `enrolment` whose account has a factor by now (set up from another session)
+ * may not add one on the password alone: it must sign in again and give that factor.
+ */
+const enrolmentClosed = () => refuse(401, "staff.errors.signInIncomplete");
 
 /**
  * The second factor's calls (issue 21): enrolment of an authenticator app, the sign-in's second
@@ -67,10 +79,17 @@ export function staffMfaRoutes(
       if (!session) return refuse(401, "staff.errors.notSignedIn");
       // Adding a factor to a complete session asks for the password again.
       if (session.stage === "complete") {
-        if (!body?.password) throw wrongPassword();
-        if (!(await confirmStaffPassword(deps, session.user.id, body.password)))
-          throw wrongPassword();
-      }
+        if (!body?.password) return wrongPassword();
+        const refusal = await passwordAgainRefusal(
+          deps,
+          staff.loginLimits,
+          req,
+          res,
+          { user: session.user, password: body.password, action: "totp_enrolment" },
+          (): Refusal<400> => wrongPassword(),
+        );
+        if (refusal) return refusal;
+      } else if (await hasSecondFactor(deps, session.user.id)) return enrolmentClosed();
       const result = await startTotpEnrolment(deps, session.user);
       if (result.outcome === "already_enrolled") return refuse(409, "staff.mfa.alreadyEnrolled");
       return { status: 200, body: result.enrolment };
@@ -83,18 +102,23 @@ export function staffMfaRoutes(
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete", "enrolment"]);
       if (!session) return refuse(401, "staff.errors.notSignedIn");
+      if (session.stage === "enrolment" && (await hasSecondFactor(deps, session.user.id)))
+        return enrolmentClosed();
       const result = await confirmTotpEnrolment(deps, {
         user: session.user,
         code: body.code,
+        sessionId: session.sessionId,
         client: clientOf(req),
       });
       if (result.outcome === "invalid")
         throw new ValidationError([{ path: "code", message: "staff.mfa.codeWrong" }]);
       // An enrolment session is complete now: that is its sign-in.
-      if (
-        session.stage === "enrolment" &&
-        (await advanceSessionStage(deps, session.token, "enrolment", "complete"))
-      )
+      const moved =
+        session.stage === "enrolment"
+          ? await advanceSessionStage(deps, session.token, "enrolment", "complete")
+          : null;
+      if (moved && session.expiresAt) setSessionCookie(res, cookie, moved.token, session.expiresAt);
+      if (moved)
         await recordSecurityEvent(deps.db, {
           type: "sign_in.succeeded",
           actor: { kind: "staff", staffUserId: session.user.id, email: session.user.email },
@@ -128,6 +152,7 @@ export function staffMfaRoutes(
       if (result.outcome === "ended") return refuse(401, "staff.mfa.sessionEnded");
       if (result.outcome === "invalid")
         throw new ValidationError([{ path: "code", message: "staff.mfa.codeWrong" }]);
+      if (session.expiresAt) setSessionCookie(res, cookie, result.token, session.expiresAt);
       return { status: 200, body: { ok: true } };
     },
   });
@@ -138,8 +163,15 @@ export function staffMfaRoutes(
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete"]);
       if (!session) return refuse(401, "staff.errors.notSignedIn");
-      if (!(await confirmStaffPassword(deps, session.user.id, body.password)))
-        throw wrongPassword();
+      const refusal = await passwordAgainRefusal(
+        deps,
+        staff.loginLimits,
+        req,
+        res,
+        { user: session.user, password: body.password, action: "totp_removal" },
+        (): Refusal<400> => wrongPassword(),
+      );
+      if (refusal) return refusal;
       const result = await removeTotp(deps, {
         user: session.user,
         mfaRequired: staff.mfaRequired,
@@ -157,8 +189,15 @@ export function staffMfaRoutes(
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete"]);
       if (!session) return refuse(401, "staff.errors.notSignedIn");
-      if (!(await confirmStaffPassword(deps, session.user.id, body.password)))
-        throw wrongPassword();
+      const refusal = await passwordAgainRefusal(
+        deps,
+        staff.loginLimits,
+        req,
+        res,
+        { user: session.user, password: body.password, action: "recovery_codes" },
+        (): Refusal<400> => wrongPassword(),
+      );
+      if (refusal) return refusal;
       const result = await regenerateRecoveryCodes(deps, {
         user: session.user,
         client: clientOf(req),

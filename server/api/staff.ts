@@ -58,6 +58,7 @@ import {
   type SessionCookie,
   setSessionCookie,
 } from "../middleware/session.ts";
+import { signInStepOf } from "../middleware/sign-in-stage.ts";
 import type { StaffServices } from "../services.ts";
 import { defineRoute, refuse, STREAMED } from "./define-route.ts";
 
@@ -132,11 +133,12 @@ export function staffRoutes(
     async handle({ req, res }) {
       const token = readSessionToken(req, cookie);
       const session = res.locals.session;
+      const user = session?.role === "staff" ? session.user : signInStepOf(res)?.user;
       if (token) await revokeSession(deps, token);
-      if (session?.role === "staff")
+      if (user)
         await recordSecurityEvent(deps.db, {
           type: "sign_out",
-          actor: { kind: "staff", staffUserId: session.user.id, email: session.user.email },
+          actor: { kind: "staff", staffUserId: user.id, email: user.email },
           client: { ip: req.ip, userAgent: req.get("user-agent") },
         });
       clearSessionCookie(res, cookie);
@@ -149,8 +151,7 @@ export function staffRoutes(
     async handle({ res }) {
       res.set("Cache-Control", "private, no-store");
       const session = res.locals.session;
-      if (!session || session.role !== "staff" || session.stage !== "complete")
-        return refuse(401, "staff.errors.notSignedIn");
+      if (!session || session.role !== "staff") return refuse(401, "staff.errors.notSignedIn");
       return { status: 200, body: { user: session.user } };
     },
   });
@@ -181,15 +182,18 @@ export function staffRoutes(
         throw new ValidationError([
           { path: "password", message: `staff.password.${result.problem}` },
         ]);
+      // While a second factor is required, the link is worth a password, not a full sign-in.
+      const step = staff.mfaRequired ? "enrolment" : "signed_in";
       const session = await createSession(
         deps,
         { role: "staff", staffUserId: result.user.id },
         { ip: req.ip, userAgent: req.get("user-agent") },
         cookie.policy,
+        step === "enrolment" ? "enrolment" : "complete",
       );
       signIn(res, session.token, session.expiresAt, result.user.language);
       deps.log.info({ staffUserId: result.user.id }, "first admin created from the setup link");
-      return { status: 201, body: { user: result.user } };
+      return { status: 201, body: { user: result.user, step } };
     },
   });
 

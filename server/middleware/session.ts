@@ -9,7 +9,10 @@ import { recordAccessRefused, securityRecorderOf } from "./security-log.ts";
 declare global {
   namespace Express {
     interface Locals {
-      /** The signed-in person, settled by `sessionMiddleware` (null: nobody). */
+      /**
+       * The signed-in person, settled by `sessionMiddleware` (null: nobody). A staff session is
+       * here only once complete; one short of its second factor is `signInStep`.
+       */
       session: SignedIn | null;
     }
   }
@@ -62,17 +65,25 @@ export function readSessionToken(req: Request, cookie: SessionCookie): string | 
 /**
  * Loads the signed-in person into `res.locals.session` (and so into the pages' context). Only
  * requests that carry the cookie cost a query; a revoked, expired or disabled session is null.
+ * A staff sign-in short of its second factor is never the session: it goes to
+ * `res.locals.signInStep`, which only the calls and pages that finish a sign-in can read
+ * (./sign-in-stage.ts), so every other path treats it as nobody by default.
  */
 export function sessionMiddleware(deps: Deps, cookie: SessionCookie) {
   return async (req: Request, res: Response, next: NextFunction) => {
     res.locals.session = null;
+    res.locals.signInStep = null;
     res.locals.securityLog = securityRecorderOf(deps, req);
     const token = readSessionToken(req, cookie);
     if (!token) return next();
     try {
-      res.locals.session = await resolveSession(deps, token, cookie.policy);
+      const session = await resolveSession(deps, token, cookie.policy);
+      if (session?.role === "staff" && session.stage !== "complete") {
+        const { user, sessionId, stage, expiresAt } = session;
+        res.locals.signInStep = { role: "staff", user, sessionId, stage, expiresAt, token };
+      } else res.locals.session = session;
       // Every staff answer is personal: no shared cache may keep it.
-      if (res.locals.session) res.set("Cache-Control", "private, no-store");
+      if (session) res.set("Cache-Control", "private, no-store");
       next();
     } catch (error) {
       next(error);
@@ -86,8 +97,7 @@ export function staffAccessOfRequest(
   adminEmailDomain: string,
 ): StaffAccess | "anonymous" {
   const session = res.locals.session;
-  // A sign-in still waiting for its second factor (or enrolment) opens nothing of the area.
-  if (!session || session.role !== "staff" || session.stage !== "complete") return "anonymous";
+  if (!session || session.role !== "staff") return "anonymous";
   return staffAccessOf(session.user, adminEmailDomain);
 }
 

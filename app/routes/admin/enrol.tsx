@@ -4,7 +4,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/enrol";
 import { startTotpEnrolment } from "../../../domain/staff/mfa/mfa.contract.ts";
 import { callApi } from "../../api-client.ts";
-import { sessionContext, staffPagesContext } from "../../context.ts";
+import { sessionContext, signInStepContext, staffPagesContext } from "../../context.ts";
 import {
   RecoveryCodes,
   TotpSetup,
@@ -23,9 +23,9 @@ import { staffTitle } from "./require-admin.server.ts";
 export function loader({ context }: Route.LoaderArgs) {
   const staff = context.get(staffPagesContext);
   const session = context.get(sessionContext);
-  if (!staff || session?.role !== "staff") throw redirect("/admin/login");
-  if (session.stage === "complete") throw redirect(STAFF_HOME);
-  if (session.stage !== "enrolment") throw redirect("/admin/login");
+  const step = context.get(signInStepContext);
+  if (staff && session?.role === "staff") throw redirect(STAFF_HOME);
+  if (!staff || step?.stage !== "enrolment") throw redirect("/admin/login");
   return { title: staffTitle(context, "staff.mfa.enrol.title") };
 }
 

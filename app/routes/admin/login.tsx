@@ -11,7 +11,7 @@ import { CodeForm } from "../../components/staff/second-factor.tsx";
 import { callApi } from "../../api-client.ts";
 import type { StaffLogin } from "../../../domain/staff/login.schema.ts";
 import type { Route } from "./+types/login";
-import { sessionContext, staffPagesContext } from "../../context.ts";
+import { sessionContext, signInStepContext, staffPagesContext } from "../../context.ts";
 import { PasskeySignInButton } from "../../components/auth/passkey-sign-in-button.tsx";
 import { TextField } from "../../components/forms/fields.tsx";
 import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
@@ -38,20 +38,17 @@ function returnTarget(redirectTo: string | null): string {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const staff = context.get(staffPagesContext);
   const session = context.get(sessionContext);
+  const step = context.get(signInStepContext);
   const url = new URL(request.url);
   // A right password with no factor yet while one is required: enrolment first.
-  if (staff && session?.role === "staff" && session.stage === "enrolment")
-    throw redirect("/admin/enrol");
-  // A right password waiting for its second factor: the second step (issue 21).
+  if (staff && step?.stage === "enrolment") throw redirect("/admin/enrol");
+  // A right password waiting for its second factor: the second step.
   const secondStep =
-    staff && session?.role === "staff" && session.stage === "second_factor"
-      ? await staff.secondFactorMethods(session.user.id)
-      : null;
+    staff && step?.stage === "second_factor" ? await staff.secondFactorMethods(step.user.id) : null;
   // Already signed in as an admin who may enter: straight on.
   if (
     staff &&
     session?.role === "staff" &&
-    session.stage === "complete" &&
     staffAccessOf(session.user, staff.adminEmailDomain) === "granted"
   )
     throw redirect(returnTarget(url.searchParams.get("redirectTo")));
@@ -59,7 +56,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const isRefused =
     staff !== null &&
     session?.role === "staff" &&
-    session.stage === "complete" &&
     staffAccessOf(session.user, staff.adminEmailDomain) === "not_admin";
   return {
     title: staffTitle(context, "staff.login.title"),

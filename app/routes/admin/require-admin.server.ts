@@ -34,9 +34,8 @@ export function requireAdmin(
   const staff = context.get(staffPagesContext);
   // Without the staff services (an API-only test app) there is no staff area to enter.
   if (!staff) throw data(null, { status: 404 });
-  // A sign-in waiting for its second factor or enrolment goes back to sign-in, which goes on.
-  if (!session || session.role !== "staff" || session.stage !== "complete")
-    throw loginRedirect(url);
+  // A sign-in short of its second factor is not a session here: back to sign-in, which goes on.
+  if (!session || session.role !== "staff") throw loginRedirect(url);
   const access = staffAccessOf(session.user, staff.adminEmailDomain);
   if (access === "not_admin") throw loginRedirect(url);
   if (access === "wrong_domain") {

@@ -112,16 +112,16 @@ function SetupForm({
   const onSubmit = form.handleSubmit(async (values) => {
     const answer = await callApi(completeStaffSetup, { body: values }, { language: i18n.language });
     if (answer.ok) {
-      const { user } = answer.data;
+      const { user, step } = answer.data;
       toast({
         title: t("staff.setup.successTitle"),
         description: t("staff.setup.successText", { name: user.displayName }),
       });
-      // Signed in already; the inbox opens in the account's language.
-      await navigate(
-        user.language === i18n.language ? STAFF_HOME : `${STAFF_HOME}?lang=${user.language}`,
-        { replace: true },
-      );
+      // Signed in already (or at enrolment of a first factor); the page opens in the account's language.
+      const target = step === "enrolment" ? "/admin/enrol" : STAFF_HOME;
+      await navigate(user.language === i18n.language ? target : `${target}?lang=${user.language}`, {
+        replace: true,
+      });
       return;
     }
     const fieldErrors = answer.errors.flatMap((issue) => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   CROSS_ORIGIN,
+  PASSWORD_AGAIN_LIMITS,
   defineOperation,
   error,
   invalid,
@@ -88,6 +89,7 @@ export const startTotpEnrolment = defineOperation({
     403: error(CROSS_ORIGIN),
     409: error("An authenticator app is already confirmed"),
     ...JSON_BODY_ERRORS,
+    ...PASSWORD_AGAIN_LIMITS,
   },
 });
 
@@ -163,6 +165,7 @@ export const removeTotp = defineOperation({
     404: error("No authenticator app to remove"),
     409: error("The second factor is required and this is the last one"),
     ...JSON_BODY_ERRORS,
+    ...PASSWORD_AGAIN_LIMITS,
   },
 });
 
@@ -183,6 +186,7 @@ export const regenerateRecoveryCodes = defineOperation({
     403: error(CROSS_ORIGIN),
     409: error("The account has no second factor for codes to recover"),
     ...JSON_BODY_ERRORS,
+    ...PASSWORD_AGAIN_LIMITS,
   },
 });
 

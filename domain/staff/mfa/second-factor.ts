@@ -1,7 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { withTransaction } from "../../../db/client.ts";
 import { staffUsers } from "../../../db/schema/index.ts";
-import { advanceSessionStage, revokeSession, revokeStaffSessions } from "../../auth/sessions.ts";
+import {
+  advanceSessionStage,
+  closeEnrolmentSessions,
+  revokeSession,
+  revokeStaffSessions,
+} from "../../auth/sessions.ts";
 import {
   hasPasskey,
   listPasskeys,
@@ -12,7 +17,6 @@ import {
 import type { Deps } from "../../deps.ts";
 import { type RateLimitStore } from "../../rate-limit/rate-limiter.ts";
 import { recordSecurityEvent, type SecurityClient } from "../../security/security-log.ts";
-import { verifyPassword } from "../passwords.ts";
 import type { StaffUser } from "../staff-user.ts";
 import {
   countUnusedRecoveryCodes,
@@ -62,19 +66,6 @@ export async function describeFactors(deps: Pick<Deps, "db">, staffUserId: strin
   return { totp, recoveryCodesLeft };
 }
 
-/** Checks the account's password again before a factor is added or removed. */
-export async function confirmStaffPassword(
-  deps: Pick<Deps, "db">,
-  staffUserId: string,
-  password: string,
-): Promise<boolean> {
-  const [row] = await deps.db
-    .select({ hash: staffUsers.passwordHash })
-    .from(staffUsers)
-    .where(eq(staffUsers.id, staffUserId));
-  return row ? verifyPassword(row.hash, password) : false;
-}
-
 const staffActor = (user: Pick<StaffUser, "id" | "email">) =>
   ({ kind: "staff", staffUserId: user.id, email: user.email }) as const;
 
@@ -84,7 +75,14 @@ const staffActor = (user: Pick<StaffUser, "id" | "email">) =>
  */
 export async function confirmTotpEnrolment(
   deps: Pick<Deps, "db">,
-  input: { user: StaffUser; code: string; client?: SecurityClient; nowMs?: number },
+  input: {
+    user: StaffUser;
+    code: string;
+    /** The session that confirms it: every other one still at enrolment must now give it. */
+    sessionId?: string;
+    client?: SecurityClient;
+    nowMs?: number;
+  },
 ): Promise<{ outcome: "confirmed"; recoveryCodes: string[] } | { outcome: "invalid" }> {
   return withTransaction(deps.db, async (db) => {
     const right = await acceptTotpCode(
@@ -92,6 +90,7 @@ export async function confirmTotpEnrolment(
       { staffUserId: input.user.id, code: input.code, pending: true, nowMs: input.nowMs },
     );
     if (!right) return { outcome: "invalid" } as const;
+    await closeEnrolmentSessions({ db }, input.user.id, input.sessionId);
     const recoveryCodes = await replaceRecoveryCodes(db, input.user.id);
     for (const method of ["totp", "recovery_codes"])
       await recordSecurityEvent(db, {
@@ -198,7 +197,8 @@ export interface SecondStepLimits {
 export const DEFAULT_SECOND_STEP_LIMITS = { perSession: 5, perAccount: 10, windowMs: 15 * 60_000 };
 
 export type SecondStepResult =
-  | { outcome: "signed_in"; method: "totp" | "recovery" }
+  /** `token`: the session's new token (renewed as it becomes complete), for the cookie. */
+  | { outcome: "signed_in"; method: "totp" | "recovery"; token: string }
   | { outcome: "invalid"; triesLeft: number }
   /** That was the session's last try: it has been ended. */
   | { outcome: "ended" }
@@ -257,6 +257,7 @@ export async function completeSecondFactor(
   if (right && sessionCount <= limits.perSession) {
     const moved = await advanceSessionStage(deps, input.token, "second_factor", "complete");
     if (!moved) return { outcome: "ended" };
+    const token = moved.token;
     await deps.db
       .update(staffUsers)
       .set({ lastLoginAt: sql`now()` })
@@ -273,7 +274,7 @@ export async function completeSecondFactor(
       client: input.client,
       data: { method },
     });
-    return { outcome: "signed_in", method };
+    return { outcome: "signed_in", method, token };
   }
   await recordSecurityEvent(deps.db, {
     type: "sign_in.failed",
