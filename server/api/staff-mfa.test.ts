@@ -497,3 +497,52 @@ describe("the QR code", () => {
     expect(svg).not.toMatch(/https?:\/\/(?!www\.w3\.org)/);
   });
 });
+
+describeEachBackend("the password asked again", (database) => {
+  const server = serveIntake(() => database().deps);
+
+  it("counts on the sign-in's counters, logs every refusal, and does not confirm the right one once throttled", async () => {
+    const deps = database().deps;
+    await createTestStaff(deps, "again@castellum.test", { isAdmin: true });
+    const signedIn = await login(server().url, "again@castellum.test");
+    const cookie = sessionCookieOf(signedIn as unknown as Response);
+    const wrong = "not-my-password-at-all";
+    const tries = [
+      ["POST", "/api/admin/mfa/totp", { password: wrong }, "totp_enrolment"],
+      ["DELETE", "/api/admin/mfa/totp", { password: wrong }, "totp_removal"],
+      ["POST", "/api/admin/mfa/recovery-codes", { password: wrong }, "recovery_codes"],
+      [
+        "PUT",
+        "/api/admin/account/password",
+        { currentPassword: wrong, newPassword: "a-new-long-passphrase-77" },
+        "password_change",
+      ],
+    ] as const;
+    for (const [method, path, body] of tries)
+      expect((await staffCall(server().url, method, path, { cookie, body })).status, path).toBe(
+        400,
+      );
+    const failures = await eventsOf(deps, "password_again.failed", "again@castellum.test");
+    expect(failures.map((event) => event.data)).toEqual(
+      tries.map(([, , , action]) => ({ reason: "wrong_password", action })),
+    );
+
+    // Ten wrong tries per account and address, as at sign-in: then 429, the right one included.
+    const regenerate = (password: string) =>
+      staffCall(server().url, "POST", "/api/admin/mfa/recovery-codes", {
+        cookie,
+        body: { password },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await regenerate(wrong)).status);
+    expect(statuses).toEqual([...Array(6).fill(400), ...Array(15).fill(429)]);
+    const right = await regenerate(STAFF_PASSWORD);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The sign-in counts the same tries: this address cannot guess the password there either.
+    expect((await login(server().url, "again@castellum.test", wrong)).status).toBe(429);
+    const logged = await eventsOf(deps, "password_again.failed", "again@castellum.test");
+    expect(logged).toHaveLength(4 + 21 + 1);
+    expect(logged.filter((event) => event.data.reason === "rate_limited")).toHaveLength(16);
+  });
+});

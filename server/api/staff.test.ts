@@ -180,6 +180,31 @@ describeEachBackend("staff sign-in and sessions", (database) => {
     expect(statuses[10]).toBe(429);
     expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
   });
+
+  it("counts failures only: a person who signs in often is never throttled by it", async () => {
+    await createTestStaff(database().deps, "often@castellum.test", { isAdmin: true });
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++)
+      statuses.push(
+        (
+          await staffCall(server().url, "POST", "/api/admin/login", {
+            body: { email: "often@castellum.test", password: STAFF_PASSWORD },
+            headers: { "X-Forwarded-For": "10.0.0.8" },
+          })
+        ).status,
+      );
+    expect(statuses).toEqual(Array(25).fill(200));
+    // Nine wrong passwords among them still leave the tenth try, then the limit holds.
+    const wrong = async () =>
+      (
+        await staffCall(server().url, "POST", "/api/admin/login", {
+          body: { email: "often@castellum.test", password: "not-the-password" },
+          headers: { "X-Forwarded-For": "10.0.0.8" },
+        })
+      ).status;
+    for (let i = 0; i < 10; i++) expect(await wrong()).toBe(401);
+    expect(await wrong()).toBe(429);
+  });
 });
 
 describeEachBackend("the staff inbox API", (database) => {
@@ -683,10 +708,9 @@ describeEachBackend(
 
       const created = await staffCall(server().url, "POST", "/api/admin/setup", { body: form });
       expect(created.status).toBe(201);
-      expect(dataOf(completeStaffSetup, created, 201).user).toMatchObject({
-        email: "first@castellum.test",
-        isAdmin: true,
-        language: "fr",
+      expect(dataOf(completeStaffSetup, created, 201)).toMatchObject({
+        user: { email: "first@castellum.test", isAdmin: true, language: "fr" },
+        step: "signed_in",
       });
       const cookie = sessionCookieOf(new Response(null, { headers: created.headers }));
       expect(
@@ -698,6 +722,41 @@ describeEachBackend(
       });
       expect(reused.status).toBe(400);
       expect(await issueSetupToken(database().deps, "castellum.test")).toBeNull();
+    });
+  },
+  { seed: false },
+);
+
+describeEachBackend(
+  "the first admin from the setup link while a second factor is required",
+  (database) => {
+    const server = serveIntake(
+      () => database().deps,
+      () => ({ STAFF_MFA_REQUIRED: true }),
+    );
+
+    it("starts at enrolment: the link is worth a password, not a whole sign-in", async () => {
+      const { issueSetupToken } = await import("../../domain/staff/setup.ts");
+      const token = await issueSetupToken(database().deps, "castellum.test");
+      const created = await staffCall(server().url, "POST", "/api/admin/setup", {
+        body: {
+          token,
+          email: "first.mfa@castellum.test",
+          displayName: "First Admin",
+          password: STAFF_PASSWORD,
+          language: "en",
+        },
+      });
+      expect(dataOf(completeStaffSetup, created, 201).step).toBe("enrolment");
+      const cookie = sessionCookieOf(new Response(null, { headers: created.headers }));
+      const inbox = await staffCall(server().url, "GET", "/api/booking-requests", { cookie });
+      expect(inbox.status).toBe(401);
+      expect(inbox.body).toEqual({
+        message: "Finish signing in first: give the code of your second factor, or set one up.",
+      });
+      // Enrolment is what it may do.
+      const started = await staffCall(server().url, "POST", "/api/admin/mfa/totp", { cookie });
+      expect(started.status).toBe(200);
     });
   },
   { seed: false },

@@ -129,7 +129,7 @@ export async function signInStageGate(req: Request, res: Response, next: NextFun
 export async function signInStagePageGate(req: Request, res: Response, next: NextFunction) {
   const step = res.locals.signInStep;
   if (!step || (req.method !== "GET" && req.method !== "HEAD")) return next();
-  const path = pagePathOf(req.path);
+  const path = pagePathOf(req.baseUrl + req.path);
   const isStaffPage = path === "/admin" || path.startsWith("/admin/");
   if (
     isStaffPage &&
