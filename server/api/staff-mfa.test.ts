@@ -535,7 +535,7 @@ describeEachBackend("the password asked again", (database) => {
       });
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) statuses.push((await regenerate(wrong)).status);
-    expect(statuses).toEqual([...Array(6).fill(400), ...Array(15).fill(429)]);
+    expect(statuses).toEqual([...Array<number>(6).fill(400), ...Array<number>(15).fill(429)]);
     const right = await regenerate(STAFF_PASSWORD);
     expect(right.status).toBe(429);
     expect(Number(right.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -193,7 +193,7 @@ describeEachBackend("staff sign-in and sessions", (database) => {
           })
         ).status,
       );
-    expect(statuses).toEqual(Array(25).fill(200));
+    expect(statuses).toEqual(Array<number>(25).fill(200));
     // Nine wrong passwords among them still leave the tenth try, then the limit holds.
     const wrong = async () =>
       (
