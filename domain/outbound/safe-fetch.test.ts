@@ -80,6 +80,25 @@ describe("isPublicAddress", () => {
     ["::ffff:169.254.169.254", false],
     ["64:ff9b::a00:1", false],
     ["2002:7f00:1::", false],
+    // IPv4-compatible IPv6 (::/96), as the URL parser writes [::127.0.0.1]
+    ["::127.0.0.1", false],
+    ["::7f00:1", false],
+    ["::808:808", false],
+    ["64:ff9b:1::a00:1", false],
+    ["100::1", false],
+    ["2001::1", false],
+    ["2001:db8::1", false],
+    ["3fff::1", false],
+    ["5f00::1", false],
+    ["fec0::1", false],
+    ["2001:4860:4860::8888", true],
+    ["192.0.0.8", false],
+    ["192.0.2.10", false],
+    ["198.18.0.1", false],
+    ["198.51.100.7", false],
+    ["203.0.113.9", false],
+    ["240.0.0.1", false],
+    ["192.88.99.1", false],
     ["not an address", false],
   ])("%s is public: %s", (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
@@ -118,6 +137,7 @@ describe("safeFetch", () => {
       server.url("/", "localhost"),
       `http://[::ffff:127.0.0.1]:${server.port}/`,
       `http://[::1]:${server.port}/`,
+      `http://[::127.0.0.1]:${server.port}/`,
       `http://0.0.0.0:${server.port}/`,
       `http://2130706433:${server.port}/`,
     ])

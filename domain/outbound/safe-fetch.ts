@@ -67,16 +67,55 @@ export interface OutboundResponse {
 }
 
 /**
+ * The IPv4 blocks of IANA's special-purpose registry (and multicast, and the reserved 240/4)
+ * that a typed URL may not reach: none of them is an ordinary host on the internet.
+ */
+const NOT_PUBLIC_IPV4 = [
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.0.0.0/24",
+  "192.0.2.0/24",
+  "192.31.196.0/24",
+  "192.52.193.0/24",
+  "192.88.99.0/24",
+  "192.168.0.0/16",
+  "192.175.48.0/24",
+  "198.18.0.0/15",
+  "198.51.100.0/24",
+  "203.0.113.0/24",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+].map((cidr) => ipaddr.IPv4.parseCIDR(cidr));
+
+/** Global unicast IPv6: every other block (::/96, NAT64, link-local, ...) is not public. */
+const GLOBAL_IPV6 = ipaddr.IPv6.parseCIDR("2000::/3");
+/** The special-purpose blocks inside it: IETF protocols (Teredo...), documentation, 6to4, SRv6. */
+const NOT_PUBLIC_IPV6 = ["2001::/23", "2001:db8::/32", "2002::/16", "3fff::/20", "5f00::/16"].map(
+  (cidr) => ipaddr.IPv6.parseCIDR(cidr),
+);
+
+/**
  * Whether an address is one a typed URL may reach: public unicast only. An IPv4-mapped IPv6
- * address is judged as its IPv4 address; every other special range (loopback, private,
- * link-local, unique-local, unspecified, multicast, carrier-grade NAT, 6to4, NAT64...) is not.
+ * address is judged as its IPv4 address. Everything else is refused unless it is outside every
+ * special-purpose block: loopback, private, link-local, unique-local, unspecified, multicast,
+ * carrier-grade NAT, documentation, benchmarking, 6to4, NAT64, Teredo and the IPv4-compatible
+ * `::a.b.c.d` (which some systems route to the IPv4 address).
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  return parsed.range() === "unicast";
+  if (parsed.kind() === "ipv4") {
+    const v4 = parsed as ipaddr.IPv4;
+    return v4.range() === "unicast" && !NOT_PUBLIC_IPV4.some((block) => v4.match(block));
+  }
+  const v6 = parsed as ipaddr.IPv6;
+  return v6.match(GLOBAL_IPV6) && !NOT_PUBLIC_IPV6.some((block) => v6.match(block));
 }
 
 /** Reads and checks a typed address: http or https, with a host, not too long. */

@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { describe, expect, it } from "vitest";
-import { securityEvents, staffTotp } from "../../db/schema/index.ts";
+import { securityEvents, staffRecoveryCodes, staffTotp } from "../../db/schema/index.ts";
 import { createSession, type SessionStage } from "../../domain/auth/sessions.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { ValidationErrorSchema } from "../../domain/api/operation.ts";
 import * as mfa from "../../domain/staff/mfa/mfa.contract.ts";
+import { createHash } from "node:crypto";
 import { normaliseRecoveryCode, useRecoveryCode } from "../../domain/staff/mfa/recovery-codes.ts";
 import {
   confirmTotpEnrolment,
@@ -127,6 +128,22 @@ describeEachBackend(
         useRecoveryCode(deps, user.id, other),
       ]);
       expect(both.filter(Boolean)).toHaveLength(1);
+    });
+
+    it("makes codes of 120 random bits, and still takes a code of the earlier 60-bit form once", async () => {
+      const deps = database().deps;
+      const { user, recoveryCodes } = await enrolDirectly(deps, "long.codes@castellum.test");
+      for (const code of recoveryCodes)
+        // 24 characters of a 32-letter alphabet (5 bits each), in groups of four.
+        expect(code).toMatch(/^[a-hj-km-np-z02-9]{4}(-[a-hj-km-np-z02-9]{4}){5}$/);
+      // A code as the earlier batches made it: its hash is all the database ever had.
+      const earlier = "abcd-efgh-2345";
+      await deps.db.insert(staffRecoveryCodes).values({
+        staffUserId: user.id,
+        codeHash: createHash("sha256").update("abcdefgh2345").digest("hex"),
+      });
+      expect(await useRecoveryCode(deps, user.id, earlier)).toBe(true);
+      expect(await useRecoveryCode(deps, user.id, earlier)).toBe(false);
     });
 
     it("reset-mfa removes the factors, ends the sessions and logs it", async () => {

@@ -72,7 +72,7 @@ export function CodeForm({
             inputMode={kind === "totp" ? "numeric" : "text"}
             spellCheck={false}
             autoCapitalize="none"
-            maxLength={kind === "totp" ? 7 : 20}
+            maxLength={kind === "totp" ? 7 : 36}
             className={`${CONTROL_CLASS} font-mono text-lg tracking-widest`}
           />
         )}

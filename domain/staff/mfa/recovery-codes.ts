@@ -6,9 +6,15 @@ import type { Deps } from "../../deps.ts";
 
 /** Codes per batch. */
 export const RECOVERY_CODES_PER_BATCH = 10;
-/** 12 characters of a 32-letter alphabet: 60 random bits, so a SHA-256 is enough to keep. */
+/**
+ * 24 characters of a 32-letter alphabet: 120 random bits, too many to try offline even with the
+ * database in hand, so an unsalted SHA-256 is enough to keep (a slow hash adds nothing at this
+ * size). Codes of 12 (60 bits) were issued before; they still work once each until the person
+ * makes a new batch, so nobody with printed codes is locked out.
+ */
 const CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz023456789"; // no i, l, o, 1: nothing to misread
-const CODE_LENGTH = 12;
+const CODE_LENGTH = 24;
+const EARLIER_CODE_LENGTH = 12;
 
 function hashRecoveryCode(normalised: string): string {
   return createHash("sha256").update(normalised).digest("hex");
@@ -17,7 +23,8 @@ function hashRecoveryCode(normalised: string): string {
 /** Lowercase, without the hyphens and spaces people copy along; null when it cannot be one. */
 export function normaliseRecoveryCode(code: string): string | null {
   const plain = code.toLowerCase().replace(/[\s-]+/g, "");
-  return plain.length === CODE_LENGTH && [...plain].every((c) => CODE_ALPHABET.includes(c))
+  return (plain.length === CODE_LENGTH || plain.length === EARLIER_CODE_LENGTH) &&
+    [...plain].every((c) => CODE_ALPHABET.includes(c))
     ? plain
     : null;
 }
@@ -25,7 +32,7 @@ export function normaliseRecoveryCode(code: string): string | null {
 function newRecoveryCode(): string {
   let code = "";
   for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
-  return `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}`;
+  return code.match(/.{4}/g)!.join("-");
 }
 
 /**
