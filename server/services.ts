@@ -332,7 +332,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       logCodes: env.NODE_ENV !== "production",
       onMailQueued: () => mailWorker.kick(),
     },
-    calendarFeeds: { config: feedConfig, worker: feedWorker },
+    calendarFeeds: { config: { ...feedConfig, manualReads: loginStore }, worker: feedWorker },
     webhooks: { config: webhookConfig, worker: webhookWorker },
     responseCache,
     factsIndex,

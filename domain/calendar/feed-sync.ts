@@ -5,6 +5,7 @@ import { calendarEntries, calendarFeeds } from "../../db/schema/index.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import type { Deps } from "../deps.ts";
 import { OutboundFetchError, type OutboundPolicy, safeFetch } from "../outbound/safe-fetch.ts";
+import { consumeRateLimit, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { type FeedError, formatFeedError } from "./feed-errors.ts";
 import { type CalendarFeedView, getCalendarFeed } from "./feeds.ts";
 import {
@@ -12,8 +13,8 @@ import {
   DEFAULT_IMPORT_LIMITS,
   IcalImportError,
   type ImportLimits,
-  readBusyTimes,
 } from "./ical-import.ts";
+import { readBusyTimesOffThread } from "./ical-reader.ts";
 import { toDateRange } from "./nights.ts";
 
 /**
@@ -37,6 +38,8 @@ export interface FeedSyncConfig {
   leaseMs?: number;
   /** Feeds claimed at a time by one instance. */
   batch?: number;
+  /** Counts the reads people ask for (`syncEstateFeed`); without it they are not limited. */
+  manualReads?: RateLimitStore;
 }
 
 const DEFAULT_LEASE_MS = 5 * 60_000;
@@ -60,7 +63,11 @@ async function readFeed(
       Accept: "text/calendar, text/plain;q=0.5, */*;q=0.1",
       "User-Agent": "Castellum calendar sync",
     });
-    return readBusyTimes(answer.body.toString("utf8"), now, config.limits ?? DEFAULT_IMPORT_LIMITS);
+    return await readBusyTimesOffThread(
+      answer.body.toString("utf8"),
+      now,
+      config.limits ?? DEFAULT_IMPORT_LIMITS,
+    );
   } catch (error) {
     if (error instanceof OutboundFetchError || error instanceof IcalImportError)
       return { code: error.code, detail: error.detail };
@@ -165,16 +172,29 @@ export async function syncFeed(
   });
 }
 
+/** A person may have a feed read again this long after they last had it read, at the soonest. */
+export const MANUAL_SYNC_GAP_MS = 60_000;
+
 /**
  * Syncs a feed of the estate at a person's request and answers it with its new state; null
- * when the estate has no such feed.
+ * when the estate has no such feed. Each feed is read at a person's request at most once a
+ * minute (counted in `config.manualReads`, shared by every instance): a click cannot make the
+ * server fetch and parse at will. The answer then says when it may be read again.
  */
 export async function syncEstateFeed(
   deps: Pick<Deps, "db" | "log">,
   config: FeedSyncConfig,
   input: { propertyId: number; feedId: string; now: Date },
-): Promise<CalendarFeedView | null> {
+): Promise<CalendarFeedView | { retryAfterSeconds: number } | null> {
   if (!(await getCalendarFeed(deps, input))) return null;
+  if (config.manualReads) {
+    const decision = await consumeRateLimit(
+      config.manualReads,
+      { name: "feed-sync", max: 1, windowMs: MANUAL_SYNC_GAP_MS },
+      input.feedId,
+    );
+    if (!decision.allowed) return { retryAfterSeconds: decision.retryAfterSeconds };
+  }
   await syncFeed(deps, config, input.feedId, input.now);
   return getCalendarFeed(deps, input);
 }

@@ -183,6 +183,17 @@ export const removeEstateCalendarFeed = defineOperation({
   },
 });
 
+/** A feed is read at most once a minute, whoever asks (domain/calendar/feed-sync.ts). */
+const SYNC_TOO_SOON = {
+  ...error("The feed was read (or is being read) less than a minute ago"),
+  headers: {
+    "Retry-After": {
+      description: "Seconds until it may be read again",
+      schema: z.number().int().min(1),
+    },
+  },
+};
+
 export const syncEstateCalendarFeed = defineOperation({
   id: "syncEstateCalendarFeed",
   method: "post",
@@ -195,6 +206,7 @@ export const syncEstateCalendarFeed = defineOperation({
   responses: {
     200: { description: "The feed after the sync", schema: CalendarFeedSchema },
     404: error(`No estate with this id; or ${noFeed.toLowerCase()}`),
+    429: SYNC_TOO_SOON,
     ...IGNORED_BODY_ERRORS,
     ...adminGuardAnswers(true),
   },
@@ -281,6 +293,7 @@ export const syncOwnerCalendarFeed = defineOperation({
   query: EstateQuerySchema,
   responses: {
     200: { description: "The feed after the sync", schema: CalendarFeedSchema },
+    429: SYNC_TOO_SOON,
     ...IGNORED_BODY_ERRORS,
     ...estateGuardAnswers(true, `; or ${noFeed.toLowerCase()}`),
   },

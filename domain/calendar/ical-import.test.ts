@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { IcalImportError, importWindow, readBusyTimes } from "./ical-import.ts";
+import {
+  DEFAULT_IMPORT_LIMITS,
+  IcalImportError,
+  importWindow,
+  readBusyTimes,
+} from "./ical-import.ts";
 
 /** Today, for every read: the window is 2026-05-15 to 2028-06-15. */
 const NOW = new Date("2026-06-15T12:00:00Z");
@@ -228,5 +233,45 @@ describe("readBusyTimes", () => {
       expect((error as IcalImportError).message, rule).toContain("storm");
       expect(performance.now() - started).toBeLessThan(5000);
     }
+  });
+});
+
+/** The review's hostile feed: 3,000 hourly series of 1,000 instances each (3,000,000). */
+function hourlyStorm(series: number, transparent: boolean): string {
+  return calendar(
+    ...Array.from(
+      { length: series },
+      (_, i) =>
+        `UID:storm-${i}\nDTSTAMP:20260601T000000Z\nDTSTART:20260701T000000Z\nDTEND:20260701T003000Z\nRRULE:FREQ=HOURLY;COUNT=1000${transparent ? "\nTRANSP:TRANSPARENT" : ""}`,
+    ),
+  );
+}
+
+describe("the work a feed can cause", () => {
+  it("expands no series that holds no time, and reads its moved instances that do", () => {
+    expect(readBusyTimes(hourlyStorm(3000, true), NOW)).toEqual([]);
+    const free = calendar(
+      `UID:free-series\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260701\nDTEND;VALUE=DATE:20260702\nRRULE:FREQ=WEEKLY;COUNT=10\nTRANSP:TRANSPARENT`,
+      `UID:free-series\nDTSTAMP:20260601T000000Z\nRECURRENCE-ID;VALUE=DATE:20260708\nDTSTART;VALUE=DATE:20260709\nDTEND;VALUE=DATE:20260711\nTRANSP:OPAQUE`,
+    );
+    expect(readBusyTimes(free, NOW)).toEqual([
+      { uid: "free-series#2026-07-08", start: "2026-07-09", end: "2026-07-11" },
+    ]);
+  });
+
+  it("counts every expanded instance against the feed's budget, and stops at it", () => {
+    const limits = { ...DEFAULT_IMPORT_LIMITS, maxEvents: 100_000 };
+    // Twenty hourly series fit the 20,000 instances; the twenty-first is refused by name.
+    expect(readBusyTimes(hourlyStorm(20, false), NOW, limits)).toHaveLength(20 * 1000);
+    const error = (() => {
+      try {
+        readBusyTimes(hourlyStorm(3000, false), NOW, limits);
+      } catch (caught) {
+        return caught as IcalImportError;
+      }
+    })();
+    expect(error).toBeInstanceOf(IcalImportError);
+    expect(error?.code).toBe("too_many_events");
+    expect(error?.detail).toBe("more than 20000 recurring instances (at storm-20)");
   });
 });

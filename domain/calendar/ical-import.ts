@@ -7,8 +7,11 @@ import { addDays, type Nights } from "./nights.ts";
  * ones and those marked TRANSP:TRANSPARENT (free time) do not. An all-day event takes its
  * dates ([DTSTART, DTEND), as Airbnb and Booking.com write a stay); a timed event takes every
  * UTC date it touches. Recurring events are expanded within a bounded window (a month back to
- * two years ahead), and both the instances of one event and all the busy times of a feed are
- * capped, so a hostile feed ends in a clear error, never in a hang or a flood of rows.
+ * two years ahead). The work a feed can cause is counted: every instance expanded counts
+ * towards the feed's budget whether it holds time or not, a series that holds no time is not
+ * expanded at all (only its moved instances are read), and the instances of one event and the
+ * busy times of a feed are capped. A hostile feed ends in a clear error, never in a flood of
+ * rows; ical-reader.ts runs this off the server's thread, under a time cap.
  */
 
 export { ICAL_ERROR_CODES, type IcalErrorCode };
@@ -35,6 +38,10 @@ export interface ImportLimits {
   maxEvents: number;
   /** Instances one recurring event may have inside the window. */
   maxInstancesPerEvent: number;
+  /** Instances all the feed's recurring events may expand to, free ones included. */
+  maxInstances: number;
+  /** How long reading one feed may take (ical-reader.ts stops it after this). */
+  maxReadMs: number;
   /** Months before today the window reaches back. */
   monthsBack: number;
   /** Months after today the window reaches ahead. */
@@ -44,6 +51,8 @@ export interface ImportLimits {
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   maxEvents: 5000,
   maxInstancesPerEvent: 1000,
+  maxInstances: 20_000,
+  maxReadMs: 5000,
   monthsBack: 1,
   monthsAhead: 24,
 };
@@ -89,7 +98,7 @@ function nightsOf(start: Date, end: Date | undefined, isFullDay: boolean): Night
   return { start: first, end: last > first ? last : addDays(first, 1) };
 }
 
-const isFullDayEvent = (event: VEvent) =>
+const isFullDayEvent = (event: Omit<VEvent, "recurrences">) =>
   event.datetype === "date" ||
   (event.start as { dateOnly?: boolean } | undefined)?.dateOnly === true;
 
@@ -163,6 +172,16 @@ export function readBusyTimes(
       throw new IcalImportError("too_many_events", `more than ${limits.maxEvents} busy times`);
   };
 
+  let expanded = 0;
+  const count = (instances: number, uid: string) => {
+    expanded += instances;
+    if (expanded > limits.maxInstances)
+      throw new IcalImportError(
+        "too_many_events",
+        `more than ${limits.maxInstances} recurring instances (at ${uid.slice(0, 100)})`,
+      );
+  };
+
   for (const [key, component] of Object.entries(parsed)) {
     if (!component || component.type !== "VEVENT") continue;
     const event = component as VEvent;
@@ -182,6 +201,20 @@ export function readBusyTimes(
       keep(`${uid}${recurrence}`, nightsOf(event.start, event.end, isFullDay));
       continue;
     }
+    // A series that holds no time closes nothing: only its moved instances might.
+    if (isFree(event)) {
+      for (const moved of Object.values(event.recurrences ?? {})) {
+        if (isFree(moved) || !isDate(moved.start)) continue;
+        count(1, uid);
+        const movedFullDay = isFullDayEvent(moved);
+        const original = isDate(moved.recurrenceid) ? moved.recurrenceid : moved.start;
+        keep(
+          `${uid}#${dateKey(original, movedFullDay)}`,
+          nightsOf(moved.start, isDate(moved.end) ? moved.end : undefined, movedFullDay),
+        );
+      }
+      continue;
+    }
     let instances: EventInstance[];
     try {
       instances = ical.expandRecurringEvent(event, { from, to, expandOngoing: true });
@@ -196,6 +229,7 @@ export function readBusyTimes(
         "too_many_events",
         `the recurring event ${uid.slice(0, 100)} has more than ${limits.maxInstancesPerEvent} instances`,
       );
+    count(instances.length, uid);
     for (const instance of instances) {
       // A moved or changed instance carries its own status; the series' applies otherwise.
       if (isFree(instance.isOverride ? instance.event : event)) continue;

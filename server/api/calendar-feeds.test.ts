@@ -12,6 +12,7 @@ import {
 } from "../../db/schema/index.ts";
 import { createSession } from "../../domain/auth/sessions.ts";
 import { ValidationErrorSchema } from "../../domain/api/operation.ts";
+import { syncFeed } from "../../domain/calendar/feed-sync.ts";
 import { addCalendarFeed } from "../../domain/calendar/feeds.ts";
 import {
   addEstateCalendarFeed,
@@ -284,13 +285,25 @@ describeEachBackend("the iCal calls", (database) => {
       );
       expect(synced).toMatchObject({ id: feed.id, eventCount: 1, lastError: null });
       expect(synced.lastSuccessAt).not.toBeNull();
+      // Read moments ago: not read again (a click cannot make the server fetch at will).
+      const fetched = feeds.hits("/booking.ics");
+      const again = await call("POST", staffPath(THIRD!.id, `/calendar-feeds/${feed.id}/sync`));
+      expect(dataOf(syncEstateCalendarFeed, again, 429)).toEqual({
+        message: expect.stringMatching(
+          /^This calendar was read moments ago\. It can be read again in \d+ seconds\.$/,
+        ),
+      });
+      expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(50);
+      expect(feeds.hits("/booking.ics")).toBe(fetched);
       // Broken: the answer says why, as a code, and the busy time read before stays.
+      // (Read on schedule, which no click limits.)
       feeds.serve("/booking.ics", "<html>maintenance</html>");
-      const broken = dataOf(
-        syncEstateCalendarFeed,
-        await call("POST", staffPath(THIRD!.id, `/calendar-feeds/${feed.id}/sync`)),
+      await syncFeed(database().deps, server().services.calendarFeeds.config, feed.id, new Date());
+      const [broken] = dataOf(
+        listEstateCalendarFeeds,
+        await call("GET", staffPath(THIRD!.id, "/calendar-feeds")),
         200,
-      );
+      ).feeds;
       expect(broken).toMatchObject({
         eventCount: 1,
         lastSuccessAt: synced.lastSuccessAt,

@@ -34,6 +34,12 @@ function pathIdsNotFound(part: "params" | "query" | "body", error: z.ZodError): 
   return refuse(404, isEstate ? "errors.propertyNotFound" : FEED_NOT_FOUND);
 }
 
+/** A feed read moments ago: 429, with when it may be read again. */
+function syncTooSoon(res: Response, retryAfterSeconds: number) {
+  res.set("Retry-After", String(retryAfterSeconds));
+  return refuse(429, "owner.calendarFeeds.errors.syncTooSoon", { seconds: retryAfterSeconds });
+}
+
 /** Who added a feed, as `calendar_feeds.created_by` keeps it. */
 const createdByOf = (actor: EstateActor) => `${actor.role}:${actor.email}`;
 
@@ -176,7 +182,9 @@ export function calendarFeedRoutes(
         feedId: params.feedId,
         now: new Date(),
       });
-      return feed ? { status: 200, body: feed } : refuse(404, FEED_NOT_FOUND);
+      if (!feed) return refuse(404, FEED_NOT_FOUND);
+      if ("retryAfterSeconds" in feed) return syncTooSoon(res, feed.retryAfterSeconds);
+      return { status: 200, body: feed };
     },
   });
 
@@ -229,7 +237,9 @@ export function calendarFeedRoutes(
         feedId: params.feedId,
         now: new Date(),
       });
-      return feed ? { status: 200, body: feed } : refuse(404, FEED_NOT_FOUND);
+      if (!feed) return refuse(404, FEED_NOT_FOUND);
+      if ("retryAfterSeconds" in feed) return syncTooSoon(res, feed.retryAfterSeconds);
+      return { status: 200, body: feed };
     },
   });
 

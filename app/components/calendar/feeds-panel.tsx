@@ -224,12 +224,26 @@ export function FeedsPanel({ icalUrl, feeds, api, syncMinutes = 30, onChanged }:
                   <TableCell label={t("owner.calendarFeeds.imports.lastSuccess")}>
                     {feed.lastSuccessAt
                       ? formatMoment(feed.lastSuccessAt, locale)
-                      : t("owner.calendarFeeds.imports.never")}
+                      : feed.lastAttemptAt
+                        ? t("owner.calendarFeeds.imports.tried", {
+                            time: formatMoment(feed.lastAttemptAt, locale),
+                          })
+                        : t("owner.calendarFeeds.imports.never")}
                   </TableCell>
                   <TableCell label={t("owner.calendarFeeds.imports.status")}>
                     {feed.lastError ? (
                       <Alert variant="warning" role="note" className="py-1.5">
                         <AlertTitle className="font-medium">{statusOf(feed)}</AlertTitle>
+                        {feed.lastAttemptAt && (
+                          <p className="text-xs">
+                            {t("owner.calendarFeeds.imports.tried", {
+                              time: formatMoment(feed.lastAttemptAt, locale),
+                            })}
+                          </p>
+                        )}
+                        <p className="font-mono text-xs break-words" lang="en">
+                          {feed.lastError.detail}
+                        </p>
                       </Alert>
                     ) : (
                       statusOf(feed)

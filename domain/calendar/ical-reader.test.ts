@@ -1,0 +1,71 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_IMPORT_LIMITS, IcalImportError } from "./ical-import.ts";
+import { readBusyTimesOffThread } from "./ical-reader.ts";
+
+const NOW = new Date("2026-06-15T12:00:00Z");
+
+const calendar = (...events: string[]) =>
+  `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//Feeds//EN\r\n${events
+    .map((event) => `BEGIN:VEVENT\r\n${event.replace(/\n/g, "\r\n")}\r\nEND:VEVENT`)
+    .join("\r\n")}\r\nEND:VCALENDAR\r\n`;
+
+/** Twenty hourly series of 1,000 instances: within every budget, and a second of work. */
+const HEAVY = calendar(
+  ...Array.from(
+    { length: 20 },
+    (_, i) =>
+      `UID:heavy-${i}\nDTSTAMP:20260601T000000Z\nDTSTART:20260701T000000Z\nDTEND:20260701T003000Z\nRRULE:FREQ=HOURLY;COUNT=1000`,
+  ),
+);
+
+describe("reading a feed off the server's thread", () => {
+  it("answers as the reader does, for a calendar and for text that is not one", async () => {
+    const busy = await readBusyTimesOffThread(
+      calendar(
+        "UID:stay\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260705\nDTEND;VALUE=DATE:20260710",
+      ),
+      NOW,
+    );
+    expect(busy).toEqual([{ uid: "stay", start: "2026-07-05", end: "2026-07-10" }]);
+    await expect(readBusyTimesOffThread("<html></html>", NOW)).rejects.toMatchObject({
+      code: "not_calendar",
+    });
+  });
+
+  it("keeps the server answering while a hostile feed is read, and stops that read at its cap", async () => {
+    const server = createServer((_req, res) => res.end("ok"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const order: string[] = [];
+      const read = readBusyTimesOffThread(HEAVY, NOW, {
+        ...DEFAULT_IMPORT_LIMITS,
+        maxReadMs: 100,
+      }).then(
+        () => order.push("read"),
+        (error: unknown) => {
+          order.push("read");
+          return error;
+        },
+      );
+      // Asked after the read began: answered while it is still going, not after it.
+      const answer = await fetch(`http://127.0.0.1:${port}/`).then((response) => response.text());
+      order.push("request");
+      expect(answer).toBe("ok");
+      const error = await read;
+      // Given its time, the same feed is read whole.
+      const roomy = { ...DEFAULT_IMPORT_LIMITS, maxEvents: 100_000, maxReadMs: 60_000 };
+      expect(await readBusyTimesOffThread(HEAVY, NOW, roomy)).toHaveLength(20_000);
+      expect(order).toEqual(["request", "read"]);
+      expect(error).toBeInstanceOf(IcalImportError);
+      expect(error).toMatchObject({
+        code: "too_many_events",
+        detail: "reading the calendar took longer than 100 ms",
+      });
+    } finally {
+      server.close();
+    }
+  });
+});

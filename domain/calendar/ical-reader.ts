@@ -1,0 +1,84 @@
+import { Worker } from "node:worker_threads";
+import {
+  type BusyTime,
+  DEFAULT_IMPORT_LIMITS,
+  IcalImportError,
+  type IcalErrorCode,
+  type ImportLimits,
+} from "./ical-import.ts";
+
+/** Heap one feed's reading may use: a 2 MB feed needs a fraction of it. */
+const WORKER_HEAP_MB = 128;
+
+type WorkerAnswer =
+  { ok: true; busy: BusyTime[] } | { ok: false; code: IcalErrorCode; detail: string };
+
+/** Reads are queued: one at a time per process, so feeds never take more than one core. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Reads a calendar's text as `readBusyTimes` does, but on a worker thread: the server's own
+ * thread keeps answering while a feed is parsed and expanded, whatever the feed holds. The
+ * thread is stopped after `limits.maxReadMs` and its heap is capped, so one feed costs at most
+ * that much time of one core. Throws an `IcalImportError` as `readBusyTimes` does.
+ */
+export function readBusyTimesOffThread(
+  text: string,
+  now: Date,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): Promise<BusyTime[]> {
+  const read = queue.then(() => readOnce(text, now, limits));
+  queue = read.catch(() => undefined);
+  return read;
+}
+
+function readOnce(text: string, now: Date, limits: ImportLimits): Promise<BusyTime[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./ical-worker.ts", import.meta.url), {
+      workerData: { text, nowMs: now.getTime(), limits },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      stdout: true,
+      stderr: true,
+    });
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(cap);
+      outcome();
+      void worker.terminate();
+    };
+    const cap = setTimeout(
+      () =>
+        settle(() =>
+          reject(
+            new IcalImportError(
+              "too_many_events",
+              `reading the calendar took longer than ${limits.maxReadMs} ms`,
+            ),
+          ),
+        ),
+      limits.maxReadMs,
+    );
+    worker.once("message", (answer: WorkerAnswer) =>
+      settle(() =>
+        answer.ok ? resolve(answer.busy) : reject(new IcalImportError(answer.code, answer.detail)),
+      ),
+    );
+    worker.once("error", (error: Error) =>
+      settle(() =>
+        reject(
+          new IcalImportError(
+            "too_many_events",
+            `the calendar could not be read within its limits: ${error.message.slice(0, 100)}`,
+          ),
+        ),
+      ),
+    );
+    worker.once("exit", (code) =>
+      settle(() =>
+        reject(new IcalImportError("malformed", `the reader stopped (exit code ${code})`)),
+      ),
+    );
+  });
+}
