@@ -288,11 +288,9 @@ describeEachBackend("the iCal calls", (database) => {
       // Read moments ago: not read again (a click cannot make the server fetch at will).
       const fetched = feeds.hits("/booking.ics");
       const again = await call("POST", staffPath(THIRD!.id, `/calendar-feeds/${feed.id}/sync`));
-      expect(dataOf(syncEstateCalendarFeed, again, 429)).toEqual({
-        message: expect.stringMatching(
-          /^This calendar was read moments ago\. It can be read again in \d+ seconds\.$/,
-        ),
-      });
+      expect(dataOf(syncEstateCalendarFeed, again, 429).message).toMatch(
+        /^This calendar was read moments ago\. It can be read again in \d+ seconds\.$/,
+      );
       expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(50);
       expect(feeds.hits("/booking.ics")).toBe(fetched);
       // Broken: the answer says why, as a code, and the busy time read before stays.
