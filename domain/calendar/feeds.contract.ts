@@ -68,11 +68,21 @@ export const IcalUrlSchema = z
   .object({ icalUrl: z.string().describe("The new secret address; the previous one answers 404") })
   .meta({ id: "IcalUrl" });
 
+/**
+ * An iCal feed's address as people paste it. Apple and Outlook hand out `webcal://` (and
+ * `webcals://`) addresses: those name the same feed over HTTPS, so they are read as `https://`.
+ */
 const FeedUrlSchema = z
   .string({ error: "owner.calendarFeeds.errors.urlInvalid" })
   .max(MAX_URL_LENGTH, "owner.calendarFeeds.errors.urlTooLong")
-  .refine((value) => /^\s*https?:\/\/\S+\s*$/i.test(value), "owner.calendarFeeds.errors.urlInvalid")
-  .describe("An http or https address of an iCal feed (a webcal:// address: write https://)");
+  .refine(
+    (value) => /^\s*(https?|webcals?):\/\/\S+\s*$/i.test(value),
+    "owner.calendarFeeds.errors.urlInvalid",
+  )
+  .transform((value) => value.trim().replace(/^webcals?:\/\//i, "https://"))
+  .describe(
+    "An http or https address of an iCal feed; a webcal:// (or webcals://) address is read as https://",
+  );
 
 export const NewCalendarFeedSchema = z
   .strictObject({ url: FeedUrlSchema })
