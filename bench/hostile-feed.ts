@@ -26,7 +26,7 @@
  * (each call fetches and reads it again: the read on a worker thread, under its time cap),
  * then idle again, to see whether the machine drifted during the run. Each row gives p50, p95
  * and max in ms and its p95 over the idle p95 of the same run, and the event loop's delay
- * over the row (p99 and max, node:perf_hooks, 10 ms resolution): a request p95 that rises while
+ * over the row (p99 and max, node:perf_hooks, sampled every 5 ms): a request p95 that rises while
  * the loop delay does not points at the two threads sharing the cores (the read's worker and
  * the server's thread), not at work on the server's thread. A variant row also gives the syncs
  * it overlapped (count, min / median / max time each, outcomes). A sync's time includes the
@@ -39,6 +39,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { asc } from "drizzle-orm";
 import pino from "pino";
 import { loadPropertyContent } from "../content/load-properties.ts";
@@ -68,6 +69,8 @@ const MIN_SYNCS = QUICK ? 3 : 10;
 /** ...or this long has passed. */
 const MAX_VARIANT_MS = QUICK ? 20_000 : 45_000;
 const TARGET_RATIO = 2;
+/** The event loop's delay is sampled this often (its figures are the delay past it). */
+const LOOP_SAMPLE_MS = 5;
 
 const EVENTS = 3000;
 const RECURRENCE = "RRULE:FREQ=HOURLY;COUNT=1000";
@@ -129,6 +132,30 @@ async function timedRequest(url: string): Promise<{ ms: number; ok: boolean }> {
   return { ms: performance.now() - started, ok: response.status === 200 };
 }
 
+interface LoopDelay {
+  /** How late the event loop's sample timer ran, in ms: p99 and max over the row. */
+  loopDelayP99: number;
+  loopDelayMax: number;
+}
+
+/** Runs `work` while sampling the event loop's delay. */
+async function withLoopDelay<T extends object>(work: () => Promise<T>): Promise<T & LoopDelay> {
+  const histogram = monitorEventLoopDelay({ resolution: LOOP_SAMPLE_MS });
+  histogram.enable();
+  try {
+    const result = await work();
+    histogram.disable();
+    const late = (ns: number) => Math.max(0, ns / 1e6 - LOOP_SAMPLE_MS);
+    return {
+      ...result,
+      loopDelayP99: late(histogram.percentile(99)),
+      loopDelayMax: late(histogram.max),
+    };
+  } finally {
+    histogram.disable();
+  }
+}
+
 async function idleRow(url: string, count: number): Promise<Latencies> {
   const samples: number[] = [];
   let non200 = 0;
@@ -148,8 +175,7 @@ interface SyncRecord {
 
 function describeOutcome(outcome: SyncOutcome | null): Omit<SyncRecord, "ms"> {
   if (!outcome) return { outcome: "feed gone" };
-  if (outcome.outcome === "synced")
-    return { outcome: `synced, ${outcome.eventCount} busy times` };
+  if (outcome.outcome === "synced") return { outcome: `synced, ${outcome.eventCount} busy times` };
   return { outcome: `failed: ${outcome.error.code}`, detail: outcome.error.detail };
 }
 
@@ -166,10 +192,7 @@ interface LoadedRow extends Latencies {
  * Syncs the feed back to back in the background while requests go one after the other; the
  * figures count the requests that started while a sync was in flight.
  */
-async function loadedRow(
-  url: string,
-  sync: () => Promise<SyncOutcome | null>,
-): Promise<LoadedRow> {
+async function loadedRow(url: string, sync: () => Promise<SyncOutcome | null>): Promise<LoadedRow> {
   let inFlight = 0;
   let stopped = false;
   const syncs: SyncRecord[] = [];
@@ -182,7 +205,10 @@ async function loadedRow(
       try {
         record = describeOutcome(await sync());
       } catch (error) {
-        record = { outcome: "threw", detail: error instanceof Error ? error.message : String(error) };
+        record = {
+          outcome: "threw",
+          detail: error instanceof Error ? error.message : String(error),
+        };
       } finally {
         inFlight -= 1;
       }
@@ -232,7 +258,7 @@ function syncSummary(syncs: SyncRecord[]): { count: string; timeEach: string; ou
   for (const sync of syncs) outcomes.set(sync.outcome, (outcomes.get(sync.outcome) ?? 0) + 1);
   return {
     count: String(syncs.length),
-    timeEach: `${fixed(times[0]!, 0)} / ${fixed(percentile(times, 0.5), 0)} / ${fixed(times.at(-1)!, 0)} ms`,
+    timeEach: `${fixed(times[0]!, 0)} / ${fixed(percentile(times, 0.5), 0)} / ${fixed(times.at(-1)!, 0)}`,
     outcome: [...outcomes].map(([outcome, n]) => `${n}x ${outcome}`).join("; "),
   };
 }
@@ -291,10 +317,10 @@ try {
   );
 
   await idleRow(publicUrl, WARM_UP_REQUESTS);
-  const idle = await idleRow(publicUrl, IDLE_REQUESTS);
+  const idle = await withLoopDelay(() => idleRow(publicUrl, IDLE_REQUESTS));
   console.log(`idle: p95 ${fixed(idle.p95)} ms`);
 
-  const loaded: { name: string; row: LoadedRow }[] = [];
+  const loaded: { name: string; row: LoadedRow & LoopDelay }[] = [];
   for (const variant of variants) {
     const feed = await addCalendarFeed(deps, feedConfig.outbound, {
       propertyId: estate.id,
@@ -302,23 +328,26 @@ try {
       createdBy: "bench",
       now: new Date(),
     });
-    const row = await loadedRow(publicUrl, () => syncFeed(deps, feedConfig, feed.id, new Date()));
+    const row = await withLoopDelay(() =>
+      loadedRow(publicUrl, () => syncFeed(deps, feedConfig, feed.id, new Date())),
+    );
     loaded.push({ name: variant.name, row });
     console.log(
       `${variant.name}: p95 ${fixed(row.p95)} ms, ${row.syncs.length} syncs in ${fixed(row.ms / 1000)} s`,
     );
   }
-  const idleAfter = await idleRow(publicUrl, IDLE_REQUESTS);
+  const idleAfter = await withLoopDelay(() => idleRow(publicUrl, IDLE_REQUESTS));
 
   const ratio = (p95: number) => p95 / idle.p95;
-  const latencyColumns = (row: Latencies) => ({
+  const latencyColumns = (row: Latencies & LoopDelay) => ({
     requests: row.requests + (row.non200 ? ` (${row.non200} non-200)` : ""),
     "p50 ms": fixed(row.p50),
     "p95 ms": fixed(row.p95),
     "max ms": fixed(row.max),
     "p95 / idle": fixed(ratio(row.p95), 2),
+    "loop delay p99 / max": `${fixed(row.loopDelayP99)} / ${fixed(row.loopDelayMax)} ms`,
   });
-  const noSyncs = { syncs: "", "sync time min / median / max": "", "sync outcomes": "" };
+  const noSyncs = { syncs: "", "sync ms min / med / max": "", "sync outcomes": "" };
   console.log(
     `\nGET ${publicPath}: requests one at a time; hostile rows count those that started during a sync`,
   );
@@ -330,7 +359,7 @@ try {
         variant: `hostile, ${name}${row.cutShort ? " (cut short)" : ""}`,
         ...latencyColumns(row),
         syncs: summary.count,
-        "sync time min / median / max": summary.timeEach,
+        "sync ms min / med / max": summary.timeEach,
         "sync outcomes": summary.outcome,
       };
     }),
@@ -361,6 +390,7 @@ try {
         LOADED_REQUESTS,
         MIN_SYNCS,
         MAX_VARIANT_MS,
+        LOOP_SAMPLE_MS,
         EVENTS,
         RECURRENCE,
         limits,

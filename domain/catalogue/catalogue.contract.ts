@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, error, PUBLIC } from "../api/operation.ts";
-import { LANGUAGES } from "../../i18n/config.ts";
+import { LANGUAGES, matchLanguage } from "../../i18n/config.ts";
 import {
   CATALOGUE_MAX_PAGE_SIZE,
   CATALOGUE_MAX_STAY_NIGHTS,
@@ -77,12 +77,20 @@ export const CastleFieldsSchema = CastleSchema.partial().meta({
 });
 
 /** `?lang=`: the content's language (an empty value is left out). */
+/**
+ * `?lang=`: one of the four languages. A regional variant is its language (`fr-CA` is `fr`,
+ * `zh-Hans-CN` is `zh`); a language the site does not have is refused, not answered in English
+ * as if it had been understood.
+ */
 const ContentLanguageSchema = z.preprocess(
-  (value) => (value === "" ? undefined : value),
+  (value) =>
+    value === "" ? undefined : typeof value === "string" ? (matchLanguage(value) ?? value) : value,
   z
     .enum(LANGUAGES)
     .optional()
-    .describe("The content's language (English when left out); messages follow it too"),
+    .describe(
+      "The content's language (English when left out); messages follow it too. A regional variant (fr-CA, zh-CN, en-GB, it-CH) is its language; any other language is a 400",
+    ),
 );
 
 /** `?fields=a,b` (or repeated): the chosen fields, all when absent or empty. */

@@ -53,6 +53,19 @@ describeEachBackend("GET /api/castles", (database) => {
       200,
     );
     expect(missing.find((p) => p.slug === "tuscany")?.name).toBe("Tuscany");
+    // A regional variant is its language.
+    for (const [tag, name] of [
+      ["fr-CA", "Toscane"],
+      ["zh-CN", "托斯卡纳"],
+      ["en-GB", "Tuscany"],
+    ] as const) {
+      const castle = await expectAnswer(
+        getCastle,
+        await fetch(`${url()}/api/castles/tuscany?lang=${tag}`),
+        200,
+      );
+      expect(castle.name, tag).toBe(name);
+    }
     for (const path of ["/api/castles?lang=de", "/api/castles/tuscany?lang=de"]) {
       const unknown = await fetch(`${url()}${path}`);
       expect(unknown.status, path).toBe(400);
