@@ -73,7 +73,7 @@ import { requestRoutes } from "./api/requests.ts";
 import { seoRoutes } from "./api/seo.ts";
 import { whitepaperRoutes } from "./api/whitepaper.ts";
 import { languageMiddleware } from "./middleware/language.ts";
-import { supportedMethodsOnly } from "./middleware/methods.ts";
+import { pageMethodsOnly, supportedMethodsOnly } from "./middleware/methods.ts";
 import { storableQueryOnly } from "./middleware/query-text.ts";
 import {
   invalidateOnWrite,
@@ -252,6 +252,7 @@ export function createExpressApp({
   if (build) {
     const publicPages = publicPagesOf(deps);
     if (ops) app.use(ops.outage.pageGate());
+    app.use(pageMethodsOnly());
     app.use(announceStylesheets(build, { earlyHints: env.EARLY_HINTS ?? false }));
     app.use(
       createRequestHandler({

@@ -38,3 +38,60 @@ describeEachBackend("a method the site does not implement", (database) => {
         }
   });
 });
+
+describeEachBackend("a form posted to a page", (database) => {
+  const site = servePages(() => database().deps);
+
+  it("is refused with a quiet 405: no stack, nothing outside the JSON log", async () => {
+    const written: string[] = [];
+    const capture = (stream: NodeJS.WriteStream) => {
+      const write = stream.write.bind(stream);
+      stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+        written.push(String(chunk));
+        return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+      }) as typeof stream.write;
+      return () => {
+        stream.write = write;
+      };
+    };
+    const restore = [capture(process.stdout), capture(process.stderr)];
+    try {
+      for (const path of [
+        "/admin/login",
+        "/contact",
+        "/onboard/verify",
+        `/requests/${"a".repeat(43)}`,
+      ])
+        for (const language of ["en", "it"] as const) {
+          const answer = await fetch(`${site.url()}${path}`, {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/x-www-form-urlencoded",
+              "Accept-Language": language,
+            },
+            body: "email=a",
+          });
+          expect(answer.status, path).toBe(405);
+          expect(answer.headers.get("allow"), path).toBe("GET, HEAD");
+          expect(await answer.json(), path).toEqual({
+            message: translate(language, "errors.methodNotAllowed", { methods: "GET, HEAD" }),
+          });
+        }
+    } finally {
+      for (const undo of restore) undo();
+    }
+    const lines = written
+      .join("")
+      .split("\n")
+      .filter((line) => line.trim() !== "");
+    const notJson = lines.filter((line) => {
+      try {
+        JSON.parse(line);
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    expect(notJson).toEqual([]);
+  });
+});

@@ -17,3 +17,20 @@ export function supportedMethodsOnly() {
     sendError(res, 405, "errors.methodNotAllowed", { methods: allow });
   };
 }
+
+/** What a page answers: no page has an action, so a form post to one is refused. */
+export const PAGE_METHODS = ["GET", "HEAD"];
+
+/**
+ * Refuses a POST (or PUT, DELETE…) to a page with a quiet 405 and `{message}`: no page takes a
+ * form post (forms call the API), and React Router would log each such request as an error
+ * with its stack, outside the JSON log, for anyone to repeat.
+ */
+export function pageMethodsOnly() {
+  const allow = PAGE_METHODS.join(", ");
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (PAGE_METHODS.includes(req.method)) return next();
+    res.setHeader("Allow", allow);
+    sendError(res, 405, "errors.methodNotAllowed", { methods: allow });
+  };
+}
