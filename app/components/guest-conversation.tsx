@@ -130,7 +130,7 @@ export function GuestConversation({
         emptyText={t("conversation.empty")}
         label={t("conversation.heading")}
       />
-      <form onSubmit={submit} noValidate className="mt-6 grid gap-4">
+      <form method="post" onSubmit={submit} noValidate className="mt-6 grid gap-4">
         <TextAreaField
           label={t("conversation.replyLabel")}
           hint={t("conversation.replyHint", { max: MESSAGE_MAX_LENGTH })}

@@ -223,3 +223,12 @@ describeEachBackend("the webhook API", (database) => {
     });
   });
 });
+
+describe("the signature check that docs/webhooks.md gives receivers", () => {
+  it("answers false, never throws, for a delivery without a signature or with a broken one", async () => {
+    const verify = await documentedVerify();
+    const missing = undefined as unknown as string;
+    for (const header of [missing, "", "garbage", "t=1", "v1=abc", `t=${Date.now()},v1=`])
+      expect(verify("a-secret", header, '{"id":"x"}'), String(header)).toBe(false);
+  });
+});

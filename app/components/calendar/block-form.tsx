@@ -113,7 +113,7 @@ export function BlockForm({
         </h3>
         <p className="text-muted mt-1 text-sm">{t("owner.calendar.add.intro")}</p>
       </div>
-      <form ref={form} onSubmit={submit} noValidate className="grid gap-4">
+      <form method="post" ref={form} onSubmit={submit} noValidate className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label={t("owner.calendar.add.start")} error={errors.start}>
             {(props) => (

@@ -285,7 +285,12 @@ export function FeedsPanel({ icalUrl, feeds, api, syncMinutes = 30, onChanged }:
           </Table>
         )}
 
-        <form onSubmit={(event) => void add(event)} noValidate className="grid gap-3 sm:max-w-xl">
+        <form
+          method="post"
+          onSubmit={(event) => void add(event)}
+          noValidate
+          className="grid gap-3 sm:max-w-xl"
+        >
           <Field
             label={t("owner.calendarFeeds.add.label")}
             hint={t("owner.calendarFeeds.add.hint")}

@@ -299,6 +299,7 @@ function FieldEditor({
   const lines = draft.split("\n").length;
   return (
     <form
+      method="post"
       noValidate
       onSubmit={(event) => {
         event.preventDefault();

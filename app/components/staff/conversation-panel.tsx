@@ -130,6 +130,7 @@ export function ConversationPanel({ detail }: { detail: RequestDetail }) {
         )}
       </div>
       <form
+        method="post"
         onSubmit={(event) => {
           event.preventDefault();
           void send(false);

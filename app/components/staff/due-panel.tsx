@@ -63,7 +63,12 @@ export function DuePanel({ detail, onChanged }: { detail: RequestDetail; onChang
         {t("staff.lifecycle.extend.heading")}
       </h3>
       <DueLine row={detail} locale={i18n.language} />
-      <form onSubmit={submit} noValidate className="mt-4 flex flex-wrap items-end gap-3">
+      <form
+        method="post"
+        onSubmit={submit}
+        noValidate
+        className="mt-4 flex flex-wrap items-end gap-3"
+      >
         <Field label={t("staff.lifecycle.extend.label")} error={error} className="w-full sm:w-64">
           {(control) => (
             <input

@@ -77,7 +77,7 @@ export function OwnerEmailForm({
           {current ?? t("staff.estates.owner.none")}
         </dd>
       </dl>
-      <form onSubmit={submit} noValidate className="grid gap-1.5">
+      <form method="post" onSubmit={submit} noValidate className="grid gap-1.5">
         <label htmlFor={ids.input} className="text-ink text-sm font-medium">
           {t("staff.estates.owner.label")}
         </label>

@@ -427,7 +427,7 @@ function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void
           ))}
         </ul>
       )}
-      <form onSubmit={submit} noValidate className="mt-4 grid gap-3">
+      <form method="post" onSubmit={submit} noValidate className="mt-4 grid gap-3">
         <TextAreaField
           label={t("staff.details.noteLabel")}
           hint={t("staff.details.noteHint")}

@@ -63,7 +63,7 @@ export function ResponseHoursForm({
   };
 
   return (
-    <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
+    <form method="post" onSubmit={submit} noValidate className="flex flex-wrap items-end gap-3">
       <Field
         label={t("staff.lifecycle.responseHours.label")}
         hint={t("staff.lifecycle.responseHours.hint")}

@@ -43,6 +43,7 @@ export function CodeForm({
   const [busy, setBusy] = useState(false);
   return (
     <form
+      method="post"
       noValidate
       className="grid gap-4"
       data-testid={testId}

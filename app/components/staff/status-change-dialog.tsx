@@ -152,7 +152,7 @@ function StatusChangeForm({
   };
 
   return (
-    <form onSubmit={submit} noValidate className="grid gap-5">
+    <form method="post" onSubmit={submit} noValidate className="grid gap-5">
       <div className="pr-10">
         <DialogTitle className="font-display text-heritage text-3xl font-semibold">
           {t("staff.change.title")}

@@ -118,7 +118,7 @@ export function StayPanel({ detail, onChanged }: { detail: RequestDetail; onChan
       {detail.collisions.length > 0 && (
         <CollisionAlert title={t("calendarCollision.warning")} collisions={detail.collisions} />
       )}
-      <form onSubmit={submit} noValidate className="mt-4 grid gap-3 sm:grid-cols-3">
+      <form method="post" onSubmit={submit} noValidate className="mt-4 grid gap-3 sm:grid-cols-3">
         <Field
           label={t("staff.stay.estate")}
           hint={t("staff.stay.estateHint")}

@@ -106,6 +106,7 @@ export default function Account() {
       <AccountNav />
 
       <form
+        method="post"
         onSubmit={(event) => void change(event)}
         className="border-gold/30 bg-paper grid gap-5 rounded-sm border p-6 lg:max-w-3xl"
         aria-labelledby="password-title"

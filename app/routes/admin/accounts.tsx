@@ -126,6 +126,7 @@ export default function Accounts({ loaderData }: Route.ComponentProps) {
       <StaffPageHeader title={t("staff.accounts.title")} description={t("staff.accounts.intro")} />
 
       <form
+        method="post"
         onSubmit={(event) => void invite(event)}
         className="border-gold/30 bg-paper grid gap-5 rounded-sm border p-6 lg:max-w-3xl"
         aria-labelledby="invite-title"

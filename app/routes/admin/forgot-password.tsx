@@ -51,7 +51,12 @@ export default function ForgotPassword() {
             {t("staff.account.forgot.sent")}
           </p>
         ) : (
-          <form onSubmit={(event) => void submit(event)} noValidate className="mt-6 grid gap-5">
+          <form
+            method="post"
+            onSubmit={(event) => void submit(event)}
+            noValidate
+            className="mt-6 grid gap-5"
+          >
             <InputField
               label={t("staff.login.email")}
               type="email"

@@ -80,7 +80,12 @@ export default function Invitation({ params }: Route.ComponentProps) {
         ) : (
           email &&
           !invalid && (
-            <form onSubmit={(event) => void submit(event)} noValidate className="mt-6 grid gap-5">
+            <form
+              method="post"
+              onSubmit={(event) => void submit(event)}
+              noValidate
+              className="mt-6 grid gap-5"
+            >
               <InputField
                 label={t("staff.setup.name")}
                 autoComplete="name"

@@ -65,7 +65,12 @@ export default function PasswordReset({ params }: Route.ComponentProps) {
           </div>
         ) : (
           !invalid && (
-            <form onSubmit={(event) => void submit(event)} noValidate className="mt-6 grid gap-5">
+            <form
+              method="post"
+              onSubmit={(event) => void submit(event)}
+              noValidate
+              className="mt-6 grid gap-5"
+            >
               <InputField
                 label={t("staff.account.password.new")}
                 hint={t("staff.setup.passwordHint", { min: PASSWORD_MIN_LENGTH })}

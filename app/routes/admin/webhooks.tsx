@@ -218,6 +218,7 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
       <StaffPageHeader title={t("staff.webhooks.title")} description={t("staff.webhooks.intro")} />
 
       <form
+        method="post"
         onSubmit={(event) => void register(event)}
         className="border-gold/30 bg-paper grid gap-5 rounded-sm border p-6 lg:max-w-3xl"
         aria-labelledby="webhook-register-title"
