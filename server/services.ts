@@ -172,6 +172,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
 
   const transport = createMailTransport({
     from: env.MAIL_FROM,
+    replyTo: env.STAFF_EMAIL,
     smtpUrl: env.SMTP_URL,
     directory: join(env.DATA_DIR, "mail"),
     messageIdDomain: new URL(env.PUBLIC_URL).hostname,

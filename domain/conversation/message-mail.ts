@@ -35,6 +35,8 @@ export function renderStaffMessage(
     "",
     statusUrl ? `${reply} ${statusUrl}` : reply,
     "",
+    t("mail.howToAnswer"),
+    "",
     closing,
     t("mail.signature"),
   ].join("\n");
@@ -48,6 +50,7 @@ export function renderStaffMessage(
       statusUrl
         ? `<p>${escapeHtml(reply)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`
         : `<p>${escapeHtml(reply)}</p>`,
+      `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
     ].join("\n"),
   );

@@ -14,6 +14,7 @@ import {
   startMailWorker,
 } from "./outbox.ts";
 import { listUndeliveredMail } from "./outbox-health.ts";
+import { renderGuestConfirmation } from "./templates.ts";
 import { classifySmtpError, createMailTransport, type MailTransport } from "./transport.ts";
 import { stringContaining, stringMatching } from "../../tests/setup/matchers.ts";
 
@@ -233,6 +234,41 @@ describeEachBackend(
   },
   { seed: false },
 );
+
+it("asks for replies to the staff address on every mail but the staff's own, and says so to the guest", async () => {
+  const smtp = new TestSmtpServer();
+  await smtp.start();
+  const transport = createMailTransport({
+    from: "Castellum <no-reply@castellum.example>",
+    replyTo: "requests@castellum.example",
+    smtpUrl: smtp.url,
+    directory: "/nonexistent",
+    messageIdDomain: "castellum.example",
+  });
+  try {
+    const mail = renderGuestConfirmation(
+      {
+        kind: "booking",
+        reference: "BR-AAAA-BBBB",
+        language: "fr",
+        details: {},
+      } as unknown as Parameters<typeof renderGuestConfirmation>[0],
+      "https://castellum.example/requests/x",
+    );
+    await transport.send({ id: "guest-mail", to: "guest@example.com", ...mail });
+    await transport.send({ id: "staff-mail", to: "requests@castellum.example", ...mail });
+    const [guest] = smtp.to("guest@example.com");
+    const [staff] = smtp.to("requests@castellum.example");
+    expect(guest?.raw).toMatch(/^Reply-To: requests@castellum\.example\r?$/m);
+    expect(staff?.raw).not.toMatch(/^Reply-To:/im);
+    expect(mail.text).toContain(
+      "Une question ? Répondez à cet e-mail : votre réponse parvient à notre équipe des réservations.",
+    );
+  } finally {
+    transport.close();
+    await smtp.stop();
+  }
+});
 
 it("tells a relay that is away from a mail the relay refused", () => {
   const kind = (error: object) => classifySmtpError(Object.assign(new Error("x"), error)).kind;

@@ -60,6 +60,8 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
     "",
     `${statusLine} ${statusUrl}`,
     "",
+    t("mail.howToAnswer"),
+    "",
     closing,
     t("mail.signature"),
   ].join("\n");
@@ -72,6 +74,7 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
         ? [`<h2 style="font-size:16px">${escapeHtml(t("mail.summaryHeading"))}</h2>`, table(rows)]
         : []),
       `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`,
+      `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
     ].join("\n"),
   );
@@ -171,12 +174,15 @@ export function renderExpiry(request: MailRequest): RenderedMail {
     t("mail.statusChange.statusLinkInConfirmation"),
   ];
   const closing = t("mail.confirmation.closing");
-  const text = [...paragraphs, "", closing, t("mail.signature")].join("\n");
+  const text = [...paragraphs, "", t("mail.howToAnswer"), "", closing, t("mail.signature")].join(
+    "\n",
+  );
   const html = layout(
     request.language,
     subject,
     [
       ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+      `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
     ].join("\n"),
   );
@@ -239,6 +245,8 @@ export function renderStatusChange(
     "",
     statusUrl ? `${statusLine} ${statusUrl}` : statusLine,
     "",
+    t("mail.howToAnswer"),
+    "",
     closing,
     t("mail.signature"),
   ].join("\n");
@@ -254,6 +262,7 @@ export function renderStatusChange(
       statusUrl
         ? `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`
         : `<p>${escapeHtml(statusLine)}</p>`,
+      `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
     ].join("\n"),
   );

@@ -76,6 +76,11 @@ export function classifySmtpError(error: unknown): MailSendError {
 
 export interface MailTransportOptions {
   from: string;
+  /**
+   * Where a reply goes (STAFF_EMAIL): `from` is a no-reply address, so a guest's answer by
+   * mail reaches the staff's inbox. Not set on mail to that address itself.
+   */
+  replyTo?: string;
   /** Send through this SMTP server (smtp:// or smtps://, credentials in the URL). */
   smtpUrl?: string;
   /** Otherwise write each mail as an .eml file in this folder. */
@@ -93,6 +98,9 @@ export function createMailTransport(options: MailTransportOptions): MailTranspor
   const envelope = (mail: OutgoingMail) => ({
     from: options.from,
     to: mail.to,
+    ...(options.replyTo && mail.to.toLowerCase() !== options.replyTo.toLowerCase()
+      ? { replyTo: options.replyTo }
+      : {}),
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
