@@ -11,4 +11,10 @@ export interface Deps {
    * first. The server's instance has one; without it every search is SQL.
    */
   factsIndex?: FactsIndex;
+  /**
+   * APP_SECRETS_KEY: a key kept outside the database that seals what the database must not
+   * hold in the clear (TOTP secrets), so a copy of the database alone opens none of them.
+   * Without it, a key the application keeps in the database does (domain/app-secrets.ts).
+   */
+  secretsKey?: string;
 }

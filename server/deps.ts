@@ -26,7 +26,7 @@ export async function createDeps(
     onIdleError: (error) => log.warn({ err: error }, "idle database connection lost"),
   });
   await database.migrate();
-  const deps: Deps = { db: database.db, log };
+  const deps: Deps = { db: database.db, log, secretsKey: env.APP_SECRETS_KEY };
   if (env.SEED_DEMO_CATALOGUE && (await isCatalogueEmpty(deps))) {
     await seedCatalogue(deps, loadPropertyContent(join(rootDir, "content/properties")));
   } else {

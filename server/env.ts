@@ -53,6 +53,7 @@ export const EnvSchema = z.object({
 
   /** ALTCHA: signs challenges; by default a secret made once and kept in the database. */
   ALTCHA_HMAC_SECRET: z.string().min(16).optional(),
+  APP_SECRETS_KEY: z.string().min(32).optional(),
   /** ALTCHA proof-of-work cost (PBKDF2 iterations per attempt; ~256 attempts on average). */
   ALTCHA_COST: z.coerce.number().int().min(1).max(1_000_000).default(5000),
   /** How long a challenge, and so a solved widget, stays valid (seconds). */

@@ -306,7 +306,8 @@ export type ForgottenPasswordResult =
   | { outcome: "unavailable" };
 
 /**
- * "Forgotten password": counts the request against the email and the address first, then mails
+ * "Forgotten password": counts the request against the email from this address, the email
+ * from everywhere (five times as many) and the address first, then mails
  * a link only when an enabled account has this email. The answer is `accepted` either way, so it
  * tells nobody whether the account exists.
  */
@@ -318,13 +319,27 @@ export async function requestPasswordReset(
   const email = input.email.trim().toLowerCase();
   let retryAfterSeconds: number;
   try {
+    const ip = input.client?.ip ?? "unknown";
     retryAfterSeconds = await consumeRateLimits(limits.store, [
-      { name: "password-reset-email", max: limits.perEmail, windowMs: limits.windowMs, key: email },
+      // Per email from one address: a stranger elsewhere cannot use up the person's own tries.
+      {
+        name: "password-reset-email-ip",
+        max: limits.perEmail,
+        windowMs: limits.windowMs,
+        key: `${email}|${ip}`,
+      },
+      // Per email from everywhere, higher: bounds the mail one inbox can be sent.
+      {
+        name: "password-reset-email",
+        max: limits.perEmail * 5,
+        windowMs: limits.windowMs,
+        key: email,
+      },
       {
         name: "password-reset-ip",
         max: limits.perIp,
         windowMs: limits.windowMs,
-        key: input.client?.ip ?? "unknown",
+        key: ip,
       },
     ]);
   } catch (error) {

@@ -112,6 +112,25 @@ describeEachBackend(
       expect(row!.sealedSecret).not.toContain(secret);
     });
 
+    it("seals new secrets with APP_SECRETS_KEY when set, and still opens those sealed before it", async () => {
+      const plain = database().deps;
+      const keyed = { ...plain, secretsKey: "an-outside-key-of-at-least-32-characters" };
+      const t0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+      const code = (secret: string, ms: number) =>
+        generate({ secret, epoch: Math.floor(ms / 1000) });
+      // Enrolled before the key was set: the server with the key still takes its codes.
+      const before = await enrolDirectly(plain, "sealed.before@castellum.test", t0);
+      const accept = (deps: Deps, staffUserId: string, secret: string, ms: number) =>
+        code(secret, ms).then((token) =>
+          acceptTotpCode(deps, { staffUserId, code: token, nowMs: ms }),
+        );
+      expect(await accept(keyed, before.user.id, before.secret, t0 + 2 * STEP_MS)).toBe(true);
+      // Enrolled with the key: the database's own key alone cannot open it.
+      const after = await enrolDirectly(keyed, "sealed.after@castellum.test", t0);
+      expect(await accept(plain, after.user.id, after.secret, t0 + 2 * STEP_MS)).toBe(false);
+      expect(await accept(keyed, after.user.id, after.secret, t0 + 4 * STEP_MS)).toBe(true);
+    });
+
     it("spends a recovery code once, however it is typed, and makes 10 distinct ones", async () => {
       const deps = database().deps;
       const { user, recoveryCodes } = await enrolDirectly(deps, "codes@castellum.test");

@@ -74,7 +74,7 @@ const staffActor = (user: Pick<StaffUser, "id" | "email">) =>
  * first batch of 10 recovery codes is made, in one transaction with their log entries.
  */
 export async function confirmTotpEnrolment(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "secretsKey">,
   input: {
     user: StaffUser;
     code: string;
@@ -86,7 +86,7 @@ export async function confirmTotpEnrolment(
 ): Promise<{ outcome: "confirmed"; recoveryCodes: string[] } | { outcome: "invalid" }> {
   return withTransaction(deps.db, async (db) => {
     const right = await acceptTotpCode(
-      { db },
+      { db, secretsKey: deps.secretsKey },
       { staffUserId: input.user.id, code: input.code, pending: true, nowMs: input.nowMs },
     );
     if (!right) return { outcome: "invalid" } as const;

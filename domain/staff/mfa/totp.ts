@@ -18,11 +18,30 @@ const TOLERANCE_SECONDS = TOTP_PERIOD_SECONDS;
 const ISSUER = "Castellum";
 const SECRET_NAME = "staff-totp-key";
 
-/** The 256-bit key that seals TOTP secrets (an application secret, shared by instances). */
-async function totpKey(deps: Pick<Deps, "db">): Promise<Buffer> {
-  return createHash("sha256")
+/**
+ * The 256-bit keys that may open a sealed TOTP secret, the one to seal with first: the key
+ * from the environment (APP_SECRETS_KEY) when there is one, then the application secret kept
+ * in the database, which sealed the secrets enrolled before the environment's key was set.
+ */
+async function totpKeys(deps: Pick<Deps, "db" | "secretsKey">): Promise<Buffer[]> {
+  const stored = createHash("sha256")
     .update(await getOrCreateSecret(deps, SECRET_NAME))
     .digest();
+  if (!deps.secretsKey) return [stored];
+  const outside = createHash("sha256").update(`${SECRET_NAME}:${deps.secretsKey}`).digest();
+  return [outside, stored];
+}
+
+/** The key that seals a new TOTP secret. */
+const sealingKey = async (deps: Pick<Deps, "db" | "secretsKey">) => (await totpKeys(deps))[0]!;
+
+/** A sealed TOTP secret opened with whichever key sealed it, or null. */
+async function openTotpSecret(deps: Pick<Deps, "db" | "secretsKey">, sealed: string) {
+  for (const key of await totpKeys(deps)) {
+    const secret = openSealed(key, sealed);
+    if (secret) return secret;
+  }
+  return null;
 }
 
 export interface TotpEnrolment {
@@ -48,12 +67,12 @@ export async function hasConfirmedTotp(deps: Pick<Deps, "db">, staffUserId: stri
  * it first), so a half-made enrolment never replaces a working factor.
  */
 export async function startTotpEnrolment(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "secretsKey">,
   account: { id: string; email: string },
 ): Promise<{ outcome: "started"; enrolment: TotpEnrolment } | { outcome: "already_enrolled" }> {
   if (await hasConfirmedTotp(deps, account.id)) return { outcome: "already_enrolled" };
   const secret = generateSecret();
-  const sealedSecret = seal(await totpKey(deps), secret);
+  const sealedSecret = seal(await sealingKey(deps), secret);
   const rows = await deps.db
     .insert(staffTotp)
     .values({ staffUserId: account.id, sealedSecret })
@@ -86,7 +105,7 @@ export function normaliseTotpCode(code: string): string | null {
  * accepted is refused, on any instance. `nowMs` is the clock (tests pass their own).
  */
 export async function acceptTotpCode(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "secretsKey">,
   input: { staffUserId: string; code: string; pending?: boolean; nowMs?: number },
 ): Promise<boolean> {
   const token = normaliseTotpCode(input.code);
@@ -96,7 +115,7 @@ export async function acceptTotpCode(
     .from(staffTotp)
     .where(eq(staffTotp.staffUserId, input.staffUserId));
   if (!row || Boolean(row.confirmedAt) === Boolean(input.pending)) return false;
-  const secret = openSealed(await totpKey(deps), row.sealedSecret);
+  const secret = await openTotpSecret(deps, row.sealedSecret);
   if (!secret) return false;
   const result = await verify({
     secret,
