@@ -21,7 +21,12 @@ export const IsoDateSchema = z
       isIsoDate(value) && value >= CALENDAR_DATE_RANGE.min && value <= CALENDAR_DATE_RANGE.max,
     "validation.dateInvalid",
   )
-  .meta({ id: "IsoDate", description: "A calendar date, YYYY-MM-DD", example: "2027-05-01" });
+  .meta({
+    id: "IsoDate",
+    description: "A calendar date, YYYY-MM-DD",
+    format: "date",
+    example: "2027-05-01",
+  });
 
 /** The nights [start, end): `end` is the check-out day, free for the next arrival. */
 export const NightsSchema = z

@@ -57,7 +57,11 @@ const optionalInt = (min: number, max: number) =>
 /** A check-in or check-out date in the URL: 'YYYY-MM-DD' (an empty value is left out). */
 const stayDate = z.preprocess(
   (value) => (value === "" || value === null ? undefined : value),
-  z.string().refine(isIsoDate, "catalogueDates.errors.invalidDate").optional(),
+  z
+    .string()
+    .refine(isIsoDate, "catalogueDates.errors.invalidDate")
+    .meta({ format: "date" })
+    .optional(),
 );
 
 /**

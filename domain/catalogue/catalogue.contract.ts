@@ -121,6 +121,8 @@ export const CatalogueQuerySchema = z
   .object({
     lang: ContentLanguageSchema,
     ...filterShape,
+    // Comma-separated (`amenities=pool,spa`), as a form's one field sends them.
+    amenities: filterShape.amenities.meta({ param: { style: "form", explode: false } }),
     checkIn: filterShape.checkIn.describe(
       "The first night of a stay (YYYY-MM-DD), with `checkOut`: only estates free for every night from `checkIn` up to the night before `checkOut`. Not before today (in the earliest time zone, UTC-12)",
     ),
@@ -136,7 +138,7 @@ export const CatalogueQuerySchema = z
     limit: filterShape.limit.describe(
       `Properties per page (${CATALOGUE_PAGE_SIZE} by default, at most ${CATALOGUE_MAX_PAGE_SIZE})`,
     ),
-    fields: FieldsSchema,
+    fields: FieldsSchema.meta({ param: { style: "form", explode: false } }),
   })
   .superRefine(checkStayDates);
 

@@ -554,7 +554,11 @@ export const ownerLogout = defineOperation({
     200: {
       description: "Signed out",
       headers: {
-        "Set-Cookie": textHeader("Clears the session cookie, when it held an owner's session"),
+        // Sent only when the request held an owner's session: not a required header.
+        "Set-Cookie": {
+          ...textHeader("Clears the session cookie, when it held an owner's session"),
+          schema: z.string().optional(),
+        },
       },
       schema: OkSchema,
     },

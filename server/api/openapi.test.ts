@@ -87,6 +87,27 @@ describe("the OpenAPI document", () => {
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
 
+  it("documents what the server accepts: comma lists, dates, the bot token's header, an optional cookie", () => {
+    const castles = document.paths?.["/api/castles"]?.get?.parameters as
+      | { name: string; style?: string; explode?: boolean; schema?: { format?: string } }[]
+      | undefined;
+    const param = (name: string) => castles?.find((entry) => entry.name === name);
+    for (const name of ["amenities", "fields"])
+      expect(param(name), name).toMatchObject({ style: "form", explode: false });
+    for (const name of ["checkIn", "checkOut"])
+      expect(param(name)?.schema?.format, name).toBe("date");
+    const schemas = document.components?.schemas as Record<string, { required?: string[] }>;
+    expect((schemas.IsoDate as { format?: string }).format).toBe("date");
+    for (const form of ["BookingRequest", "PropertyBooking", "MembershipApplication"]) {
+      expect(schemas[form]?.required, form).toContain("email");
+      expect(schemas[form]?.required, form).not.toContain("turnstileToken");
+    }
+    const logout = document.paths?.["/api/property-owners/logout"]?.post?.responses?.["200"] as {
+      headers?: Record<string, { required?: boolean }>;
+    };
+    expect(logout.headers?.["Set-Cookie"]?.required).not.toBe(true);
+  });
+
   it("names every operation with a unique operationId", () => {
     const operations = operationsOf(document);
     expect(operations.filter((operation) => !operation.operationId).map((o) => o.where)).toEqual(

@@ -174,7 +174,7 @@ export function buildOpenApiDocument(publicUrl: string) {
       ...paths[operation.path],
       [operation.method]: operationObject(operation),
     };
-  return createDocument(
+  const document = createDocument(
     {
       openapi: "3.1.0",
       info: {
@@ -192,7 +192,18 @@ export function buildOpenApiDocument(publicUrl: string) {
     },
     { outputIdSuffix: "Output" },
   );
+  // The guest forms take the bot-check token in the body or in the X-Bot-Token header (the
+  // server puts the header's into the body before the form's schema reads it): not required.
+  for (const id of GUEST_FORM_SCHEMAS) {
+    const schema = document.components?.schemas?.[id] as { required?: string[] } | undefined;
+    if (schema?.required)
+      schema.required = schema.required.filter((field) => field !== "turnstileToken");
+  }
+  return document;
 }
+
+/** The guest forms' body schemas, whose `turnstileToken` the X-Bot-Token header may replace. */
+const GUEST_FORM_SCHEMAS = ["BookingRequest", "PropertyBooking", "MembershipApplication"];
 
 /** Where the document is served: the one /api route that is not an operation of its own. */
 export const DOCUMENT_PATH = "/api/openapi.json";
