@@ -12,10 +12,22 @@ import { addMonths } from "../../../domain/requests/dates.ts";
 export type IsoWeekday = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 /**
- * The first day of the week where Intl cannot say (Firefox has neither `getWeekInfo` nor
- * `weekInfo`): the language's main region, as Intl maximises it (en as en-US, zh as zh-CN).
+ * The locale whose week each language's calendars follow: a European network's English is
+ * British (weeks from Monday, as the staff overview counts them), not the US default Intl
+ * gives plain `en`.
  */
-export const WEEK_START_FALLBACK: Record<Language, IsoWeekday> = { en: 7, fr: 1, it: 1, zh: 1 };
+export const WEEK_LOCALES: Record<Language, string> = {
+  en: "en-GB",
+  fr: "fr-FR",
+  it: "it-IT",
+  zh: "zh-CN",
+};
+
+/**
+ * The first day of the week where Intl cannot say (Firefox has neither `getWeekInfo` nor
+ * `weekInfo`): what Intl says for WEEK_LOCALES.
+ */
+export const WEEK_START_FALLBACK: Record<Language, IsoWeekday> = { en: 1, fr: 1, it: 1, zh: 1 };
 
 interface WeekInfo {
   firstDay: number;
@@ -32,12 +44,12 @@ export function intlWeekInfo(tag: string): WeekInfo | undefined {
   }
 }
 
-/** The weekday a week starts on in `language`, as its locale starts it. */
+/** The weekday a week starts on in `language`, as its week's locale (WEEK_LOCALES) starts it. */
 export function weekStartOf(
   language: Language,
   readWeekInfo: (tag: string) => WeekInfo | undefined = intlWeekInfo,
 ): IsoWeekday {
-  const firstDay = readWeekInfo(LANGUAGE_TAGS[language])?.firstDay;
+  const firstDay = readWeekInfo(WEEK_LOCALES[language])?.firstDay;
   return typeof firstDay === "number" &&
     Number.isInteger(firstDay) &&
     firstDay >= 1 &&
