@@ -115,7 +115,7 @@ export const getCalendarExport = defineOperation({
   summary: "An estate's calendar, for other channels (iCal)",
   tags: ["calendar"],
   description:
-    "The estate's confirmed stays and blocks as all-day busy events (RFC 5545), from a month ago on: `SUMMARY` is `Reserved` or `Blocked`, nothing personal (no guest, contact, note or kind of block). " +
+    "The estate's confirmed stays and blocks as all-day busy events (RFC 5545), from a month ago on: `SUMMARY` is `Reserved` or `Blocked`, nothing personal (no guest, contact, note or kind of block). The calendar is named after the estate (`X-WR-CALNAME`: `<estate> (Castellum)`). " +
     "UIDs are stable. Imported busy times are not listed again, so two channels importing each other cannot echo. The address is secret: staff and the owner read it and can rotate it.",
   security: PUBLIC,
   params: z.object({

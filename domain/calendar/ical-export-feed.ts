@@ -4,7 +4,7 @@ import ical, {
   ICalEventBusyStatus,
   ICalEventTransparency,
 } from "ical-generator";
-import { calendarEntries } from "../../db/schema/index.ts";
+import { calendarEntries, propertyTranslations } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { estateOfExportToken } from "./ical-export.ts";
 import { addDays, fromDateRange } from "./nights.ts";
@@ -55,9 +55,19 @@ export async function renderCalendarExport(
     )
     .orderBy(asc(sql`lower(${calendarEntries.nights})`), asc(calendarEntries.id));
 
+  // Named after the estate, so a channel listing several imported calendars tells them apart.
+  const [estate] = await deps.db
+    .select({ name: propertyTranslations.name })
+    .from(propertyTranslations)
+    .where(
+      and(
+        eq(propertyTranslations.propertyId, input.propertyId),
+        eq(propertyTranslations.lang, "en"),
+      ),
+    );
   const calendar = ical({
     prodId: { company: "Castellum", product: "Estate calendar", language: "EN" },
-    name: "Castellum",
+    name: estate ? `${estate.name} (Castellum)` : "Castellum",
     method: ICalCalendarMethod.PUBLISH,
     // How often a reader should come back (X-PUBLISHED-TTL, REFRESH-INTERVAL).
     ttl: 60 * 60,

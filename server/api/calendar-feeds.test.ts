@@ -169,6 +169,9 @@ describeEachBackend("the iCal calls", (database) => {
       expect(first.status).toBe(200);
       expect(first.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
       expect(first.headers.get("cache-control")).toBe("private, no-store");
+      // Named after the estate, as a channel lists its imported calendars.
+      expect(first.text).toMatch(/^X-WR-CALNAME:\S.* \(Castellum\)\r?$/m);
+      expect(first.text).not.toMatch(/^X-WR-CALNAME:Castellum\r?$/m);
       const events = Object.values(ical.sync.parseICS(first.text))
         .filter((component) => component?.type === "VEVENT")
         .map((component) => {
