@@ -112,6 +112,13 @@ export function countryName(code: string, language: string): string {
  * 'YYYY-MM-DD' as spec point 2's 'MMM dd, yyyy' in `language` ("Dec 25, 2026", "25 déc. 2026",
  * "2026年12月25日"); calendar dates: no time zone shift.
  */
+/**
+ * English dates keep the spec's two-digit day ("Feb 05, 2027"); the other languages write the
+ * day as their readers do ("5 févr. 2027", 2027年2月5日, never 2月05日).
+ */
+export const dayDigits = (language: string): "2-digit" | "numeric" =>
+  language.startsWith("en") ? "2-digit" : "numeric";
+
 export function formatShortDate(value: string, language: string): string {
   if (!value) return "";
   const date = new Date(`${value}T00:00:00Z`);
@@ -119,7 +126,7 @@ export function formatShortDate(value: string, language: string): string {
   return new Intl.DateTimeFormat(language, {
     year: "numeric",
     month: "short",
-    day: "2-digit",
+    day: dayDigits(language),
     timeZone: "UTC",
   }).format(date);
 }

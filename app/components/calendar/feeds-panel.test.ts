@@ -42,13 +42,13 @@ const NO_CALLS: FeedsPanelApi = {
   rotate: () => Promise.reject(new Error("not called")),
 };
 
-function render(language: (typeof LANGUAGES)[number], feeds = FEEDS) {
+function render(language: (typeof LANGUAGES)[number], syncMinutes = 30, feeds = FEEDS) {
   const i18n = createI18n(language, RESOURCES[language]);
   return renderToStaticMarkup(
     createElement(
       I18nextProvider,
       { i18n },
-      createElement(FeedsPanel, { icalUrl: ICAL_URL, feeds, api: NO_CALLS, syncMinutes: 30 }),
+      createElement(FeedsPanel, { icalUrl: ICAL_URL, feeds, api: NO_CALLS, syncMinutes }),
     ),
   );
 }
@@ -59,10 +59,16 @@ describe("FeedsPanel", () => {
     expect(html).toContain(`value="${ICAL_URL}"`);
     expect(html).toContain("Private calendar address");
     expect(html).toContain("They are read every 30 minutes.");
+    // A one-minute interval reads as one, in each language.
+    expect(render("en", 1)).toContain("They are read every minute.");
+    expect(render("fr", 1)).toContain("Ils sont lus chaque minute.");
     expect(html).toContain("https://www.airbnb.com/calendar/ical/123.ics?s=secret");
     expect(html).toContain("Read without problems");
     expect(html).toContain("The calendar&#x27;s server took too long to answer.");
-    expect(html).toContain("Not yet read");
+    // A feed never read says when it was tried and why it failed, not "Not yet read".
+    expect(html).not.toContain("Not yet read");
+    expect(html).toContain("Tried Jun 15, 2026, 12:00 UTC, not read");
+    expect(html).toContain("no complete answer within 10000 ms");
     expect(html).toContain("Add a calendar address");
     expect(html).not.toContain("owner.calendarFeeds");
   });
@@ -71,7 +77,7 @@ describe("FeedsPanel", () => {
     expect(render("fr")).toContain("Le serveur du calendrier a mis trop de temps à répondre.");
     expect(render("zh")).toContain("日历的服务器响应时间过长。");
     for (const language of LANGUAGES) {
-      const html = render(language, []);
+      const html = render(language, 30, []);
       expect(html, language).not.toContain("owner.calendarFeeds");
     }
   });

@@ -197,7 +197,7 @@ export function FeedsPanel({ icalUrl, feeds, api, syncMinutes = 30, onChanged }:
       <div className="grid gap-3">
         <h3 className="text-ink text-lg font-semibold">{t("owner.calendarFeeds.imports.title")}</h3>
         <p className="text-muted text-sm">
-          {t("owner.calendarFeeds.imports.help", { minutes: syncMinutes })}
+          {t("owner.calendarFeeds.imports.help", { count: syncMinutes })}
         </p>
         {list.length === 0 ? (
           <p className="text-muted text-sm italic">{t("owner.calendarFeeds.imports.empty")}</p>

@@ -1,3 +1,4 @@
+import { dayDigits } from "../../../domain/requests/summary.ts";
 /**
  * Dates of the staff area. Calendar dates ('YYYY-MM-DD') and instants are both shown in UTC,
  * so the server's and the browser's renderings agree (no hydration mismatch) and two members of
@@ -9,7 +10,11 @@ function parse(value: string): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const DAY: Intl.DateTimeFormatOptions = { month: "short", day: "2-digit", year: "numeric" };
+const dayOf = (locale: string): Intl.DateTimeFormatOptions => ({
+  month: "short",
+  day: dayDigits(locale),
+  year: "numeric",
+});
 
 function format(
   value: string | null | undefined,
@@ -23,13 +28,13 @@ function format(
 
 /** 'MMM dd, yyyy' in the page's language (spec point 2), e.g. "Mar 05, 2026". */
 export function formatDay(value: string | null | undefined, locale: string): string {
-  return format(value, locale, DAY);
+  return format(value, locale, dayOf(locale));
 }
 
 /** A moment with its time, e.g. "Mar 05, 2026, 14:05 UTC". */
 export function formatMoment(value: string | null | undefined, locale: string): string {
   return format(value, locale, {
-    ...DAY,
+    ...dayOf(locale),
     hour: "2-digit",
     minute: "2-digit",
     hourCycle: "h23",
