@@ -135,7 +135,8 @@ const PUBLIC_API_BUDGETS: Record<string, Call[]> = {
       budget: 8,
     },
   ],
-  getCalendarExport: [{ path: "{icalUrl}", budget: 4 }],
+  // Its entries and the estate's name, which names the calendar, besides the token's checks.
+  getCalendarExport: [{ path: "{icalUrl}", budget: 5 }],
 };
 
 /**

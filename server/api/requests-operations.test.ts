@@ -244,7 +244,9 @@ describe("GET /api/openapi.json", () => {
     };
     expect(booking.properties.bookingType?.items?.enum).toEqual([...BOOKING_TYPES]);
     expect(booking.properties.firstName?.minLength).toBe(2);
-    expect(booking.required).toContain("turnstileToken");
+    // The bot token may come in the X-Bot-Token header instead: not a required field.
+    expect(booking.required).toContain("email");
+    expect(booking.required).not.toContain("turnstileToken");
     const membership = schemas.MembershipApplication as {
       properties: Record<string, { items?: { enum?: string[] } }>;
     };
