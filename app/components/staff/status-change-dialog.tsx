@@ -172,7 +172,12 @@ function StatusChangeForm({
         </p>
       </div>
       {collision ? (
-        <CollisionAlert title={collision.message} collisions={collision.collidesWith} />
+        // The list names what holds the nights; the server's message names it too, so the
+        // title says only what happened.
+        <CollisionAlert
+          title={t("calendarCollision.refused")}
+          collisions={collision.collidesWith}
+        />
       ) : to === "Confirmed" && target.collisions && target.collisions.length > 0 ? (
         <CollisionAlert title={t("calendarCollision.warning")} collisions={target.collisions} />
       ) : null}

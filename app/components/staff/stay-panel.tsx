@@ -160,7 +160,7 @@ export function StayPanel({ detail, onChanged }: { detail: RequestDetail; onChan
           <div className="sm:col-span-3">
             <CollisionAlert
               variant="error"
-              title={collision.message}
+              title={t("calendarCollision.refused")}
               collisions={collision.collidesWith}
             />
           </div>
