@@ -20,6 +20,7 @@ import { signInStepOf } from "../middleware/sign-in-stage.ts";
 import type { StaffServices } from "../services.ts";
 import { defineRoute, refuse, type Refusal } from "./define-route.ts";
 import { passwordAgainRefusal } from "./password-again.ts";
+import type { PasswordAgainAction } from "../../domain/staff/password-again.ts";
 
 interface StaffSession {
   user: StaffUser;
@@ -70,6 +71,22 @@ export function staffMfaRoutes(
 ): Router {
   const router = Router();
   const sameOrigin = sameOriginOnly(publicUrl);
+  /** The password asked again: null when right, else the refusal (a wrong one names the field). */
+  const passwordAgain = (
+    req: Request,
+    res: Response,
+    user: StaffUser,
+    password: string,
+    action: PasswordAgainAction,
+  ) =>
+    passwordAgainRefusal(
+      deps,
+      staff.loginLimits,
+      req,
+      res,
+      { user, password, action },
+      (): Refusal<400> => wrongPassword(),
+    );
 
   defineRoute(router, mfa.startTotpEnrolment, {
     before: [sameOrigin],
@@ -80,13 +97,12 @@ export function staffMfaRoutes(
       // Adding a factor to a complete session asks for the password again.
       if (session.stage === "complete") {
         if (!body?.password) return wrongPassword();
-        const refusal = await passwordAgainRefusal(
-          deps,
-          staff.loginLimits,
+        const refusal = await passwordAgain(
           req,
           res,
-          { user: session.user, password: body.password, action: "totp_enrolment" },
-          (): Refusal<400> => wrongPassword(),
+          session.user,
+          body.password,
+          "totp_enrolment",
         );
         if (refusal) return refusal;
       } else if (await hasSecondFactor(deps, session.user.id)) return enrolmentClosed();
@@ -163,14 +179,7 @@ export function staffMfaRoutes(
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete"]);
       if (!session) return refuse(401, "staff.errors.notSignedIn");
-      const refusal = await passwordAgainRefusal(
-        deps,
-        staff.loginLimits,
-        req,
-        res,
-        { user: session.user, password: body.password, action: "totp_removal" },
-        (): Refusal<400> => wrongPassword(),
-      );
+      const refusal = await passwordAgain(req, res, session.user, body.password, "totp_removal");
       if (refusal) return refusal;
       const result = await removeTotp(deps, {
         user: session.user,
@@ -189,14 +198,7 @@ export function staffMfaRoutes(
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete"]);
       if (!session) return refuse(401, "staff.errors.notSignedIn");
-      const refusal = await passwordAgainRefusal(
-        deps,
-        staff.loginLimits,
-        req,
-        res,
-        { user: session.user, password: body.password, action: "recovery_codes" },
-        (): Refusal<400> => wrongPassword(),
-      );
+      const refusal = await passwordAgain(req, res, session.user, body.password, "recovery_codes");
       if (refusal) return refusal;
       const result = await regenerateRecoveryCodes(deps, {
         user: session.user,

@@ -4,19 +4,22 @@ import { sendError } from "../api/errors.ts";
 /** Every method some route of the site answers; anything else is refused before routing. */
 export const SUPPORTED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
+/** A 405 with `{message}` in the caller's language for any method outside `methods`. */
+function methodsOnly(methods: readonly string[]) {
+  const allow = methods.join(", ");
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (methods.includes(req.method)) return next();
+    res.setHeader("Allow", allow);
+    sendError(res, 405, "errors.methodNotAllowed", { methods: allow });
+  };
+}
+
 /**
  * Refuses a method no route implements (TRACE, PROPFIND, …) with 405 and `{message}` in the
  * caller's language, on pages and the API alike. Without it such a request reached React
  * Router, whose Fetch `Request` throws on TRACE and TRACK: a 500 for every scanner's probe.
  */
-export function supportedMethodsOnly() {
-  const allow = SUPPORTED_METHODS.join(", ");
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (SUPPORTED_METHODS.includes(req.method)) return next();
-    res.setHeader("Allow", allow);
-    sendError(res, 405, "errors.methodNotAllowed", { methods: allow });
-  };
-}
+export const supportedMethodsOnly = () => methodsOnly(SUPPORTED_METHODS);
 
 /** What a page answers: no page has an action, so a form post to one is refused. */
 export const PAGE_METHODS = ["GET", "HEAD"];
@@ -26,11 +29,4 @@ export const PAGE_METHODS = ["GET", "HEAD"];
  * form post (forms call the API), and React Router would log each such request as an error
  * with its stack, outside the JSON log, for anyone to repeat.
  */
-export function pageMethodsOnly() {
-  const allow = PAGE_METHODS.join(", ");
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (PAGE_METHODS.includes(req.method)) return next();
-    res.setHeader("Allow", allow);
-    sendError(res, 405, "errors.methodNotAllowed", { methods: allow });
-  };
-}
+export const pageMethodsOnly = () => methodsOnly(PAGE_METHODS);
