@@ -3,7 +3,7 @@ import { demoEstate } from "../factories/demo-estates.ts";
 import { readFuzzRuns } from "../setup/tier.ts";
 
 /**
- * Generated inputs per endpoint: 200 in `npm test`, 5,000 in `npm run test:all`
+ * Generated inputs per endpoint: 200 in `npm test`, 2,000 in `npm run test:all`
  * (tests/setup/tier.ts). FUZZ_RUNS asks for more (e.g. 100000 for a long run).
  */
 export const FUZZ_RUNS = readFuzzRuns(process.env.FUZZ_RUNS);
