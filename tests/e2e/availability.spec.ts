@@ -79,9 +79,9 @@ describe("guests see availability", () => {
     const section = page.getByRole("region", { name: enCommon.availability.title });
     await section.waitFor();
     expect(await page.getByRole("grid").count()).toBe(12);
-    // Sunday first, as en-US starts the week.
+    // Monday first: English calendars follow en-GB, as the staff overview counts weeks.
     expect(await page.getByRole("grid").first().locator("th").first().textContent()).toContain(
-      "Sunday",
+      "Monday",
     );
     for (const date of [BLOCK.start, day(21), day(22)]) {
       expect(await cell(page, date).getAttribute("data-tone")).toBe("unavailable");
@@ -108,7 +108,7 @@ describe("guests see availability", () => {
     expect(await page.locator('[role="gridcell"][tabindex="0"]').count()).toBe(1);
     await page.keyboard.press("Home");
     const home = await focusedDate(page);
-    expect(new Date(`${home}T00:00:00Z`).getUTCDay() === 0 || home?.endsWith("-01")).toBe(true);
+    expect(new Date(`${home}T00:00:00Z`).getUTCDay() === 1 || home?.endsWith("-01")).toBe(true);
   });
 
   it("refuses taken nights in the form at once, in English, and sends nothing", async () => {
