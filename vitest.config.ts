@@ -4,6 +4,8 @@ import { ALL_TIER_ONLY, TEST_TIER } from "./tests/setup/tier.ts";
 // Unit and integration tests. Browser journeys have their own config (tests/e2e).
 export default defineConfig({
   test: {
+    // Vitest's own report, then each file's time, slowest first.
+    reporters: ["default", "./tests/setup/file-times.ts"],
     include: ["**/*.test.ts"],
     exclude: [
       "node_modules/**",

@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 // Browser journeys: Chromium (Debian's, through playwright-core) against the production build.
 export default defineConfig({
   test: {
+    // Vitest's own report, then each file's time, slowest first.
+    reporters: ["default", "./tests/setup/file-times.ts"],
     root: join(import.meta.dirname, "../.."),
     include: ["tests/e2e/**/*.spec.ts"],
     globalSetup: ["./tests/e2e/global-setup.ts"],
