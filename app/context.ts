@@ -112,6 +112,11 @@ export interface StaffPages {
     language: Language,
     include?: number,
   ) => Promise<{ id: number; name: string }[]>;
+  /** Estates' names in the staff's language, by id (a guest's request stores the guest's). */
+  nameEstates: (
+    language: Language,
+    ids: readonly (number | null)[],
+  ) => Promise<Record<number, string>>;
   /** One page of the estates (by id, after `after`), matching `q` in a name or the owner email. */
   listEstates: (input: {
     language: Language;

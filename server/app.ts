@@ -33,6 +33,7 @@ import {
   listInbox,
 } from "../domain/staff/inbox.ts";
 import { isSetupTokenUsable } from "../domain/staff/setup.ts";
+import { nameEstates } from "../domain/staff/estate-names.ts";
 import { staffRoutes } from "./api/staff.ts";
 import { staffMfaRoutes } from "./api/staff-mfa.ts";
 import { describeFactors, secondFactorMethods } from "../domain/staff/mfa/second-factor.ts";
@@ -356,6 +357,7 @@ function staffPagesOf(
     listSecurityEvents: (query) => listSecurityEvents(deps, query),
     listBookedEstateChoices: (language, include) =>
       listBookedEstateChoices(deps, { language, include }),
+    nameEstates: (language, ids) => nameEstates(deps, { language, ids }),
     isSetupTokenUsable: (token) => isSetupTokenUsable(deps, token, staff.adminEmailDomain),
     listEstates: (input) => listEstatesForStaff(deps, { ...input, limit: ESTATE_PAGE_SIZE }),
     getEstate: (actor, input) => getEstateForStaff(deps, actor, input),

@@ -223,12 +223,12 @@ export async function listInbox(deps: Pick<Deps, "db">, filter: InboxFilter): Pr
   };
 }
 
-/** Every request matching the filter, in page order, fetched in batches (for the CSV export). */
-export async function* streamInbox(
+/** Every request matching the filter, in page order, a batch at a time (for the CSV export). */
+export async function* streamInboxBatches(
   deps: Pick<Deps, "db">,
   filter: InboxFilter,
   batchSize = 500,
-): AsyncGenerator<InboxItem> {
+): AsyncGenerator<InboxItem[]> {
   assertStatusOfKind(filter.kind, filter.status);
   let page: InboxFilter = { ...filter, after: undefined, limit: batchSize };
   for (;;) {
@@ -240,11 +240,11 @@ export async function* streamInbox(
       .where(cursor ? and(where, cursor) : where)
       .orderBy(...orderOf(page))
       .limit(batchSize);
-    for (const item of await withOwnerViews(
-      deps.db,
-      rows.map((row) => toItem(row)),
-    ))
-      yield item;
+    if (rows.length > 0)
+      yield await withOwnerViews(
+        deps.db,
+        rows.map((row) => toItem(row)),
+      );
     const last = rows.at(-1);
     if (rows.length < batchSize || !last) return;
     page = { ...page, after: encodeCursor(last, page) };

@@ -1,4 +1,4 @@
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { type Response, Router } from "express";
@@ -23,9 +23,8 @@ import { setRequestStay } from "../../domain/calendar/stays.ts";
 import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
 import { STAFF_MESSAGE_OPERATIONS } from "../../domain/conversation/messages.contract.ts";
 import { readThreadAsStaff, sendStaffMessage } from "../../domain/conversation/messages.ts";
-import { csvRowOf, CSV_COLUMNS } from "../../domain/staff/inbox-csv.ts";
+import { CSV_COLUMNS, streamInboxCsv } from "../../domain/staff/inbox-csv.ts";
 import { CSV_OPTIONS, csvCell } from "../../domain/csv/safe-csv.ts";
-import type { InboxItem } from "../../domain/staff/inbox.ts";
 import {
   COLLECTION_OPERATIONS,
   DUE_MAX_DAYS,
@@ -39,7 +38,6 @@ import {
   getInboxOverview as inboxOverview,
   getRequestDetail,
   listInbox,
-  streamInbox,
 } from "../../domain/staff/inbox.ts";
 import { INBOX_PAGE_SIZE, inboxFilterToSearch } from "../../domain/staff/inbox.schema.ts";
 import { loginStaff } from "../../domain/staff/login.ts";
@@ -266,8 +264,10 @@ export function staffRoutes(
       async handle({ query, req, res }) {
         const filter = { ...query, kind, after: undefined, limit: INBOX_PAGE_SIZE };
         // The first batch is read before the first byte too: a failed query is still an answer.
-        const batches = streamInbox(deps, filter);
-        const first = await batches.next();
+        const language = res.locals.language;
+        const t = (key: string) => translate(language, key);
+        const csvRows = streamInboxCsv(deps, filter, language, t);
+        const first = await csvRows.next();
         await recordSecurityEvent(deps.db, {
           type: "export.csv",
           actor: securityActorOf(res),
@@ -280,7 +280,6 @@ export function staffRoutes(
             ),
           },
         });
-        const language = res.locals.language;
         const stamp = new Date().toISOString().slice(0, 10);
         res
           .status(200)
@@ -288,17 +287,8 @@ export function staffRoutes(
           .set("Content-Disposition", `attachment; filename="${kind}-${stamp}.csv"`);
         // A byte-order mark so spreadsheet programs read the UTF-8 (accents, Chinese) correctly.
         res.write("\uFEFF");
-        const t = (key: string) => translate(language, key);
-        const rows = Readable.from(startingWith(first, batches));
-        const toCells = new Transform({
-          objectMode: true,
-          transform(item: InboxItem, _encoding, done) {
-            done(null, csvRowOf(item, language, t));
-          },
-        });
         await pipeline(
-          rows,
-          toCells,
+          Readable.from(startingWith(first, csvRows)),
           stringify({
             ...CSV_OPTIONS,
             header: true,

@@ -22,6 +22,7 @@ import { callApi } from "../../api-client.ts";
 import { NOTE_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
 import { useReturnFocus } from "../ui/use-return-focus.ts";
 import { ConversationPanel } from "./conversation-panel.tsx";
+import { EstateNamesContext, useEstateName } from "./estate-names.tsx";
 
 type Section = "personal" | "booking" | "preferences" | "additional";
 const SECTIONS: readonly Section[] = ["personal", "booking", "preferences", "additional"];
@@ -77,15 +78,20 @@ const SECTION_FIELDS: Record<RequestKind, Partial<Record<Section, readonly strin
  */
 export function RequestDetailsDialog({
   detail,
+  estateNames,
   onClose,
 }: {
   detail: RequestDetail;
+  /** The estates the request names, in the staff's language (the guest's wording is theirs). */
+  estateNames: Record<number, string>;
   /** Closing goes back to the inbox (a navigation). */
   onClose: () => void;
 }) {
   return (
     <DetailsFrame onClose={onClose} className="max-w-5xl">
-      <DetailsBody key={detail.id} detail={detail} />
+      <EstateNamesContext value={estateNames}>
+        <DetailsBody key={detail.id} detail={detail} />
+      </EstateNamesContext>
     </DetailsFrame>
   );
 }
@@ -237,9 +243,15 @@ function StatusPanel({
 }
 
 function SummaryCards({ detail }: { detail: RequestDetail }) {
+  const estateName = useEstateName();
   const { t, i18n } = useTranslation();
+  // The stored form names the estate as the guest read it; staff read it in their language.
   const rows = summarizeRequest(detail.kind, detail.details, i18n.language, (key, params) =>
     t(key, params ?? {}),
+  ).map((row) =>
+    row.key === "property" && detail.propertyId !== null
+      ? { ...row, value: estateName(detail.propertyId) }
+      : row,
   );
   const fields = SECTION_FIELDS[detail.kind];
   const sectionOfField = new Map<string, Section>();
@@ -287,6 +299,7 @@ function SummaryCard({ title, rows }: { title: string; rows: SummaryRow[] }) {
 
 function History({ detail }: { detail: RequestDetail }) {
   const { t, i18n } = useTranslation();
+  const estateName = useEstateName();
   const nightsText = useNightsText();
   const id = useId();
   return (
@@ -327,7 +340,7 @@ function History({ detail }: { detail: RequestDetail }) {
                 {entry.stay && (
                   <p className="text-ink mt-1">
                     {t("staff.stay.historyEntry", {
-                      estate: entry.stay.propertyId,
+                      estate: estateName(entry.stay.propertyId),
                       nights: nightsText(entry.stay.start, entry.stay.end),
                     })}
                   </p>

@@ -12,6 +12,7 @@ import { toast } from "../../hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
 import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import { CollisionAlert } from "./collision-alert.tsx";
+import { useEstateName } from "./estate-names.tsx";
 
 /** The nights of a stay as staff read them: both dates and the count. */
 export function useNightsText() {
@@ -32,6 +33,7 @@ export function useNightsText() {
 export function StayPanel({ detail, onChanged }: { detail: RequestDetail; onChanged: () => void }) {
   const { t, i18n } = useTranslation();
   const nightsText = useNightsText();
+  const estateName = useEstateName();
   const headingId = useId();
   // Until staff set them, the form starts from the guest's own dates.
   const details = detail.details as Record<string, unknown>;
@@ -96,9 +98,7 @@ export function StayPanel({ detail, onChanged }: { detail: RequestDetail; onChan
       {hasStay && detail.stayStart && detail.stayEnd ? (
         <div className="mt-3 grid gap-2 text-sm" data-testid="stay">
           <p className="text-ink">
-            <span className="font-medium">
-              {t("staff.stay.estate")} {detail.propertyId}
-            </span>
+            <span className="font-medium">{estateName(detail.propertyId!)}</span>
             {" · "}
             {nightsText(detail.stayStart, detail.stayEnd)}
           </p>

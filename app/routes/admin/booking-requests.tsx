@@ -82,10 +82,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     page = await staff.listInbox(filter);
   }
   const { kind } = filter;
-  const [counts, overview, properties] = await Promise.all([
+  const [counts, overview, properties, estateNames] = await Promise.all([
     staff.countInboxByStatus(kind),
     staff.getInboxOverview(),
     kind === "property_booking" ? staff.listBookedEstateChoices(language, filter.propertyId) : null,
+    staff.nameEstates(
+      language,
+      page.items.map((item) => item.propertyId),
+    ),
   ]);
   const firstPage = { ...filter, after: undefined };
   // The export takes the same filters (not the page): its own kind is in its path.
@@ -117,7 +121,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       filter.memberStatus,
     ),
     problems,
-    rows: page.items.map((item) => toInboxRow(item, language)),
+    rows: page.items.map((item) => toInboxRow(item, language, estateNames)),
     total: page.total,
     counts,
     overview,

@@ -6,12 +6,19 @@ import type { InboxRow } from "../../components/staff/inbox-row.ts";
 
 /**
  * An inbox item as a table row: only what the columns show travels to the browser (the page's
- * data is sent twice, in the HTML and for hydration), with the country already named.
+ * data is sent twice, in the HTML and for hydration), with the country and the estate already
+ * named in the staff's language (`estateNames`; the guest's own wording when it has none).
  */
-export function toInboxRow(item: InboxItem, language: Language): InboxRow {
+export function toInboxRow(
+  item: InboxItem,
+  language: Language,
+  estateNames: Record<number, string>,
+): InboxRow {
   const { countryCode, ...facts } = requestFactsOf(item);
   return {
     ...facts,
+    propertyName:
+      (item.propertyId !== null ? estateNames[item.propertyId] : undefined) ?? facts.propertyName,
     id: item.id,
     kind: item.kind,
     reference: item.reference,

@@ -21,12 +21,17 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   const detail = kind ? await staff.getRequestDetail(kind, params.id) : null;
   if (!detail) throw data(null, { status: 404 });
   const { language } = context.get(requestInfoContext);
+  const estateNames = await staff.nameEstates(language, [
+    detail.propertyId,
+    ...detail.history.map((entry) => entry.stay?.propertyId ?? null),
+  ]);
   return {
     title: staffTitleOf(
       context,
       translate(language, "staff.details.title", { reference: detail.reference }),
     ),
     detail,
+    estateNames,
   };
 }
 
@@ -48,7 +53,13 @@ function useCloseDetails() {
 
 export default function RequestDetails({ loaderData }: Route.ComponentProps) {
   const close = useCloseDetails();
-  return <RequestDetailsDialog detail={loaderData.detail} onClose={close} />;
+  return (
+    <RequestDetailsDialog
+      detail={loaderData.detail}
+      estateNames={loaderData.estateNames}
+      onClose={close}
+    />
+  );
 }
 
 /** An unknown request, or one that could not be read: said in the dialog, over the inbox. */
