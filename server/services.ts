@@ -193,6 +193,11 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   const feedConfig: FeedSyncConfig = {
     outbound: { allowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS },
     intervalMinutes: env.ICAL_SYNC_MINUTES,
+    alerts: {
+      staffEmail: env.STAFF_EMAIL,
+      staffLanguage: env.STAFF_LANGUAGE,
+      publicUrl: env.PUBLIC_URL,
+    },
   };
   const feedWorker = startFeedSyncWorker(deps, feedConfig);
 

@@ -3,6 +3,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -88,6 +89,35 @@ export const calendarFeeds = pgTable(
     index("calendar_feeds_property_idx").on(t.propertyId),
     index("calendar_feeds_due_idx").on(t.nextSyncAt),
     uniqueIndex("calendar_feeds_property_url_idx").on(t.propertyId, t.url),
+  ],
+);
+
+/**
+ * Collisions between an imported busy time (a feed's event, by its UID) and a confirmed stay
+ * that people have been told of: the sync mails staff and the owner and writes the row in one
+ * transaction, and the key keeps later syncs from telling the same collision again. `cause`
+ * says how it became known: `mailed` by a sync, or `confirmed` when staff confirmed the stay
+ * knowingly over the busy time.
+ */
+export const calendarImportAlerts = pgTable(
+  "calendar_import_alerts",
+  {
+    feedId: uuid("feed_id")
+      .notNull()
+      .references(() => calendarFeeds.id, { onDelete: "cascade" }),
+    externalUid: text("external_uid").notNull(),
+    requestId: uuid("request_id")
+      .notNull()
+      .references(() => guestRequests.id, { onDelete: "cascade" }),
+    cause: text("cause", { enum: ["mailed", "confirmed"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({
+      name: "calendar_import_alerts_pk",
+      columns: [t.feedId, t.externalUid, t.requestId],
+    }),
+    index("calendar_import_alerts_request_idx").on(t.requestId),
   ],
 );
 

@@ -73,3 +73,30 @@ export const CalendarCollisionSchema = z
   })
   .meta({ id: "CalendarCollision" });
 export type CalendarCollision = z.infer<typeof CalendarCollisionSchema>;
+
+/**
+ * A busy time an imported calendar (iCal feed) holds on some of the nights: it does not refuse
+ * a stay, since the other site's booking may be gone, but staff confirm over it only knowingly.
+ */
+export const ImportedBusySchema = z
+  .object({
+    feedId: z.guid().describe("The imported calendar feed"),
+    feed: z.string().describe("The feed's host (its address may hold a secret)"),
+    start: IsoDateSchema,
+    end: IsoDateSchema.describe("The day after the last busy night (exclusive)"),
+  })
+  .meta({ id: "ImportedBusy" });
+export type ImportedBusy = z.infer<typeof ImportedBusySchema>;
+
+/**
+ * 409: imported calendars hold some of the nights; nothing was written. The same change with
+ * `confirmOverImported: true` confirms anyway.
+ */
+export const ImportedBusyWarningSchema = z
+  .object({
+    message: z.string().min(1).describe("In the caller's language, naming the first busy time"),
+    code: z.literal("imported_busy"),
+    importedBusy: z.array(ImportedBusySchema).min(1),
+  })
+  .meta({ id: "ImportedBusyWarning" });
+export type ImportedBusyWarning = z.infer<typeof ImportedBusyWarningSchema>;

@@ -1,5 +1,5 @@
 import { formatDate } from "../requests/summary.ts";
-import type { CollidingEntry } from "./calendar.schema.ts";
+import type { CollidingEntry, ImportedBusy } from "./calendar.schema.ts";
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
@@ -20,4 +20,18 @@ export function describeCollision(t: Translate, language: string, entry: Collidi
       dates,
     });
   return t("calendarCollision.external", { dates });
+}
+
+/**
+ * One imported busy time as a person reads it ("busy in the calendar imported from
+ * www.airbnb.com, 1 May 2027 to 4 May 2027"): in the 409, the staff dialogs and the mails.
+ */
+export function describeImportedBusy(t: Translate, language: string, busy: ImportedBusy): string {
+  return t("calendarCollision.importedBusy", {
+    feed: busy.feed,
+    dates: t("calendarCollision.dates", {
+      start: formatDate(busy.start, language),
+      end: formatDate(busy.end, language),
+    }),
+  });
 }

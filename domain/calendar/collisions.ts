@@ -1,10 +1,15 @@
 import { and, eq, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
-import { calendarEntries, guestRequests } from "../../db/schema/index.ts";
+import { calendarEntries, calendarFeeds, guestRequests } from "../../db/schema/index.ts";
 import type { Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
-import { describeCollision } from "./collision-text.ts";
-import type { CalendarCollision, CollidingEntry } from "./calendar.schema.ts";
+import { describeCollision, describeImportedBusy } from "./collision-text.ts";
+import type {
+  CalendarCollision,
+  CollidingEntry,
+  ImportedBusy,
+  ImportedBusyWarning,
+} from "./calendar.schema.ts";
 import { fromDateRange, type Nights, toDateRange } from "./nights.ts";
 
 /** The constraint that keeps stays and blocks of one estate apart (migration 0008). */
@@ -51,6 +56,79 @@ export async function findCollisions(
     kind: row.source === "block" ? (row.kind ?? "other") : null,
     ...fromDateRange(row.nights),
   }));
+}
+
+/**
+ * A feed as people are told of it: its host. The whole address often carries the other site's
+ * secret (`?s=…`), which has no place in a mail or a dialog.
+ */
+export function feedLabel(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The busy times imported calendars hold on `nights` of the estate, earliest first: what
+ * staff confirm over only knowingly (they never refuse a stay).
+ */
+export async function findImportedBusy(
+  db: Database,
+  propertyId: number,
+  nights: Nights,
+): Promise<(ImportedBusy & { externalUid: string })[]> {
+  const rows = await db
+    .select({
+      feedId: calendarFeeds.id,
+      url: calendarFeeds.url,
+      externalUid: calendarEntries.externalUid,
+      nights: calendarEntries.nights,
+    })
+    .from(calendarEntries)
+    .innerJoin(calendarFeeds, eq(calendarFeeds.id, calendarEntries.feedId))
+    .where(
+      and(
+        eq(calendarEntries.propertyId, propertyId),
+        eq(calendarEntries.source, "external"),
+        sql`${calendarEntries.nights} && ${toDateRange(nights)}::daterange`,
+      ),
+    )
+    .orderBy(sql`lower(${calendarEntries.nights})`, calendarEntries.id);
+  return rows.map((row) => ({
+    feedId: row.feedId,
+    feed: feedLabel(row.url),
+    externalUid: row.externalUid ?? "",
+    ...fromDateRange(row.nights),
+  }));
+}
+
+/** The 409 answer: imported calendars hold some of the nights, in the caller's language. */
+export function importedBusyAnswer(
+  language: Language,
+  busy: readonly ImportedBusy[],
+): ImportedBusyWarning {
+  const [first] = busy;
+  if (!first) throw new Error("a warning names at least one busy time");
+  const strip = ({ feedId, feed, start, end }: ImportedBusy): ImportedBusy => ({
+    feedId,
+    feed,
+    start,
+    end,
+  });
+  return {
+    message: translate(language, "calendarCollision.importedMessage", {
+      what: describeImportedBusy(
+        (key, params) => translate(language, key, params),
+        language,
+        first,
+      ),
+      count: busy.length,
+    }),
+    code: "imported_busy",
+    importedBusy: [strip(first), ...busy.slice(1).map(strip)],
+  };
 }
 
 /** Whether a database error is the calendar's exclusion constraint refusing a write. */

@@ -8,6 +8,7 @@ import { OutboundFetchError, type OutboundPolicy, safeFetch } from "../outbound/
 import { consumeRateLimit, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { type FeedError, formatFeedError } from "./feed-errors.ts";
 import { type CalendarFeedView, getCalendarFeed } from "./feeds.ts";
+import { alertImportCollisions, type ImportAlertConfig } from "./import-collision-alerts.ts";
 import {
   type BusyTime,
   DEFAULT_IMPORT_LIMITS,
@@ -40,6 +41,8 @@ export interface FeedSyncConfig {
   batch?: number;
   /** Counts the reads people ask for (`syncEstateFeed`); without it they are not limited. */
   manualReads?: RateLimitStore;
+  /** Whom a new busy time over a confirmed stay is mailed to; without it, nobody. */
+  alerts?: ImportAlertConfig;
 }
 
 const DEFAULT_LEASE_MS = 5 * 60_000;
@@ -148,6 +151,13 @@ export async function syncFeed(
           target: [calendarEntries.feedId, calendarEntries.externalUid],
           set: { nights: sql`excluded.nights` },
         });
+    // New and moved busy times only: one the sync leaves as it was brings no new collision.
+    if (config.alerts)
+      await alertImportCollisions(tx, config.alerts, {
+        feedId,
+        propertyId: feed.propertyId,
+        uids: upserts.map((busy) => busy.uid),
+      });
     for (let at = 0; at < vanished.length; at += CHUNK)
       await tx
         .delete(calendarEntries)

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { withTransaction } from "../../db/client.ts";
 import {
+  calendarImportAlerts,
   guestRequestNotes,
   guestRequests,
   guestRequestStatusHistory,
@@ -15,9 +16,15 @@ import { OPEN_STATUSES } from "../requests/lifecycle-statuses.ts";
 import { getRequestDetail, isUuid, type RequestDetail, type RequestNote } from "./inbox.ts";
 import type { StatusChange } from "./inbox.schema.ts";
 import type { StaffUser } from "./staff-user.ts";
-import type { CollidingEntry } from "../calendar/calendar.schema.ts";
-import { findCollisions } from "../calendar/collisions.ts";
-import { holdStay, releaseStay, retryOnTakenNights, stayOf } from "../calendar/stays.ts";
+import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
+import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
+import {
+  holdStay,
+  NightsTaken,
+  releaseStay,
+  retryOnTakenNights,
+  stayOf,
+} from "../calendar/stays.ts";
 
 export type ChangeStatusResult =
   | { outcome: "changed"; request: RequestDetail; mailed: boolean }
@@ -29,7 +36,12 @@ export type ChangeStatusResult =
   /** Someone changed the request since `version`: nothing was written. */
   | { outcome: "conflict"; current: RequestDetail }
   /** Confirmed, but its nights are taken by a stay or block of the estate: nothing was written. */
-  | { outcome: "collision"; collidesWith: [CollidingEntry, ...CollidingEntry[]] };
+  | { outcome: "collision"; collidesWith: [CollidingEntry, ...CollidingEntry[]] }
+  /**
+   * Confirmed, but imported calendars hold some of the nights and `confirmOverImported` was not
+   * given: nothing was written.
+   */
+  | { outcome: "imported_busy"; importedBusy: [ImportedBusy, ...ImportedBusy[]] };
 
 /**
  * Changes a request's status as one staff member. In one transaction: the status and version
@@ -60,6 +72,36 @@ export async function changeRequestStatus(
         if (!current) return { outcome: "not_found" } as const;
         if (change.version !== undefined && change.version !== current.version)
           return { outcome: "conflict" } as const;
+        const stay = stayOf(current);
+        const confirming = change.status === "Confirmed" && current.status !== "Confirmed";
+        if (confirming && stay) {
+          // Another stay or a block refuses outright, whatever imported calendars say: read it
+          // first so that staff are never asked to accept a busy time for nights they cannot have.
+          const taken = await findCollisions(db, stay.propertyId, stay.nights, {
+            ignoreRequestId: current.id,
+          });
+          if (taken.length > 0) throw new NightsTaken(stay.propertyId, stay.nights);
+          const busy = await findImportedBusy(db, stay.propertyId, stay.nights);
+          const [first, ...rest] = busy;
+          if (first && !change.confirmOverImported)
+            return {
+              outcome: "imported_busy" as const,
+              importedBusy: [first, ...rest] as [ImportedBusy, ...ImportedBusy[]],
+            };
+          // Staff confirmed knowingly: a later sync does not tell them of these collisions again.
+          if (busy.length > 0)
+            await db
+              .insert(calendarImportAlerts)
+              .values(
+                busy.map((entry) => ({
+                  feedId: entry.feedId,
+                  externalUid: entry.externalUid,
+                  requestId: current.id,
+                  cause: "confirmed" as const,
+                })),
+              )
+              .onConflictDoNothing();
+        }
         // A closed request staff reopen gets its window again from now (issue 20): without it, a
         // request reopened after its due time would be closed by the next lifecycle run.
         const open = OPEN_STATUSES[kind === "membership" ? "membership" : "booking"];
@@ -83,7 +125,6 @@ export async function changeRequestStatus(
           .where(eq(guestRequests.id, current.id));
         // The calendar follows the status in the same transaction: Confirmed takes the request's
         // nights (refused by the database when taken), any other status frees them.
-        const stay = stayOf(current);
         if (change.status === "Confirmed" && stay) {
           await holdStay(db, current.id, stay);
         } else if (change.status !== "Confirmed") await releaseStay(db, current.id);
@@ -132,13 +173,24 @@ export async function changeRequestStatus(
       findCollisions(deps.db, taken.propertyId, taken.nights, { ignoreRequestId: input.id }),
   );
 
-  if (result.outcome === "not_found" || result.outcome === "collision") return result;
+  if (
+    result.outcome === "not_found" ||
+    result.outcome === "collision" ||
+    result.outcome === "imported_busy"
+  )
+    return result;
   const request = await getRequestDetail(deps, input.id, kind);
   if (!request) return { outcome: "not_found" };
   if (result.outcome === "conflict") return { outcome: "conflict", current: request };
   if (change.notifyGuest) hooks.onMailQueued?.();
   deps.log.info(
-    { requestId: input.id, status: change.status, by: actor.id, mailed: change.notifyGuest },
+    {
+      requestId: input.id,
+      status: change.status,
+      by: actor.id,
+      mailed: change.notifyGuest,
+      overImported: change.confirmOverImported,
+    },
     "request status changed",
   );
   return { outcome: "changed", request, mailed: change.notifyGuest };

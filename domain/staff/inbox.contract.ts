@@ -26,6 +26,8 @@ import { addDays, isIsoDate } from "../calendar/nights.ts";
 import {
   CalendarCollisionSchema,
   CollidingEntrySchema,
+  ImportedBusySchema,
+  ImportedBusyWarningSchema,
   IsoDateSchema,
   type StayKind,
 } from "../calendar/calendar.schema.ts";
@@ -128,6 +130,11 @@ export const RequestDetailSchema = InboxItemSchema.extend({
     .array(CollidingEntrySchema)
     .describe(
       "The confirmed stays and blocks that share a night with this request's stay: confirming it now would be refused (409)",
+    ),
+  importedBusy: z
+    .array(ImportedBusySchema)
+    .describe(
+      "Busy times of imported calendars on this request's nights: staff confirm over them only with `confirmOverImported`",
     ),
 }).meta({
   id: "RequestDetail",
@@ -321,6 +328,7 @@ export function collectionOperations(kind: RequestKind) {
     description:
       `The statuses of a ${label}: ${statuses.join(", ")}. ${refusals.join(" and ")} ${refusals.length === 1 ? "needs" : "need"} a \`reason\`. ` +
       "The change and its reason join the request's history; `shareReason` shows the reason to the guest, `notifyGuest` mails them. " +
+      "Confirming over busy times of imported calendars takes `confirmOverImported: true`; a confirmed stay or a block of the estate refuses it whatever. " +
       "With `version` (the request's version when it was read), a request someone changed since is left as it is: 409.",
     security: STAFF_SESSION,
     params,
@@ -338,8 +346,9 @@ export function collectionOperations(kind: RequestKind) {
       409: {
         description:
           "Nothing was written: either changed by someone else since `version` (`current` is the request as it is now), " +
-          "or, for Confirmed, the request's nights collide with a confirmed stay or a block of its estate (`collidesWith` names them)",
-        schema: z.union([StatusConflictSchema, CalendarCollisionSchema]),
+          "or, for Confirmed, the request's nights collide with a confirmed stay or a block of its estate (`collidesWith` names them), " +
+          "or imported calendars hold some of them and `confirmOverImported` was not given (`code: imported_busy`, `importedBusy` names them)",
+        schema: z.union([StatusConflictSchema, CalendarCollisionSchema, ImportedBusyWarningSchema]),
       },
       ...JSON_BODY_ERRORS,
       ...adminGuardAnswers(true),

@@ -96,6 +96,11 @@ export const StatusChangeSchema = z.object({
   notifyGuest: z.boolean().default(false),
   /** The version the change was made against; a newer stored version is a conflict. */
   version: z.number().int().positive().optional(),
+  /**
+   * Confirm although imported calendars hold some of the nights: staff may know the other
+   * site's booking is gone. Without it such a confirmation is answered with the busy times.
+   */
+  confirmOverImported: z.boolean().optional(),
 });
 export type StatusChange = z.infer<typeof StatusChangeSchema>;
 

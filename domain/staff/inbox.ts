@@ -21,8 +21,8 @@ import {
   guestRequestStatusHistory,
   propertyTranslations,
 } from "../../db/schema/index.ts";
-import type { CollidingEntry } from "../calendar/calendar.schema.ts";
-import { findCollisions } from "../calendar/collisions.ts";
+import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
+import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
 import type { Database } from "../../db/client.ts";
 import type { Deps } from "../deps.ts";
 import type { Language } from "../../i18n/config.ts";
@@ -333,22 +333,31 @@ export async function getRequestDetail(
   };
 }
 
-/** Whether the request holds its nights, and what its nights collide with if it does not. */
+/**
+ * Whether the request holds its nights, what its nights collide with if it does not, and the
+ * busy times imported calendars hold on them (shown before a confirmation and after one).
+ */
 async function readStayCalendar(
   deps: Pick<Deps, "db">,
   row: Pick<Row, "id" | "propertyId" | "stayStart" | "stayEnd">,
-): Promise<{ stayHeld: boolean; collisions: CollidingEntry[] }> {
+): Promise<{ stayHeld: boolean; collisions: CollidingEntry[]; importedBusy: ImportedBusy[] }> {
   const { id, propertyId, stayStart, stayEnd } = row;
   if (propertyId === null || stayStart === null || stayEnd === null)
-    return { stayHeld: false, collisions: [] };
-  const [held] = await deps.db
-    .select({ id: calendarEntries.id })
-    .from(calendarEntries)
-    .where(eq(calendarEntries.requestId, id));
-  if (held) return { stayHeld: true, collisions: [] };
+    return { stayHeld: false, collisions: [], importedBusy: [] };
+  const nights = { start: stayStart, end: stayEnd };
+  const [[held], busy] = await Promise.all([
+    deps.db
+      .select({ id: calendarEntries.id })
+      .from(calendarEntries)
+      .where(eq(calendarEntries.requestId, id)),
+    findImportedBusy(deps.db, propertyId, nights),
+  ]);
+  const importedBusy = busy.map(({ feedId, feed, start, end }) => ({ feedId, feed, start, end }));
+  if (held) return { stayHeld: true, collisions: [], importedBusy };
   return {
     stayHeld: false,
-    collisions: await findCollisions(deps.db, propertyId, { start: stayStart, end: stayEnd }),
+    collisions: await findCollisions(deps.db, propertyId, nights),
+    importedBusy,
   };
 }
 

@@ -6,6 +6,7 @@ import { ValidationErrorSchema } from "../../domain/api/operation.ts";
 import { isExclusionViolation } from "../../domain/calendar/collisions.ts";
 import { addDays } from "../../domain/calendar/nights.ts";
 import { COLLECTION_OPERATIONS, STAY_OPERATIONS } from "../../domain/staff/inbox.contract.ts";
+import { insertCalendarFeed, insertExternalBusy } from "../../tests/factories/calendar.ts";
 import { dataOf } from "../../tests/setup/api.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import {
@@ -277,5 +278,39 @@ describeEachBackend("a confirmed stay takes its estate's nights", (database) => 
         () => expect.unreachable("an external row needs its feed"),
         (reason: unknown) => expect(isExclusionViolation(reason)).toBe(false),
       );
+  });
+
+  it("asks for a second, explicit confirmation over a busy time of an imported calendar, naming the feed and the nights", async () => {
+    const propertyId = estate(8);
+    const request = await booking(propertyId, isoDate(80), isoDate(84));
+    const feedId = await insertCalendarFeed(database().deps, propertyId);
+    await insertExternalBusy(database().deps, {
+      propertyId,
+      feedId,
+      nights: { start: isoDate(82), end: isoDate(85) },
+    });
+    const busy = [{ feedId, feed: "calendar.example", start: isoDate(82), end: isoDate(85) }];
+
+    // The details say it before anyone confirms: no stay or block refuses, the feed is busy.
+    const before = dataOf(BOOKINGS.get, await call("GET", `/api/bookings/${request.id}`), 200);
+    expect(before.collisions).toEqual([]);
+    expect(before.importedBusy).toEqual(busy);
+
+    const warned = dataOf(BOOKINGS.updateStatus, await confirm(request.id), 409);
+    expect(warned).toMatchObject({ code: "imported_busy", importedBusy: busy });
+    expect(warned.message).toContain("calendar.example");
+    const french = dataOf(BOOKINGS.updateStatus, await confirm(request.id, "fr"), 409);
+    expect(french.message).toContain("calendar.example");
+    expect(french.message).not.toBe(warned.message);
+    const unchanged = dataOf(BOOKINGS.get, await call("GET", `/api/bookings/${request.id}`), 200);
+    expect(unchanged).toMatchObject({ status: "New", version: before.version, stayHeld: false });
+
+    const knowingly = await call("PATCH", `/api/bookings/${request.id}`, {
+      status: "Confirmed",
+      confirmOverImported: true,
+      version: before.version,
+    });
+    const confirmed = dataOf(BOOKINGS.updateStatus, knowingly, 200);
+    expect(confirmed).toMatchObject({ status: "Confirmed", stayHeld: true, importedBusy: busy });
   });
 });

@@ -18,7 +18,7 @@ import {
 import { type RequestKind, REQUEST_KINDS, STATUS_KEYS } from "../../domain/requests/options.ts";
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 import { isStayKind } from "../../domain/calendar/calendar.schema.ts";
-import { collisionAnswer } from "../../domain/calendar/collisions.ts";
+import { collisionAnswer, importedBusyAnswer } from "../../domain/calendar/collisions.ts";
 import { setRequestStay } from "../../domain/calendar/stays.ts";
 import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
 import { STAFF_MESSAGE_OPERATIONS } from "../../domain/conversation/messages.contract.ts";
@@ -344,6 +344,11 @@ export function staffRoutes(
           return {
             status: 409,
             body: collisionAnswer(res.locals.language, result.collidesWith),
+          };
+        if (result.outcome === "imported_busy")
+          return {
+            status: 409,
+            body: importedBusyAnswer(res.locals.language, result.importedBusy),
           };
         return { status: 200, body: result.request };
       },

@@ -1,0 +1,265 @@
+import { aliasedTable, and, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../../db/client.ts";
+import {
+  calendarEntries,
+  calendarFeeds,
+  calendarImportAlerts,
+  guestRequests,
+  ownerLanguages,
+  properties,
+} from "../../db/schema/index.ts";
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from "../../i18n/config.ts";
+import { translate } from "../../i18n/translate.ts";
+import { enqueueMail, type QueuedMail } from "../mail/outbox.ts";
+import { escapeHtml, layout, type RenderedMail } from "../mail/templates.ts";
+import { estateNameIn } from "../owners/owner-requests.ts";
+import { formatDate } from "../requests/summary.ts";
+import { feedLabel } from "./collisions.ts";
+import { fromDateRange, type Nights } from "./nights.ts";
+
+/**
+ * When a feed's sync brings a busy time onto nights a confirmed stay holds, staff (STAFF_EMAIL,
+ * in STAFF_LANGUAGE) and the estate's owner (its owner email, in the owner's language) are
+ * mailed, once per collision: the imported event (feed and UID) against the stay's request.
+ * The mail and a `calendar_import_alerts` row are written in the sync's transaction; the row's
+ * key is what keeps any later sync, on any instance, from telling the same collision again.
+ */
+
+/** Who hears of a collision: staff always, the owner when the estate has an owner email. */
+export interface ImportAlertConfig {
+  staffEmail: string;
+  staffLanguage: Language;
+  /** The site's address, for the link to the estate's calendar. */
+  publicUrl: string;
+}
+
+/** The outbox templates of the two mails. */
+export const IMPORT_COLLISION_TEMPLATES = {
+  staff: "calendar.import_collision.staff",
+  owner: "calendar.import_collision.owner",
+} as const;
+
+/** One imported busy time over a confirmed stay, as the mails tell it. */
+export interface ImportCollisionFacts {
+  propertyId: number;
+  estateName: string;
+  feed: string;
+  busy: Nights;
+  reference: string;
+  /** Staff only: the owner is never told the guest's name. */
+  guestName: string | null;
+  stay: Nights;
+}
+
+/** Rows an IN list holds at most (well under PostgreSQL's 65,535 parameters). */
+const CHUNK = 500;
+
+/**
+ * Tells of the collisions that the busy times `uids` of the feed (just written by its sync)
+ * make with confirmed stays, each once ever: the collisions already told, or accepted by staff
+ * when they confirmed the stay, are left out. Runs in the sync's transaction, under the feed's
+ * row lock. Answers how many collisions were told.
+ */
+export async function alertImportCollisions(
+  tx: Database,
+  config: ImportAlertConfig,
+  input: { feedId: string; propertyId: number; uids: readonly string[] },
+): Promise<number> {
+  if (input.uids.length === 0) return 0;
+  const stay = aliasedTable(calendarEntries, "stay");
+  const found = [];
+  for (let at = 0; at < input.uids.length; at += CHUNK)
+    found.push(
+      ...(await tx
+        .select({
+          externalUid: calendarEntries.externalUid,
+          busy: calendarEntries.nights,
+          stay: stay.nights,
+          requestId: guestRequests.id,
+          reference: guestRequests.reference,
+          firstName: guestRequests.firstName,
+          lastName: guestRequests.lastName,
+          url: calendarFeeds.url,
+        })
+        .from(calendarEntries)
+        .innerJoin(calendarFeeds, eq(calendarFeeds.id, calendarEntries.feedId))
+        .innerJoin(
+          stay,
+          and(
+            eq(stay.propertyId, calendarEntries.propertyId),
+            eq(stay.source, "stay"),
+            sql`${stay.nights} && ${calendarEntries.nights}`,
+          ),
+        )
+        .innerJoin(guestRequests, eq(guestRequests.id, stay.requestId))
+        .where(
+          and(
+            eq(calendarEntries.feedId, input.feedId),
+            inArray(calendarEntries.externalUid, input.uids.slice(at, at + CHUNK)),
+          ),
+        )
+        .orderBy(sql`lower(${calendarEntries.nights})`, guestRequests.reference)),
+    );
+  if (found.length === 0) return 0;
+
+  // Only the rows this statement writes are new: a collision told before (or a sync racing
+  // this one) already holds the key, and DO NOTHING leaves it out of RETURNING.
+  const recorded = await tx
+    .insert(calendarImportAlerts)
+    .values(
+      found.map((row) => ({
+        feedId: input.feedId,
+        externalUid: row.externalUid ?? "",
+        requestId: row.requestId,
+        cause: "mailed" as const,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({
+      externalUid: calendarImportAlerts.externalUid,
+      requestId: calendarImportAlerts.requestId,
+    });
+  const isNew = new Set(recorded.map((row) => `${row.externalUid}\n${row.requestId}`));
+  const fresh = found.filter((row) => isNew.has(`${row.externalUid ?? ""}\n${row.requestId}`));
+  if (fresh.length === 0) return 0;
+
+  const owner = await estateOwner(tx, input.propertyId);
+  const names = new Map<Language, string>();
+  const nameIn = async (language: Language) => {
+    const known = names.get(language);
+    if (known !== undefined) return known;
+    const name = await estateNameIn(tx, input.propertyId, language);
+    names.set(language, name);
+    return name;
+  };
+  const mails: QueuedMail[] = [];
+  for (const row of fresh) {
+    const facts = {
+      propertyId: input.propertyId,
+      feed: feedLabel(row.url),
+      busy: fromDateRange(row.busy),
+      reference: row.reference,
+      stay: fromDateRange(row.stay),
+    };
+    mails.push({
+      template: IMPORT_COLLISION_TEMPLATES.staff,
+      recipient: config.staffEmail,
+      requestId: row.requestId,
+      ...renderImportCollisionMail(
+        config.staffLanguage,
+        {
+          ...facts,
+          estateName: await nameIn(config.staffLanguage),
+          guestName: `${row.firstName} ${row.lastName}`.trim(),
+        },
+        staffCalendarUrl(config.publicUrl, input.propertyId, facts.busy.start),
+      ),
+    });
+    if (owner)
+      mails.push({
+        template: IMPORT_COLLISION_TEMPLATES.owner,
+        recipient: owner.email,
+        requestId: row.requestId,
+        ...renderImportCollisionMail(
+          owner.language,
+          { ...facts, estateName: await nameIn(owner.language), guestName: null },
+          ownerCalendarUrl(config.publicUrl, input.propertyId, owner.language),
+        ),
+      });
+  }
+  await enqueueMail(tx, mails);
+  return fresh.length;
+}
+
+/** The estate's owner email and the language they chose (English when they chose none). */
+async function estateOwner(
+  tx: Database,
+  propertyId: number,
+): Promise<{ email: string; language: Language } | null> {
+  const [row] = await tx
+    .select({ email: properties.ownerEmail, language: ownerLanguages.language })
+    .from(properties)
+    .leftJoin(ownerLanguages, sql`${ownerLanguages.email} = lower(${properties.ownerEmail})`)
+    .where(eq(properties.id, propertyId));
+  const email = row?.email?.trim();
+  if (!email) return null;
+  return { email, language: isLanguage(row?.language) ? row.language : DEFAULT_LANGUAGE };
+}
+
+function staffCalendarUrl(publicUrl: string, propertyId: number, from: string): string {
+  return `${publicUrl}/admin/estates/${String(propertyId)}/calendar?${new URLSearchParams({ from })}`;
+}
+
+function ownerCalendarUrl(publicUrl: string, propertyId: number, language: Language): string {
+  const params = new URLSearchParams({
+    estate: String(propertyId),
+    tab: "calendar",
+    lang: language,
+  });
+  return `${publicUrl}/admin/dashboard?${params}`;
+}
+
+/**
+ * The mail about one imported busy time over a confirmed stay, in `language`: the estate, the
+ * feed, the busy dates, the stay's reference and dates (and, for staff, the guest's name), and
+ * a link to the estate's calendar. The stay stands; the mail asks people to settle it.
+ */
+export function renderImportCollisionMail(
+  language: Language,
+  facts: ImportCollisionFacts,
+  calendarUrl: string,
+): RenderedMail {
+  const t = (key: string, params: Record<string, unknown> = {}) => translate(language, key, params);
+  const dates = (nights: Nights) =>
+    t("calendarCollision.dates", {
+      start: formatDate(nights.start, language),
+      end: formatDate(nights.end, language),
+    });
+  const subject = t("mail.importCollision.subject", {
+    estate: facts.estateName,
+    dates: dates(facts.busy),
+  });
+  const rows: [string, string][] = [
+    [t("mail.importCollision.estate"), facts.estateName],
+    [t("mail.importCollision.feed"), facts.feed],
+    [t("mail.importCollision.busy"), dates(facts.busy)],
+    [t("mail.importCollision.stay"), `${facts.reference}, ${dates(facts.stay)}`],
+  ];
+  if (facts.guestName) rows.push([t("mail.importCollision.guest"), facts.guestName]);
+  const intro = t("mail.importCollision.intro", {
+    estate: facts.estateName,
+    feed: facts.feed,
+    reference: facts.reference,
+  });
+  const ask = t("mail.importCollision.ask");
+  const linkLabel = t("mail.importCollision.link");
+  const text = [
+    intro,
+    "",
+    ...rows.map(([label, value]) => `${label}: ${value}`),
+    "",
+    ask,
+    `${linkLabel} ${calendarUrl}`,
+    "",
+    t("mail.signature"),
+  ].join("\n");
+  const table = rows
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" style="padding:4px 12px 4px 0;color:#555">${escapeHtml(label)}</th>` +
+        `<td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
+    )
+    .join("\n");
+  const html = layout(
+    language,
+    subject,
+    [
+      `<p>${escapeHtml(intro)}</p>`,
+      `<table role="presentation" style="border-collapse:collapse;font-size:14px">\n${table}\n</table>`,
+      `<p>${escapeHtml(ask)}</p>`,
+      `<p><a href="${escapeHtml(calendarUrl)}">${escapeHtml(linkLabel)}</a></p>`,
+      `<p>${escapeHtml(t("mail.signature"))}</p>`,
+    ].join("\n"),
+  );
+  return { subject, text, html };
+}
