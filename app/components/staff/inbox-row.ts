@@ -1,5 +1,5 @@
 import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
-import type { CollidingEntry } from "../../../domain/calendar/calendar.schema.ts";
+import type { CollidingEntry, ImportedBusy } from "../../../domain/calendar/calendar.schema.ts";
 import type { RequestFacts } from "../../../domain/staff/request-facts.ts";
 
 /**
@@ -39,6 +39,8 @@ export interface StatusTarget {
   version: number;
   /** Known on the details: the stays and blocks its nights collide with (confirming is refused). */
   collisions?: readonly CollidingEntry[];
+  /** Known on the details: busy times of imported calendars on its nights (confirm knowingly). */
+  importedBusy?: readonly ImportedBusy[];
 }
 
 /** The option group of a kind's tags (`forms.options.{group}.{key}`). */

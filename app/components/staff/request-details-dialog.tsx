@@ -179,6 +179,7 @@ function DetailsBody({ detail }: { detail: RequestDetail }) {
               status: detail.status,
               version: detail.version,
               collisions: detail.collisions,
+              importedBusy: detail.importedBusy,
             },
             to,
           })

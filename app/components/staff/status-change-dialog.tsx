@@ -21,8 +21,8 @@ import {
   DialogTitle,
 } from "../ui/dialog.tsx";
 import type { StatusTarget } from "./inbox-row.ts";
-import type { CalendarCollision } from "../../../domain/calendar/calendar.schema.ts";
-import { CollisionAlert } from "./collision-alert.tsx";
+import type { CalendarCollision, ImportedBusy } from "../../../domain/calendar/calendar.schema.ts";
+import { CollisionAlert, ImportedBusyAlert } from "./collision-alert.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { statusLabelKey } from "../status-tones.ts";
 import { statusChangedToast } from "./status-change-text.ts";
@@ -38,6 +38,9 @@ export interface StatusChange {
  * (required for Rejected and Declined), whether the guest sees it, and whether the guest is
  * mailed. It sends the change against the version the page showed; a conflict (someone else
  * changed the request meanwhile) is reported and the caller shows the current state.
+ * Confirming over busy times of imported calendars (known from the details, or from the
+ * server's answer) takes a second, explicit step: a box that says staff know the nights are
+ * free on the other site.
  */
 export function StatusChangeDialog({
   change,
@@ -93,9 +96,23 @@ function StatusChangeForm({
   const [notifyGuest, setNotifyGuest] = useState(NOTIFY_GUEST_BY_DEFAULT.includes(to));
   const [error, setError] = useState<string | null>(null);
   const [collision, setCollision] = useState<CalendarCollision | null>(null);
+  const [importedBusy, setImportedBusy] = useState<readonly ImportedBusy[]>(
+    to === "Confirmed" && target.status !== "Confirmed" ? (target.importedBusy ?? []) : [],
+  );
+  // Whether the server already answered that imported calendars hold the nights.
+  const [importedAnswered, setImportedAnswered] = useState(false);
+  const [overImported, setOverImported] = useState(false);
+  const [overImportedError, setOverImportedError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
-  const ids = { share: useId(), notify: useId() };
+  const overImportedRef = useRef<HTMLInputElement>(null);
+  const ids = {
+    share: useId(),
+    notify: useId(),
+    overImported: useId(),
+    overImportedHint: useId(),
+    overImportedError: useId(),
+  };
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -104,6 +121,11 @@ function StatusChangeForm({
     if (needsReason && !trimmed) {
       setError(t("staff.validation.reasonRequired"));
       reasonRef.current?.focus();
+      return;
+    }
+    if (importedBusy.length > 0 && !overImported) {
+      setOverImportedError(t("calendarCollision.confirmAnywayRequired"));
+      overImportedRef.current?.focus();
       return;
     }
     setSaving(true);
@@ -118,6 +140,7 @@ function StatusChangeForm({
           shareReason: Boolean(trimmed) && shareReason,
           notifyGuest,
           version: target.version,
+          ...(importedBusy.length > 0 && overImported ? { confirmOverImported: true } : {}),
         },
       },
       { language: i18n.language },
@@ -138,6 +161,14 @@ function StatusChangeForm({
     // 409 naming what holds the nights: the dialog stays open and says it, nothing changed.
     if (answer.status === 409 && answer.data && "collidesWith" in answer.data) {
       setCollision(answer.data);
+      return;
+    }
+    // 409 naming imported busy times: staff may now confirm anyway, ticking the box.
+    if (answer.status === 409 && answer.data && "importedBusy" in answer.data) {
+      setImportedBusy(answer.data.importedBusy);
+      setImportedAnswered(true);
+      setOverImported(false);
+      overImportedRef.current?.focus();
       return;
     }
     toast({
@@ -181,6 +212,49 @@ function StatusChangeForm({
       ) : to === "Confirmed" && target.collisions && target.collisions.length > 0 ? (
         <CollisionAlert title={t("calendarCollision.warning")} collisions={target.collisions} />
       ) : null}
+      {!collision && importedBusy.length > 0 && (
+        <div className="grid gap-3">
+          <ImportedBusyAlert
+            title={t(
+              importedAnswered
+                ? "calendarCollision.importedRefused"
+                : "calendarCollision.importedWarning",
+            )}
+            importedBusy={importedBusy}
+          />
+          <div className="flex items-start gap-3">
+            <input
+              id={ids.overImported}
+              ref={overImportedRef}
+              type="checkbox"
+              name="confirmOverImported"
+              checked={overImported}
+              aria-invalid={overImportedError ? true : undefined}
+              aria-describedby={
+                overImportedError
+                  ? `${ids.overImportedHint} ${ids.overImportedError}`
+                  : ids.overImportedHint
+              }
+              onChange={(event) => {
+                setOverImported(event.target.checked);
+                if (event.target.checked) setOverImportedError(null);
+              }}
+              className="accent-heritage mt-0.5 size-5 shrink-0"
+            />
+            <label htmlFor={ids.overImported} className="text-ink text-sm">
+              {t("calendarCollision.confirmAnyway")}
+              <span id={ids.overImportedHint} className="text-muted block">
+                {t("calendarCollision.confirmAnywayHint")}
+              </span>
+              {overImportedError && (
+                <span id={ids.overImportedError} className="text-burgundy block font-medium">
+                  {overImportedError}
+                </span>
+              )}
+            </label>
+          </div>
+        </div>
+      )}
       <Field
         label={needsReason ? t("staff.change.reasonRequired") : t("staff.change.reasonOptional")}
         hint={

@@ -11,7 +11,7 @@ import { callApi } from "../../api-client.ts";
 import { toast } from "../../hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
 import { CONTROL_CLASS, Field } from "../ui/field.tsx";
-import { CollisionAlert } from "./collision-alert.tsx";
+import { CollisionAlert, ImportedBusyAlert } from "./collision-alert.tsx";
 import { useEstateName } from "./estate-names.tsx";
 
 /** The nights of a stay as staff read them: both dates and the count. */
@@ -117,6 +117,12 @@ export function StayPanel({ detail, onChanged }: { detail: RequestDetail; onChan
       )}
       {detail.collisions.length > 0 && (
         <CollisionAlert title={t("calendarCollision.warning")} collisions={detail.collisions} />
+      )}
+      {!detail.stayHeld && detail.importedBusy.length > 0 && (
+        <ImportedBusyAlert
+          title={t("calendarCollision.importedWarning")}
+          importedBusy={detail.importedBusy}
+        />
       )}
       <form method="post" onSubmit={submit} noValidate className="mt-4 grid gap-3 sm:grid-cols-3">
         <Field
