@@ -17,6 +17,8 @@ import { Button } from "./ui/button.tsx";
 import { cn } from "./ui/cn.ts";
 import { CONTROL_CLASS, Field } from "./ui/field.tsx";
 
+type DateField = (typeof STAY_DATE_FIELDS)[number];
+
 const label = "text-muted text-xs font-semibold tracking-[0.08em] uppercase";
 const quietLink = "text-heritage text-sm underline-offset-4 hover:underline";
 
@@ -39,12 +41,15 @@ export function CatalogueFilters({
   dates,
   dateErrors,
   earliestDate,
+  lastDate,
 }: {
   filter: CatalogueFilter;
   dates: ReadFilter["dates"];
   dateErrors: ReadFilter["dateErrors"];
   /** The first check-in the server accepts (today in the earliest time zone). */
   earliestDate: string;
+  /** The last date of the booking window: neither date may be later. */
+  lastDate: string;
 }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -52,10 +57,26 @@ export function CatalogueFilters({
   const [checkIn, setCheckIn] = useState(dates.checkIn ?? "");
   const firstCheckOut = addDays(checkIn && checkIn >= earliestDate ? checkIn : earliestDate, 1);
   const hasDates = Boolean(dates.checkIn || dates.checkOut);
-  const errorOf = (field: (typeof STAY_DATE_FIELDS)[number]) => {
-    const key = dateErrors[field];
+  // A date past the window is refused here with the server's message, under its field, rather
+  // than with the browser's own bubble; the server refuses it as well (checkStayDates).
+  const [windowErrors, setWindowErrors] = useState<Partial<Record<DateField, string>>>({});
+  const errorOf = (field: DateField) => {
+    const key = windowErrors[field] ?? dateErrors[field];
     return key ? t(key, { max: CATALOGUE_MAX_STAY_NIGHTS }) : undefined;
   };
+  const windowRule = (field: DateField) => ({
+    max: lastDate,
+    onInvalid: (event: React.InvalidEvent<HTMLInputElement>) => {
+      if (!event.currentTarget.validity.rangeOverflow) return;
+      event.preventDefault();
+      setWindowErrors((errors) => ({ ...errors, [field]: "validation.dateBeyondWindow" }));
+      // Focus goes to the first refused field, as the browser's own check would.
+      const checkIn = event.currentTarget.form?.elements.namedItem("checkIn");
+      if (field === "checkIn" || !(checkIn instanceof HTMLInputElement) || checkIn.validity.valid)
+        event.currentTarget.focus();
+    },
+    onInput: () => setWindowErrors(({ [field]: _cleared, ...others }) => others),
+  });
   return (
     <Form
       method="get"
@@ -139,6 +160,7 @@ export function CatalogueFilters({
                 type="date"
                 name="checkIn"
                 min={earliestDate}
+                {...windowRule("checkIn")}
                 defaultValue={dates.checkIn ?? ""}
                 onChange={(event) => setCheckIn(event.currentTarget.value)}
                 className={CONTROL_CLASS}
@@ -152,6 +174,7 @@ export function CatalogueFilters({
                 type="date"
                 name="checkOut"
                 min={firstCheckOut}
+                {...windowRule("checkOut")}
                 defaultValue={dates.checkOut ?? ""}
                 className={CONTROL_CLASS}
               />

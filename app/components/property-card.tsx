@@ -6,6 +6,7 @@ import type { PropertyCardData } from "../../domain/catalogue/read-properties.ts
 import { MembersBadge } from "./members-badge.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { cn } from "./ui/cn.ts";
+import { type StayDates, staySearchOf } from "../../domain/catalogue/catalogue-filter.schema.ts";
 
 /** Spec point 9: a hovered card shows its next image every 800 ms (with a 0.4 s fade). */
 export const CARD_IMAGE_INTERVAL_MS = 800;
@@ -24,11 +25,14 @@ export function PropertyCard({
   property,
   isAboveFold,
   sizes = CATALOGUE_CARD_SIZES,
+  stay,
 }: {
   property: PropertyCardData;
   isAboveFold: boolean;
   /** The image's `sizes`: how wide the grid holding the card draws it. */
   sizes?: string;
+  /** The dates the guest searched for: the estate's page keeps them for its booking form. */
+  stay?: StayDates | null;
 }) {
   const { t } = useTranslation();
   const [active, setActive] = useState(0);
@@ -98,7 +102,7 @@ export function PropertyCard({
         </p>
         <h2 className="text-heritage text-2xl leading-tight font-semibold">
           <Link
-            to={`/property/${property.id}`}
+            to={`/property/${property.id}${staySearchOf(stay)}`}
             className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none"
           >
             {property.name}

@@ -3,6 +3,7 @@ import { data, isRouteErrorResponse } from "react-router";
 import { EstateHeader } from "../components/estate-header.tsx";
 import { NotFoundError } from "../../domain/errors.ts";
 import { lastBookableDate, utcToday } from "../../domain/requests/dates.ts";
+import { readStayDates } from "../../domain/catalogue/catalogue-filter.schema.ts";
 import { formatDate } from "../../domain/requests/summary.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/booking";
@@ -25,7 +26,7 @@ const PropertyBookingForm = formIsland(
   "mt-10 min-h-screen",
 );
 
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   await PropertyBookingForm.ready();
   const { language, botCheck, bookingHorizonMonths } = context.get(requestInfoContext);
   const pages = context.get(publicPagesContext);
@@ -59,6 +60,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       unavailable,
       lastDate,
       lastDateLabel: formatDate(lastDate, language),
+      // The dates searched for on /castles start the form; broken ones are dropped.
+      stay: readStayDates(new URL(request.url).searchParams, bookingHorizonMonths),
     };
   } catch (error) {
     if (error instanceof NotFoundError) {
@@ -122,6 +125,7 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
         unavailable={loaderData.unavailable}
         lastDate={lastDate}
         lastDateLabel={lastDateLabel}
+        stay={loaderData.stay}
       />
     </div>
   );

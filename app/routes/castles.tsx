@@ -7,7 +7,7 @@ import {
   hasFilters,
   readCatalogueFilter,
 } from "../../domain/catalogue/catalogue-filter.schema.ts";
-import { earliestBookableDate } from "../../domain/requests/dates.ts";
+import { earliestBookableDate, lastBookableDate } from "../../domain/requests/dates.ts";
 import { toPropertyCard } from "../../domain/catalogue/read-properties.ts";
 import { translate } from "../../i18n/translate.ts";
 import type { Route } from "./+types/castles";
@@ -21,11 +21,12 @@ import { ButtonLink } from "../components/ui/button.tsx";
 const ABOVE_FOLD_CARDS = 3;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { language } = context.get(requestInfoContext);
+  const { language, bookingHorizonMonths } = context.get(requestInfoContext);
   // A hand-edited URL with a bad value still shows the catalogue, with a notice; dates that
   // break their rules are left out with an error under their fields, the other filters kept.
   const { filter, dates, dateErrors, hasInvalidFilter } = readCatalogueFilter(
     filterInputFromSearchParams(new URL(request.url).searchParams),
+    bookingHorizonMonths,
   );
   // One page of 24 whatever the URL's `limit` (that is for API clients).
   const page = await context.get(publicPagesContext).searchProperties({
@@ -40,6 +41,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     dates,
     dateErrors,
     earliestDate: earliestBookableDate(),
+    lastDate: lastBookableDate(bookingHorizonMonths),
     isFiltered: hasFilters(filter),
     hasInvalidFilter,
     total: page.total,
@@ -81,6 +83,7 @@ export default function Castles({ loaderData }: Route.ComponentProps) {
         dates={loaderData.dates}
         dateErrors={loaderData.dateErrors}
         earliestDate={loaderData.earliestDate}
+        lastDate={loaderData.lastDate}
       />
       {loaderData.hasInvalidFilter && (
         <p role="alert" className="text-burgundy mt-4 text-sm">
@@ -119,7 +122,15 @@ export default function Castles({ loaderData }: Route.ComponentProps) {
         >
           {properties.map((property, index) => (
             <li key={property.id}>
-              <PropertyCard property={property} isAboveFold={index < ABOVE_FOLD_CARDS} />
+              <PropertyCard
+                property={property}
+                isAboveFold={index < ABOVE_FOLD_CARDS}
+                stay={
+                  filter.checkIn && filter.checkOut
+                    ? { checkIn: filter.checkIn, checkOut: filter.checkOut }
+                    : null
+                }
+              />
             </li>
           ))}
         </ul>

@@ -22,12 +22,13 @@ import {
   availabilityWindowOf,
 } from "../components/availability-calendar.tsx";
 import { utcToday } from "../../domain/requests/dates.ts";
+import { readStayDates, staySearchOf } from "../../domain/catalogue/catalogue-filter.schema.ts";
 
 /** The largest paint is a photo: app/root.tsx leaves the display face unpreloaded. */
 export const handle: PageHandle = { lcpIsImage: true };
 
-export async function loader({ context, params }: Route.LoaderArgs) {
-  const { language } = context.get(requestInfoContext);
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const { language, bookingHorizonMonths } = context.get(requestInfoContext);
   const pages = context.get(publicPagesContext);
   try {
     const property = await pages.getProperty({ idOrSlug: params.idOrSlug, language });
@@ -41,6 +42,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       property,
       today,
       unavailable,
+      // The dates searched for on /castles, passed on to the booking form.
+      stay: readStayDates(new URL(request.url).searchParams, bookingHorizonMonths),
       title: translate(language, "property.metaTitle", { brand: SITE.brand, name: property.name }),
       shareTitle: translate(language, "property.shareTitle", {
         brand: SITE.brand,
@@ -82,7 +85,7 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function PropertyPage({
-  loaderData: { property, shareTitle, today, unavailable },
+  loaderData: { property, shareTitle, today, unavailable, stay },
 }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
@@ -97,7 +100,7 @@ export default function PropertyPage({
         />
         <div className="flex flex-wrap items-center justify-between gap-4">
           <ShareControl title={shareTitle} description={property.summary} />
-          <ButtonLink to={`/booking/${property.slug}#top`} size="lg">
+          <ButtonLink to={`/booking/${property.slug}${staySearchOf(stay)}#top`} size="lg">
             <CalendarCheck aria-hidden className="size-4" />
             {t("property.book")}
           </ButtonLink>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { nightsBetween } from "../calendar/nights.ts";
-import { earliestBookableDate, isIsoDate } from "../requests/dates.ts";
+import { earliestBookableDate, isIsoDate, lastBookableDate } from "../requests/dates.ts";
+import { FORM_LIMITS } from "../requests/options.ts";
 import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 import {
   AMENITY_KEYS,
@@ -66,13 +67,16 @@ const stayDate = z.preprocess(
 
 /**
  * The rules that join the two dates: both or neither, check-out after check-in, check-in not
- * before the earliest "today" on Earth (UTC-12, as the booking forms), at most
- * CATALOGUE_MAX_STAY_NIGHTS nights. Each issue names the field a person must change. Given
- * to `superRefine` of every schema that carries the dates (a spread `.shape` loses it).
+ * before the earliest "today" on Earth (UTC-12, as the booking forms), neither past the booking
+ * horizon (the property booking form's rule and message: a search for dates nobody may book
+ * finds nothing bookable), at most CATALOGUE_MAX_STAY_NIGHTS nights. Each issue names the field
+ * a person must change. Given to `superRefine` of every schema that carries the dates (a spread
+ * `.shape` loses it).
  */
 export function checkStayDates(
   value: { checkIn?: string; checkOut?: string },
   context: z.RefinementCtx,
+  horizonMonths: number = FORM_LIMITS.bookingHorizonMonths,
 ): void {
   const { checkIn, checkOut } = value;
   if (checkIn === undefined && checkOut === undefined) return;
@@ -92,6 +96,10 @@ export function checkStayDates(
       path: ["checkIn"],
       message: "catalogueDates.errors.checkInPast",
     });
+  const lastDate = lastBookableDate(horizonMonths);
+  for (const field of STAY_DATE_FIELDS)
+    if (value[field]! > lastDate)
+      context.addIssue({ code: "custom", path: [field], message: "validation.dateBeyondWindow" });
   if (checkOut <= checkIn)
     context.addIssue({
       code: "custom",
@@ -118,41 +126,45 @@ const list = <T extends z.ZodType>(item: T) =>
 /**
  * The catalogue's search and filters, as they appear in the URL of /castles and of
  * GET /api/castles. Unknown parameters are ignored; invalid values are errors (translation keys).
+ * `horizonMonths` is the booking window the dates must fall in (the configured one on pages).
  */
-export const CatalogueFilterSchema = z
-  .object({
-    q: z.preprocess(
-      (value) => (typeof value === "string" ? value.trim() || undefined : value),
-      z
-        .string()
-        .max(100, "errors.searchTooLong")
-        .refine(isStorableText, UNSTORABLE_TEXT)
-        .optional(),
-    ),
-    region: z.preprocess(
-      (v) => (v === "" ? undefined : v),
-      z.enum(REGIONS, { message: "errors.invalidRegion" }).optional(),
-    ),
-    guests: optionalInt(1, 200),
-    bedrooms: optionalInt(1, 80),
-    amenities: list(z.enum(AMENITY_KEYS, { message: "errors.invalidAmenity" })),
-    members: z.preprocess(
-      (value) => (value === "" || value === undefined ? undefined : value),
-      z
-        .enum(["1", "true", "0", "false"])
-        .transform((v) => v === "1" || v === "true")
-        .optional(),
-    ),
-    /** The first night of the stay: only estates free for every night [checkIn, checkOut). */
-    checkIn: stayDate,
-    /** The check-out day (the night of checkOut is not part of the stay). */
-    checkOut: stayDate,
-    after: cursor,
-    before: cursor,
-    /** Results per page (API clients; the catalogue page always shows CATALOGUE_PAGE_SIZE). */
-    limit: optionalInt(1, CATALOGUE_MAX_PAGE_SIZE),
-  })
-  .superRefine(checkStayDates);
+export const catalogueFilterSchema = (horizonMonths: number = FORM_LIMITS.bookingHorizonMonths) =>
+  z
+    .object({
+      q: z.preprocess(
+        (value) => (typeof value === "string" ? value.trim() || undefined : value),
+        z
+          .string()
+          .max(100, "errors.searchTooLong")
+          .refine(isStorableText, UNSTORABLE_TEXT)
+          .optional(),
+      ),
+      region: z.preprocess(
+        (v) => (v === "" ? undefined : v),
+        z.enum(REGIONS, { message: "errors.invalidRegion" }).optional(),
+      ),
+      guests: optionalInt(1, 200),
+      bedrooms: optionalInt(1, 80),
+      amenities: list(z.enum(AMENITY_KEYS, { message: "errors.invalidAmenity" })),
+      members: z.preprocess(
+        (value) => (value === "" || value === undefined ? undefined : value),
+        z
+          .enum(["1", "true", "0", "false"])
+          .transform((v) => v === "1" || v === "true")
+          .optional(),
+      ),
+      /** The first night of the stay: only estates free for every night [checkIn, checkOut). */
+      checkIn: stayDate,
+      /** The check-out day (the night of checkOut is not part of the stay). */
+      checkOut: stayDate,
+      after: cursor,
+      before: cursor,
+      /** Results per page (API clients; the catalogue page always shows CATALOGUE_PAGE_SIZE). */
+      limit: optionalInt(1, CATALOGUE_MAX_PAGE_SIZE),
+    })
+    .superRefine((value, context) => checkStayDates(value, context, horizonMonths));
+
+export const CatalogueFilterSchema = catalogueFilterSchema();
 export type CatalogueFilter = z.infer<typeof CatalogueFilterSchema>;
 
 /** The filter fields (not the page cursors) that a query string sets. */
@@ -195,13 +207,17 @@ export interface ReadFilter {
  * check-out before the check-in sees the region they chose); any other invalid value drops
  * every filter, with a notice, as a hand-edited URL did before.
  */
-export function readCatalogueFilter(input: Record<string, unknown>): ReadFilter {
+export function readCatalogueFilter(
+  input: Record<string, unknown>,
+  horizonMonths: number = FORM_LIMITS.bookingHorizonMonths,
+): ReadFilter {
+  const schema = catalogueFilterSchema(horizonMonths);
   const dates: ReadFilter["dates"] = {};
   for (const field of STAY_DATE_FIELDS) {
     const value = input[field];
     if (typeof value === "string" && isIsoDate(value)) dates[field] = value;
   }
-  const parsed = CatalogueFilterSchema.safeParse(input);
+  const parsed = schema.safeParse(input);
   if (parsed.success)
     return { filter: parsed.data, dateErrors: {}, dates, hasInvalidFilter: false };
   const dateErrors: ReadFilter["dateErrors"] = {};
@@ -210,8 +226,41 @@ export function readCatalogueFilter(input: Record<string, unknown>): ReadFilter 
     if (field && !dateErrors[field]) dateErrors[field] = issue.message;
   }
   const { checkIn: _checkIn, checkOut: _checkOut, ...withoutDates } = input;
-  const retried = CatalogueFilterSchema.safeParse(withoutDates);
+  const retried = schema.safeParse(withoutDates);
   // Other values are wrong too (the object's date rules run only once its fields parse).
   if (!retried.success) return { filter: {}, dateErrors, dates, hasInvalidFilter: true };
   return { filter: retried.data, dateErrors, dates, hasInvalidFilter: false };
+}
+
+/** A stay's dates carried from one page to the next: the first night and the check-out day. */
+export interface StayDates {
+  checkIn: string;
+  checkOut: string;
+}
+
+const StayDatesSchema = (horizonMonths: number) =>
+  z
+    .object({ checkIn: stayDate, checkOut: stayDate })
+    .superRefine((value, context) => checkStayDates(value, context, horizonMonths));
+
+/**
+ * The stay's dates a page was given in its URL (`checkIn`, `checkOut`), when both are there and
+ * keep the search's rules; otherwise none: dates carried from /castles only start a form, so
+ * broken ones are dropped without a word.
+ */
+export function readStayDates(
+  params: URLSearchParams,
+  horizonMonths: number = FORM_LIMITS.bookingHorizonMonths,
+): StayDates | null {
+  const parsed = StayDatesSchema(horizonMonths).safeParse({
+    checkIn: params.get("checkIn") ?? undefined,
+    checkOut: params.get("checkOut") ?? undefined,
+  });
+  const { checkIn, checkOut } = parsed.success ? parsed.data : {};
+  return checkIn && checkOut ? { checkIn, checkOut } : null;
+}
+
+/** The query string that carries a stay's dates to the next page (empty without them). */
+export function staySearchOf(stay: StayDates | null | undefined): string {
+  return stay ? `?${new URLSearchParams({ checkIn: stay.checkIn, checkOut: stay.checkOut })}` : "";
 }

@@ -56,12 +56,14 @@ function project(
 
 /**
  * A query that breaks its schema: 400 with the schema's own message where it has one (an
- * unknown region, stay dates that break their rules), else "Invalid filter: {field}" naming
+ * unknown region, stay dates that break their rules, a date past the booking horizon), else "Invalid filter: {field}" naming
  * the first parameter.
  */
 function refuseFilter(_part: string, error: z.ZodError) {
   const issue = error.issues[0];
-  const hasOwnMessage = /^(?:errors|catalogueDates)\./.test(issue?.message ?? "");
+  const hasOwnMessage = /^(?:errors\.|catalogueDates\.|validation\.dateBeyondWindow$)/.test(
+    issue?.message ?? "",
+  );
   const key = hasOwnMessage ? issue!.message : "errors.invalidFilter";
   return refuse(400, key, { field: String(issue?.path[0] ?? ""), max: CATALOGUE_MAX_STAY_NIGHTS });
 }

@@ -27,6 +27,7 @@ import {
 } from "./fields.tsx";
 import { GuestForm } from "./guest-form.tsx";
 import { useGuestForm } from "./use-guest-form.ts";
+import type { StayDates } from "../../../domain/catalogue/catalogue-filter.schema.ts";
 
 const FORM_ID = "property-booking-form";
 
@@ -57,6 +58,8 @@ export interface PropertyBookingFormProps {
   unavailable: Nights[];
   lastDate: string;
   lastDateLabel: string;
+  /** The dates the guest searched for on /castles: the form starts with them. */
+  stay?: StayDates | null;
 }
 
 /** A property's booking form (spec point 3): dates within the booking window, guests, status. */
@@ -68,6 +71,7 @@ export function PropertyBookingForm({
   unavailable,
   lastDate,
   lastDateLabel,
+  stay,
 }: PropertyBookingFormProps) {
   const { t, i18n } = useTranslation();
   const language = isLanguage(i18n.language) ? i18n.language : "en";
@@ -91,8 +95,8 @@ export function PropertyBookingForm({
     email: "",
     phone: "",
     dateMode: "exact" as const,
-    startDate: "",
-    endDate: "",
+    startDate: stay?.checkIn ?? "",
+    endDate: stay?.checkOut ?? "",
     flexibilityDays: 0,
     numberOfGuests: 1,
     castellumStatus: "caslHolder" as const,
