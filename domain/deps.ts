@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/client.ts";
 import type { FactsIndex } from "./catalogue/facts-index.ts";
+import type { PasswordCost } from "./staff/passwords.ts";
 
 /** What every domain function may use. Handed in by the server; never a module singleton. */
 export interface Deps {
@@ -17,4 +18,10 @@ export interface Deps {
    * Without it, a key the application keeps in the database does (domain/app-secrets.ts).
    */
   secretsKey?: string;
+  /**
+   * The cost of new password hashes; STANDARD_PASSWORD_COST unless set. The server never sets
+   * it. The test suites set a light one: they make and sign in to hundreds of accounts, and at
+   * the standard cost hashing alone took minutes of every run.
+   */
+  passwordCost?: PasswordCost;
 }

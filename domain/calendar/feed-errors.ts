@@ -18,6 +18,28 @@ export interface FeedError {
   detail: string;
 }
 
+/** Why one event of a feed was left out while the others were read. */
+export const SKIPPED_EVENT_REASONS = ["no_start", "unreadable"] as const;
+export type SkippedEventReason = (typeof SKIPPED_EVENT_REASONS)[number];
+
+/** An event that could not be read, named as staff can find it in the other site. */
+export interface SkippedEvent {
+  uid: string | null;
+  /** Its SUMMARY, shortened: the other site's own title. */
+  summary: string | null;
+  /** The line of its BEGIN:VEVENT in the feed's text (1-based). */
+  line: number;
+  reason: SkippedEventReason;
+  /** Short English detail, for support. */
+  detail: string;
+}
+
+/**
+ * Skipped events listed at most: a feed of thousands of broken events is described by its
+ * first ones and their count; the list is stored on the feed and shown as it is.
+ */
+export const MAX_SKIPPED_LISTED = 20;
+
 /** The longest detail stored. */
 const MAX_DETAIL = 300;
 

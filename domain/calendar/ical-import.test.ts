@@ -3,7 +3,10 @@ import {
   DEFAULT_IMPORT_LIMITS,
   IcalImportError,
   importWindow,
+  MAX_SKIPPED_LISTED,
+  ORIGIN_PROPERTY,
   readBusyTimes,
+  readCalendar,
 } from "./ical-import.ts";
 
 /** Today, for every read: the window is 2026-05-15 to 2028-06-15. */
@@ -167,7 +170,7 @@ describe("readBusyTimes", () => {
     expect(readBusyTimes(text, new Date("2026-06-16T08:00:00Z"))).toEqual(busy);
   });
 
-  it("refuses what is not a calendar, and a calendar it cannot read", () => {
+  it("refuses what is not a calendar", () => {
     expect(codeOf(() => readBusyTimes("", NOW))).toBe("not_calendar");
     expect(
       codeOf(() => readBusyTimes("<!doctype html><html><body>Log in</body></html>", NOW)),
@@ -175,30 +178,46 @@ describe("readBusyTimes", () => {
     expect(codeOf(() => readBusyTimes("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n", NOW))).toBe(
       "not_calendar",
     );
-    expect(
-      codeOf(() =>
-        readBusyTimes(calendar("UID:bad\nDTSTAMP:20260601T000000Z\nDTSTART:tomorrow"), NOW),
-      ),
-    ).toBe("malformed");
-    expect(
-      codeOf(() =>
-        readBusyTimes(calendar("UID:nostart\nDTSTAMP:20260601T000000Z\nSUMMARY:x"), NOW),
-      ),
-    ).toBe("malformed");
-    expect(
-      codeOf(() =>
-        readBusyTimes(
-          calendar(
-            "UID:r\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260701\nRRULE:FREQ=SOMETIMES",
-          ),
-          NOW,
-        ),
-      ),
-    ).toBe("malformed");
     // A calendar with no events is read as nothing busy.
     expect(
       readBusyTimes(calendar().replace("\r\n\r\nEND:VCALENDAR", "\r\nEND:VCALENDAR"), NOW),
     ).toEqual([]);
+  });
+
+  it("reads every event it can, and names each one it cannot, with its line and why", () => {
+    const text = calendar(
+      "UID:good-1\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260705\nDTEND;VALUE=DATE:20260710",
+      "UID:bad-start\nSUMMARY:Viewing\\, east wing\nDTSTAMP:20260601T000000Z\nDTSTART:tomorrow",
+      "UID:nostart\nDTSTAMP:20260601T000000Z\nSUMMARY:x",
+      "UID:r\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260701\nRRULE:FREQ=SOMETIMES",
+      "UID:good-2\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260801\nDTEND;VALUE=DATE:20260803",
+    );
+    const read = readCalendar(text, NOW);
+    expect(read.busy.map((time) => [time.uid, time.start, time.end])).toEqual([
+      ["good-1", "2026-07-05", "2026-07-10"],
+      ["good-2", "2026-08-01", "2026-08-03"],
+    ]);
+    expect(read.skippedCount).toBe(3);
+    // Lines of BEGIN:VEVENT: the calendar's four header lines, then six lines an event.
+    expect(read.skipped.map(({ detail: _detail, ...event }) => event)).toEqual([
+      { uid: "bad-start", summary: "Viewing, east wing", line: 11, reason: "no_start" },
+      { uid: "nostart", summary: "x", line: 17, reason: "no_start" },
+      { uid: "r", summary: null, line: 22, reason: "unreadable" },
+    ]);
+    expect(text.split("\r\n")[21]).toBe("BEGIN:VEVENT");
+    expect(read.skipped[2]!.detail).toContain("SOMETIMES");
+  });
+
+  it("lists at most MAX_SKIPPED_LISTED events left out, and counts them all", () => {
+    const broken = Array.from(
+      { length: MAX_SKIPPED_LISTED + 7 },
+      (_, i) => `UID:broken-${i}\nDTSTAMP:20260601T000000Z\nRRULE:FREQ=NEVER`,
+    );
+    const read = readCalendar(calendar(...broken), NOW);
+    expect(read.busy).toEqual([]);
+    expect(read.skippedCount).toBe(MAX_SKIPPED_LISTED + 7);
+    expect(read.skipped).toHaveLength(MAX_SKIPPED_LISTED);
+    expect(read.skipped[0]).toMatchObject({ uid: "broken-0", reason: "no_start", line: 5 });
   });
 
   it("refuses a huge feed and an endless fine-grained recurrence quickly, with a clear error", () => {
@@ -273,5 +292,66 @@ describe("the work a feed can cause", () => {
     expect(error).toBeInstanceOf(IcalImportError);
     expect(error?.code).toBe("too_many_events");
     expect(error?.detail).toBe("more than 20000 recurring instances (at storm-20)");
+  });
+});
+
+describe("timed events and the nights a feed closes", () => {
+  /** A one-hour viewing every day, with no end: it touches every day of the window. */
+  const DAILY_HOUR =
+    "UID:viewing\nDTSTAMP:20260601T000000Z\nDTSTART:20260601T140000Z\nDTEND:20260601T150000Z\nRRULE:FREQ=DAILY";
+  const STAY =
+    "UID:stay\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260705\nDTEND;VALUE=DATE:20260710";
+
+  it("counts the distinct nights from today on, and those timed events close", () => {
+    const read = readCalendar(calendar(DAILY_HOUR, STAY), NOW);
+    // From 2026-06-15 to the window's end, 2028-06-15: every night, the stay's among them.
+    expect(read.nightsClosed).toBe(731);
+    expect(read.timedNightsClosed).toBe(731);
+    expect(read.busy.find((time) => time.uid === "stay")).toMatchObject({ isTimed: false });
+
+    const stays = readCalendar(
+      calendar(
+        STAY,
+        // Overlapping the first: its nights count once.
+        "UID:stay-2\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260708\nDTEND;VALUE=DATE:20260712",
+        // Before today: not counted.
+        "UID:past\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260601\nDTEND;VALUE=DATE:20260603",
+      ),
+      NOW,
+    );
+    expect(stays.nightsClosed).toBe(7);
+    expect(stays.timedNightsClosed).toBe(0);
+  });
+
+  it("lets timed events close no night when the feed says so; all-day events still do", () => {
+    const read = readCalendar(calendar(DAILY_HOUR, STAY), NOW, { timedEventsClose: false });
+    expect(read.busy.map((time) => time.uid)).toEqual(["stay"]);
+    expect(read.nightsClosed).toBe(5);
+    expect(read.timedNightsClosed).toBe(0);
+  });
+
+  it("still counts a timed series' instances against the feed's budget when they close nothing", () => {
+    const limits = { ...DEFAULT_IMPORT_LIMITS, maxInstances: 100 };
+    expect(() =>
+      readCalendar(calendar(DAILY_HOUR), NOW, { limits, timedEventsClose: false }),
+    ).toThrow(IcalImportError);
+  });
+});
+
+describe("events that came from Castellum", () => {
+  it("never imports an event carrying our mark, or a UID at our host", () => {
+    const text = calendar(
+      `UID:elsewhere-1@other.example\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260705\nDTEND;VALUE=DATE:20260710\n${ORIGIN_PROPERTY}:imported`,
+      "UID:7b0c@castellum.example\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260801\nDTEND;VALUE=DATE:20260803",
+      "UID:theirs@other.example\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260901\nDTEND;VALUE=DATE:20260903",
+    );
+    expect(
+      readCalendar(text, NOW, { ownHost: "castellum.example" }).busy.map((time) => time.uid),
+    ).toEqual(["theirs@other.example"]);
+    // Without our host known, the mark alone still keeps our events out.
+    expect(readCalendar(text, NOW).busy.map((time) => time.uid)).toEqual([
+      "7b0c@castellum.example",
+      "theirs@other.example",
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 import ical, { type CalendarResponse, type EventInstance, type VEvent } from "node-ical";
-import { ICAL_ERROR_CODES, type IcalErrorCode } from "./feed-errors.ts";
-import { addDays, type Nights } from "./nights.ts";
+import {
+  ICAL_ERROR_CODES,
+  type IcalErrorCode,
+  MAX_SKIPPED_LISTED,
+  type SkippedEvent,
+  type SkippedEventReason,
+} from "./feed-errors.ts";
+import { addDays, type Nights, nightsBetween } from "./nights.ts";
 
 /**
  * Reads an external calendar (iCal, RFC 5545) into busy nights. Only VEVENTs count; cancelled
@@ -11,10 +17,11 @@ import { addDays, type Nights } from "./nights.ts";
  * towards the feed's budget whether it holds time or not, a series that holds no time is not
  * expanded at all (only its moved instances are read), and the instances of one event and the
  * busy times of a feed are capped. A hostile feed ends in a clear error, never in a flood of
- * rows; ical-reader.ts runs this off the server's thread, under a time cap.
+ * rows; ical-reader.ts runs this off the server's thread, under a time cap. One event that
+ * cannot be read is left out and named; the others are read.
  */
 
-export { ICAL_ERROR_CODES, type IcalErrorCode };
+export { ICAL_ERROR_CODES, type IcalErrorCode, MAX_SKIPPED_LISTED, type SkippedEvent };
 
 export class IcalImportError extends Error {
   readonly code: IcalErrorCode;
@@ -31,7 +38,40 @@ export class IcalImportError extends Error {
 export interface BusyTime extends Nights {
   /** The event's UID; a recurring event's instance adds `#` and its recurrence date. */
   uid: string;
+  /** A timed (not all-day) event's: it closes every UTC date it touches. */
+  isTimed: boolean;
 }
+
+/** What reading a feed gave: its busy times, what it could not read, and the nights closed. */
+export interface CalendarRead {
+  busy: BusyTime[];
+  /** At most MAX_SKIPPED_LISTED of the events left out, by line. */
+  skipped: SkippedEvent[];
+  /** Every event left out. */
+  skippedCount: number;
+  /** Distinct nights from today on (inside the window) the busy times close. */
+  nightsClosed: number;
+  /** Of those, the nights closed by timed events. */
+  timedNightsClosed: number;
+}
+
+export interface ReadOptions {
+  limits?: ImportLimits;
+  /** Whether timed (not all-day) events close nights; all-day events always do. */
+  timedEventsClose?: boolean;
+  /**
+   * Castellum's own host: an event whose UID ends with `@<host>` is one of the estate's own
+   * entries (or one passed on) coming back through another site, and is not imported.
+   */
+  ownHost?: string;
+}
+
+/**
+ * The property ical-export-feed.ts writes on every event it exports. An event that carries it
+ * came from Castellum, whatever UID the other site gave it, and is never imported again: an
+ * estate's own stays and blocks, and the busy times it passes on, cannot echo back in.
+ */
+export const ORIGIN_PROPERTY = "X-CASTELLUM-ORIGIN";
 
 export interface ImportLimits {
   /** Busy times one feed may hold (after expansion). */
@@ -133,29 +173,121 @@ function recurrenceKey(instance: EventInstance): string {
 const VEVENT_BLOCK = /^BEGIN:VEVENT\r?\n[^]*?^END:VEVENT\r?$\n?/gim;
 const FREE_LINE = /^(TRANSP(;[^:\r\n]*)?:TRANSPARENT|STATUS(;[^:\r\n]*)?:CANCELLED)\s*$/im;
 const RECURRENCE_ID_LINE = /^RECURRENCE-ID[;:]/im;
+const ORIGIN_LINE = new RegExp(`^${ORIGIN_PROPERTY}[;:]`, "im");
+const UID_LINE = /^UID(?:;[^:\r\n]*)?:(.*?)\s*$/im;
+const SUMMARY_LINE = /^SUMMARY(?:;[^:\r\n]*)?:(.*?)\s*$/im;
 
-/**
- * The text without the events that hold no time (transparent or cancelled), before the parser
- * sees them: a free series then costs a scan of its lines, not the parser's work on its rule.
- * A moved instance (RECURRENCE-ID) stays even when free, as it may free a night of a busy
- * series; a busy one of a free series is then read as the lone instance it is.
- */
-function withoutFreeEvents(text: string): string {
-  return text.replace(VEVENT_BLOCK, (block) =>
-    FREE_LINE.test(block) && !RECURRENCE_ID_LINE.test(block) ? "" : block,
-  );
+/** An event's text as the feed holds it, with what names it for staff. */
+interface EventBlock {
+  text: string;
+  line: number;
+  uid: string | null;
+  summary: string | null;
+}
+
+/** A property's value on its first line, unescaped and shortened (for naming, not reading). */
+function rawValue(block: string, pattern: RegExp): string | null {
+  const value = pattern
+    .exec(block)?.[1]
+    ?.replace(/\\([,;\\nN])/g, (_, c: string) => (c === "n" || c === "N" ? " " : c));
+  return value ? value.slice(0, 100) : null;
 }
 
 /**
- * The busy nights of a calendar's text, within the window around `now`. Throws an
- * `IcalImportError` for text that is not a calendar, an event that cannot be read, or more
- * events (or instances of one) than the limits allow.
+ * The text's events, without those that hold no time (transparent or cancelled) and those that
+ * came from Castellum: a free series then costs a scan of its lines, not the parser's work on
+ * its rule. A moved instance (RECURRENCE-ID) stays even when free, as it may free a night of a
+ * busy series; a busy one of a free series is then read as the lone instance it is.
  */
-export function readBusyTimes(
+function scanEvents(
   text: string,
-  now: Date,
-  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
-): BusyTime[] {
+  ownHost: string | undefined,
+): { rest: string; events: EventBlock[] } {
+  const events: EventBlock[] = [];
+  const ownUid = ownHost ? `@${ownHost.toLowerCase()}` : null;
+  let line = 1;
+  let counted = 0;
+  const rest = text.replace(VEVENT_BLOCK, (block, offset: number) => {
+    for (let at = counted; at < offset; at++) if (text.charCodeAt(at) === 10) line++;
+    counted = offset;
+    if (FREE_LINE.test(block) && !RECURRENCE_ID_LINE.test(block)) return "";
+    if (ORIGIN_LINE.test(block)) return "";
+    const uid = rawValue(block, UID_LINE);
+    if (ownUid && uid?.toLowerCase().endsWith(ownUid)) return "";
+    events.push({ text: block, line, uid, summary: rawValue(block, SUMMARY_LINE) });
+    return "";
+  });
+  return { rest, events };
+}
+
+/** The calendar's text with these events in it (`rest` ends with END:VCALENDAR). */
+function withEvents(rest: string, events: EventBlock[]): string {
+  const at = rest.search(/END:VCALENDAR\s*$/i);
+  return `${rest.slice(0, at)}${events.map((event) => event.text).join("")}${rest.slice(at)}`;
+}
+
+/**
+ * Parses the calendar; when the parser refuses it, finds the events it refuses (each parsed
+ * alone, which costs about one more parse of the text) and parses the text without them.
+ */
+function parseLeniently(
+  rest: string,
+  events: EventBlock[],
+  skip: (event: EventBlock, reason: SkippedEventReason, detail: string) => void,
+): CalendarResponse {
+  try {
+    return ical.sync.parseICS(withEvents(rest, events));
+  } catch (whole) {
+    const readable = events.filter((event) => {
+      try {
+        ical.sync.parseICS(`BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${event.text}END:VCALENDAR\r\n`);
+        return true;
+      } catch (error) {
+        skip(event, "unreadable", (error as Error).message.slice(0, 200));
+        return false;
+      }
+    });
+    try {
+      return ical.sync.parseICS(withEvents(rest, readable));
+    } catch {
+      // What fails is outside the events (or only with the calendar's other parts).
+      throw new IcalImportError("malformed", (whole as Error).message.slice(0, 200));
+    }
+  }
+}
+
+/** Distinct nights of `times` inside [from, to). */
+function distinctNights(times: Nights[], from: string, to: string): number {
+  const sorted = times
+    .map((time) => ({
+      start: time.start > from ? time.start : from,
+      end: time.end < to ? time.end : to,
+    }))
+    .filter((time) => time.start < time.end)
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  let total = 0;
+  let reached = from;
+  for (const time of sorted) {
+    const start = time.start > reached ? time.start : reached;
+    if (time.end > start) {
+      total += nightsBetween(start, time.end);
+      reached = time.end;
+    }
+  }
+  return total;
+}
+
+/**
+ * Reads a calendar's text: its busy nights within the window around `now`, and the events it
+ * could not read. An event without a readable start, or one the parser refuses, is left out and
+ * listed (its UID, summary and line) while every other event is read: one broken event does not
+ * leave the nights of the others open. Throws an `IcalImportError` for text that is not a
+ * calendar, one the parser refuses outside its events, or more events (or instances of one)
+ * than the limits allow: those describe the whole feed, not one event.
+ */
+export function readCalendar(text: string, now: Date, options: ReadOptions = {}): CalendarRead {
+  const limits = options.limits ?? DEFAULT_IMPORT_LIMITS;
+  const timedEventsClose = options.timedEventsClose ?? true;
   const trimmed = text.replace(/^\uFEFF/, "").trimStart();
   if (!/^BEGIN:VCALENDAR\r?\n/i.test(trimmed) || !/END:VCALENDAR\s*$/i.test(trimmed))
     throw new IcalImportError(
@@ -170,20 +302,27 @@ export function readBusyTimes(
       `${declared} events, more than ${limits.maxEvents}`,
     );
 
-  let parsed: CalendarResponse;
-  try {
-    parsed = ical.sync.parseICS(withoutFreeEvents(trimmed));
-  } catch (error) {
-    throw new IcalImportError("malformed", (error as Error).message.slice(0, 200));
-  }
+  const skipped: SkippedEvent[] = [];
+  let skippedCount = 0;
+  const skip = (event: EventBlock, reason: SkippedEventReason, detail: string) => {
+    skippedCount++;
+    if (skipped.length < MAX_SKIPPED_LISTED)
+      skipped.push({ uid: event.uid, summary: event.summary, line: event.line, reason, detail });
+  };
+  const { rest, events } = scanEvents(trimmed, options.ownHost);
+  const parsed = parseLeniently(rest, events, skip);
+  const blockOf = new Map<string, EventBlock>();
+  for (const event of events)
+    if (event.uid && !blockOf.has(event.uid)) blockOf.set(event.uid, event);
 
   const window = importWindow(now, limits);
   const from = new Date(`${window.start}T00:00:00Z`);
   const to = new Date(`${window.end}T00:00:00Z`);
   const busy = new Map<string, BusyTime>();
-  const keep = (uid: string, nights: Nights) => {
+  const keep = (uid: string, nights: Nights, isFullDay: boolean) => {
+    if (!isFullDay && !timedEventsClose) return;
     if (nights.end <= window.start || nights.start >= window.end) return;
-    busy.set(uid, { uid, ...nights });
+    busy.set(uid, { uid, ...nights, isTimed: !isFullDay });
     if (busy.size > limits.maxEvents)
       throw new IcalImportError("too_many_events", `more than ${limits.maxEvents} busy times`);
   };
@@ -202,11 +341,16 @@ export function readBusyTimes(
     if (!component || component.type !== "VEVENT") continue;
     const event = component as VEvent;
     const uid = textOf(event.uid) || `no-uid:${key}`;
-    if (!isDate(event.start))
-      throw new IcalImportError(
-        "malformed",
-        `the event ${uid.slice(0, 100)} has no readable start`,
-      );
+    if (!isDate(event.start)) {
+      const block = blockOf.get(textOf(event.uid)) ?? {
+        text: "",
+        line: 0,
+        uid: textOf(event.uid) || null,
+        summary: textOf(event.summary).slice(0, 100) || null,
+      };
+      skip(block, "no_start", "no readable DTSTART");
+      continue;
+    }
     const isFullDay = isFullDayEvent(event);
     if (!event.rrule) {
       if (isFree(event)) continue;
@@ -214,7 +358,7 @@ export function readBusyTimes(
       const recurrence = isDate(event.recurrenceid)
         ? `#${dateKey(event.recurrenceid, isFullDay)}`
         : "";
-      keep(`${uid}${recurrence}`, nightsOf(event.start, event.end, isFullDay));
+      keep(`${uid}${recurrence}`, nightsOf(event.start, event.end, isFullDay), isFullDay);
       continue;
     }
     // A series that holds no time closes nothing: only its moved instances might.
@@ -227,6 +371,7 @@ export function readBusyTimes(
         keep(
           `${uid}#${dateKey(original, movedFullDay)}`,
           nightsOf(moved.start, isDate(moved.end) ? moved.end : undefined, movedFullDay),
+          movedFullDay,
         );
       }
       continue;
@@ -245,6 +390,7 @@ export function readBusyTimes(
         "too_many_events",
         `the recurring event ${uid.slice(0, 100)} has more than ${limits.maxInstancesPerEvent} instances`,
       );
+    // Every instance expanded counts, those left out as timed included: the work was done.
     count(instances.length, uid);
     for (const instance of instances) {
       // A moved or changed instance carries its own status; the series' applies otherwise.
@@ -252,10 +398,36 @@ export function readBusyTimes(
       keep(
         `${uid}#${recurrenceKey(instance)}`,
         nightsOf(instance.start, instance.end, instance.isFullDay),
+        instance.isFullDay,
       );
     }
   }
-  return [...busy.values()].sort((a, b) =>
+  const read = [...busy.values()].sort((a, b) =>
     a.start === b.start ? (a.uid < b.uid ? -1 : 1) : a.start < b.start ? -1 : 1,
   );
+  const today = utcDate(now);
+  return {
+    busy: read,
+    skipped: skipped.sort((a, b) => a.line - b.line),
+    skippedCount,
+    nightsClosed: distinctNights(read, today, window.end),
+    timedNightsClosed: distinctNights(
+      read.filter((time) => time.isTimed),
+      today,
+      window.end,
+    ),
+  };
+}
+
+/** The busy nights of a calendar's text (`readCalendar`'s busy times). */
+export function readBusyTimes(
+  text: string,
+  now: Date,
+  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
+): Omit<BusyTime, "isTimed">[] {
+  return readCalendar(text, now, { limits }).busy.map(({ uid, start, end }) => ({
+    uid,
+    start,
+    end,
+  }));
 }

@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_IMPORT_LIMITS, IcalImportError } from "./ical-import.ts";
-import { readBusyTimesOffThread } from "./ical-reader.ts";
+import { readCalendarOffThread } from "./ical-reader.ts";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
 
@@ -22,14 +22,14 @@ const HEAVY = calendar(
 
 describe("reading a feed off the server's thread", () => {
   it("answers as the reader does, for a calendar and for text that is not one", async () => {
-    const busy = await readBusyTimesOffThread(
+    const { busy } = await readCalendarOffThread(
       calendar(
         "UID:stay\nDTSTAMP:20260601T000000Z\nDTSTART;VALUE=DATE:20260705\nDTEND;VALUE=DATE:20260710",
       ),
       NOW,
     );
-    expect(busy).toEqual([{ uid: "stay", start: "2026-07-05", end: "2026-07-10" }]);
-    await expect(readBusyTimesOffThread("<html></html>", NOW)).rejects.toMatchObject({
+    expect(busy).toEqual([{ uid: "stay", start: "2026-07-05", end: "2026-07-10", isTimed: false }]);
+    await expect(readCalendarOffThread("<html></html>", NOW)).rejects.toMatchObject({
       code: "not_calendar",
     });
   });
@@ -40,9 +40,8 @@ describe("reading a feed off the server's thread", () => {
     const { port } = server.address() as AddressInfo;
     try {
       const order: string[] = [];
-      const read = readBusyTimesOffThread(HEAVY, NOW, {
-        ...DEFAULT_IMPORT_LIMITS,
-        maxReadMs: 100,
+      const read = readCalendarOffThread(HEAVY, NOW, {
+        limits: { ...DEFAULT_IMPORT_LIMITS, maxReadMs: 100 },
       }).then(
         () => order.push("read"),
         (error: unknown) => {
@@ -57,7 +56,9 @@ describe("reading a feed off the server's thread", () => {
       const error = await read;
       // Given its time, the same feed is read whole.
       const roomy = { ...DEFAULT_IMPORT_LIMITS, maxEvents: 100_000, maxReadMs: 60_000 };
-      expect(await readBusyTimesOffThread(HEAVY, NOW, roomy)).toHaveLength(20_000);
+      expect((await readCalendarOffThread(HEAVY, NOW, { limits: roomy })).busy).toHaveLength(
+        20_000,
+      );
       expect(order).toEqual(["request", "read"]);
       expect(error).toBeInstanceOf(IcalImportError);
       expect(error).toMatchObject({

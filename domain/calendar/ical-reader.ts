@@ -1,41 +1,42 @@
 import { Worker } from "node:worker_threads";
 import {
-  type BusyTime,
+  type CalendarRead,
   DEFAULT_IMPORT_LIMITS,
   IcalImportError,
   type IcalErrorCode,
-  type ImportLimits,
+  type ReadOptions,
 } from "./ical-import.ts";
 
 /** Heap one feed's reading may use: a 2 MB feed needs a fraction of it. */
 const WORKER_HEAP_MB = 128;
 
 type WorkerAnswer =
-  { ok: true; busy: BusyTime[] } | { ok: false; code: IcalErrorCode; detail: string };
+  { ok: true; read: CalendarRead } | { ok: false; code: IcalErrorCode; detail: string };
 
 /** Reads are queued: one at a time per process, so feeds never take more than one core. */
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * Reads a calendar's text as `readBusyTimes` does, but on a worker thread: the server's own
+ * Reads a calendar's text as `readCalendar` does, but on a worker thread: the server's own
  * thread keeps answering while a feed is parsed and expanded, whatever the feed holds. The
  * thread is stopped after `limits.maxReadMs` and its heap is capped, so one feed costs at most
- * that much time of one core. Throws an `IcalImportError` as `readBusyTimes` does.
+ * that much time of one core. Throws an `IcalImportError` as `readCalendar` does.
  */
-export function readBusyTimesOffThread(
+export function readCalendarOffThread(
   text: string,
   now: Date,
-  limits: ImportLimits = DEFAULT_IMPORT_LIMITS,
-): Promise<BusyTime[]> {
-  const read = queue.then(() => readOnce(text, now, limits));
+  options: ReadOptions = {},
+): Promise<CalendarRead> {
+  const read = queue.then(() => readOnce(text, now, options));
   queue = read.catch(() => undefined);
   return read;
 }
 
-function readOnce(text: string, now: Date, limits: ImportLimits): Promise<BusyTime[]> {
+function readOnce(text: string, now: Date, options: ReadOptions): Promise<CalendarRead> {
+  const limits = options.limits ?? DEFAULT_IMPORT_LIMITS;
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./ical-worker.ts", import.meta.url), {
-      workerData: { text, nowMs: now.getTime(), limits },
+      workerData: { text, nowMs: now.getTime(), options: { ...options, limits } },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       stdout: true,
       stderr: true,
@@ -62,7 +63,7 @@ function readOnce(text: string, now: Date, limits: ImportLimits): Promise<BusyTi
     );
     worker.once("message", (answer: WorkerAnswer) =>
       settle(() =>
-        answer.ok ? resolve(answer.busy) : reject(new IcalImportError(answer.code, answer.detail)),
+        answer.ok ? resolve(answer.read) : reject(new IcalImportError(answer.code, answer.detail)),
       ),
     );
     worker.once("error", (error: Error) =>

@@ -1,14 +1,14 @@
 import { parentPort, workerData } from "node:worker_threads";
-import { IcalImportError, type ImportLimits, readBusyTimes } from "./ical-import.ts";
+import { IcalImportError, readCalendar, type ReadOptions } from "./ical-import.ts";
 
 /**
  * One feed's text read on a thread of its own (started by ical-reader.ts): the answer, or the
  * reason it could not be read, goes back as one message.
  */
-const input = workerData as { text: string; nowMs: number; limits: ImportLimits };
+const input = workerData as { text: string; nowMs: number; options: ReadOptions };
 try {
-  const busy = readBusyTimes(input.text, new Date(input.nowMs), input.limits);
-  parentPort?.postMessage({ ok: true, busy });
+  const read = readCalendar(input.text, new Date(input.nowMs), input.options);
+  parentPort?.postMessage({ ok: true, read });
 } catch (error) {
   parentPort?.postMessage(
     error instanceof IcalImportError

@@ -369,14 +369,14 @@ export type CompleteResetResult =
  * (whoever had the old password is out), and the other reset links of the account die too.
  */
 export async function completePasswordReset(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "passwordCost">,
   input: { token: string; password: string; client?: SecurityClient },
 ): Promise<CompleteResetResult> {
   const live = await findLiveLink(deps.db, "password_reset", input.token);
   if (!live) return { outcome: "link_invalid" };
   const policy = checkPasswordPolicy(input.password, { email: live.email });
   if (!policy.ok) return { outcome: "weak_password", problem: policy.reason };
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.passwordCost);
   return withTransaction(deps.db, async (db) => {
     const link = await spendLink(db, "password_reset", input.token);
     if (!link?.staffUserId) return { outcome: "link_invalid" } as const;

@@ -26,14 +26,14 @@ export interface NewStaffAccount {
 
 /** Creates a staff account: a valid, unused email and a password that passes the policy. */
 export async function createStaffAccount(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "passwordCost">,
   input: NewStaffAccount,
 ): Promise<CreateStaffResult> {
   const email = StaffEmailSchema.safeParse(input.email);
   if (!email.success) return { outcome: "invalid_email" };
   const policy = checkPasswordPolicy(input.password, { email: email.data });
   if (!policy.ok) return { outcome: "weak_password", problem: policy.reason };
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.passwordCost);
   const [row] = await deps.db
     .insert(staffUsers)
     .values({
@@ -101,13 +101,13 @@ export type ResetPasswordResult =
 
 /** Sets a new password and ends every session of the account (they were opened with the old one). */
 export async function resetStaffPassword(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "passwordCost">,
   email: string,
   password: string,
 ): Promise<ResetPasswordResult> {
   const policy = checkPasswordPolicy(password, { email });
   if (!policy.ok) return { outcome: "weak_password", problem: policy.reason };
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.passwordCost);
   return withTransaction(deps.db, async (db) => {
     const [row] = await db
       .update(staffUsers)

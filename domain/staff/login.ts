@@ -106,7 +106,7 @@ export async function refundLoginTry(
  * `mfaRequired`), a right password opens a session that can only take the next step.
  */
 export async function loginStaff(
-  deps: Pick<Deps, "db" | "log">,
+  deps: Pick<Deps, "db" | "log" | "passwordCost">,
   limits: LoginLimits,
   input: StaffLogin & { ip?: string; userAgent?: string },
   policy?: SessionPolicy,
@@ -157,7 +157,7 @@ export async function loginStaff(
   const account = await findStaffByEmail(deps, email);
   const matches = account
     ? await verifyPassword(account.passwordHash, input.password)
-    : await verifyPasswordOfUnknownAccount(input.password);
+    : await verifyPasswordOfUnknownAccount(input.password, deps.passwordCost);
   const accountLocked = over.length > 0;
   if (!account || !matches || account.disabled) {
     if (accountLocked) return rateLimited();

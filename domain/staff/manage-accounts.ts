@@ -238,7 +238,7 @@ export type ChangePasswordResult =
  * and every other session of the account ends (the one in use stays open).
  */
 export async function changeOwnPassword(
-  deps: Pick<Deps, "db" | "log">,
+  deps: Pick<Deps, "db" | "log" | "passwordCost">,
   limits: LoginLimits,
   user: StaffUser,
   currentSessionId: string,
@@ -257,7 +257,7 @@ export async function changeOwnPassword(
   if (!row) return { outcome: "wrong_password" };
   const policy = checkPasswordPolicy(input.newPassword, { email: row.email });
   if (!policy.ok) return { outcome: "weak_password", problem: policy.reason };
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashPassword(input.newPassword, deps.passwordCost);
   return withTransaction(deps.db, async (db) => {
     await db
       .update(staffUsers)

@@ -1,3 +1,4 @@
+import { TEST_PASSWORD_COST } from "../setup/staff.ts";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +37,7 @@ describe("the conversation with the guest", () => {
     try {
       await database.migrate();
       const created = await createStaffAccount(
-        { db: database.db },
+        { db: database.db, passwordCost: TEST_PASSWORD_COST },
         { ...ADMIN, isAdmin: true, displayName: "Margaret Hale" },
       );
       if (created.outcome !== "created") throw new Error(created.outcome);

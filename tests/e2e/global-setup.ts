@@ -1,3 +1,4 @@
+import { TEST_PASSWORD_COST } from "../setup/staff.ts";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,7 +32,7 @@ async function createAccounts(dataDir: string) {
   const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
   try {
     await database.migrate();
-    const deps = { db: database.db };
+    const deps = { db: database.db, passwordCost: TEST_PASSWORD_COST };
     const accounts = [
       { email: E2E_ACCOUNTS.clerk, isAdmin: false },
       { email: E2E_ACCOUNTS.outsider, isAdmin: true },

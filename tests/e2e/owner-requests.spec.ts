@@ -1,3 +1,4 @@
+import { TEST_PASSWORD_COST } from "../setup/staff.ts";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -129,7 +130,7 @@ describe("the owner in the loop", () => {
     try {
       await database.migrate();
       const created = await createStaffAccount(
-        { db: database.db },
+        { db: database.db, passwordCost: TEST_PASSWORD_COST },
         { ...ADMIN, isAdmin: true, displayName: "Owner desk" },
       );
       if (created.outcome !== "created") throw new Error(created.outcome);

@@ -1,3 +1,4 @@
+import { TEST_PASSWORD_COST } from "../setup/staff.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -77,7 +78,7 @@ describe("the owner area", () => {
     try {
       await database.migrate();
       const created = await createStaffAccount(
-        { db: database.db },
+        { db: database.db, passwordCost: TEST_PASSWORD_COST },
         { ...ADMIN, isAdmin: true, displayName: "Support" },
       );
       if (created.outcome !== "created") throw new Error(created.outcome);

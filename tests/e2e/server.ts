@@ -1,3 +1,4 @@
+import { TEST_PASSWORD_COST } from "../setup/staff.ts";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -118,7 +119,10 @@ export async function startServerWithStaff(
     const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
     try {
       await database.migrate();
-      const created = await createStaffAccount({ db: database.db }, account);
+      const created = await createStaffAccount(
+        { db: database.db, passwordCost: TEST_PASSWORD_COST },
+        account,
+      );
       if (created.outcome !== "created") throw new Error(`staff account: ${created.outcome}`);
     } finally {
       await database.close();

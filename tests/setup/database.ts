@@ -7,6 +7,7 @@ import { loadPropertyContent } from "../../content/load-properties.ts";
 import { type DatabaseBackend, type DatabaseHandle, openDatabase } from "../../db/client.ts";
 import { seedCatalogue } from "../../domain/catalogue/seed-catalogue.ts";
 import type { Deps } from "../../domain/deps.ts";
+import { TEST_PASSWORD_COST } from "./staff.ts";
 import { testDatabaseUrl } from "./tier.ts";
 
 export const ROOT_DIR = join(import.meta.dirname, "../..");
@@ -34,7 +35,11 @@ export async function openTestDatabase(
   if (backend === "pglite") {
     const handle = await openDatabase({ memory: true });
     await handle.migrate();
-    return { deps: { db: handle.db, log }, handle, dispose: () => handle.close() };
+    return {
+      deps: { db: handle.db, log, passwordCost: TEST_PASSWORD_COST },
+      handle,
+      dispose: () => handle.close(),
+    };
   }
   const url = testDatabaseUrl();
   if (!url) throw new Error("PostgreSQL suites run in the all tier only (TEST_TIER=all)");
@@ -46,7 +51,7 @@ export async function openTestDatabase(
   const handle = await openDatabase({ databaseUrl: suiteUrl.toString(), poolSize: 4 });
   await handle.migrate();
   return {
-    deps: { db: handle.db, log },
+    deps: { db: handle.db, log, passwordCost: TEST_PASSWORD_COST },
     handle,
     dispose: async () => {
       await handle.close();

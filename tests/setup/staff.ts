@@ -1,13 +1,21 @@
 import type { Deps } from "../../domain/deps.ts";
 import { createStaffAccount } from "../../domain/staff/accounts.ts";
+import type { PasswordCost } from "../../domain/staff/passwords.ts";
 import type { StaffUser } from "../../domain/staff/staff-user.ts";
 
 /** A password that passes the policy, shared by the test accounts. */
 export const STAFF_PASSWORD = "tower-garden-lantern-42";
 
+/**
+ * The argon2id cost of the suites' password hashes: the least argon2 allows. The suites make and
+ * sign in to hundreds of accounts, which at the standard cost spent minutes of every run hashing;
+ * domain/staff/passwords.test.ts checks the standard cost itself.
+ */
+export const TEST_PASSWORD_COST: PasswordCost = { memoryCost: 1024, timeCost: 1 };
+
 /** Creates an account or fails the test with the reason. */
 export async function createTestStaff(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "passwordCost">,
   email: string,
   options: { isAdmin?: boolean; displayName?: string; language?: StaffUser["language"] } = {},
 ): Promise<StaffUser> {
