@@ -71,6 +71,15 @@ export const CalendarBlockSchema = z
   })
   .meta({ id: "CalendarBlock" });
 
+export const AddedBlockSchema = CalendarBlockSchema.extend({
+  pendingRequests: z
+    .array(CalendarRequestEntrySchema)
+    .describe(
+      "Pending requests (New, Contacted, In progress) that want some of the blocked nights, earliest first: " +
+        "the block is kept and the requests are not changed, but confirming one would now be refused",
+    ),
+}).meta({ id: "AddedBlock" });
+
 const CalendarExternalBusySchema = z
   .object({
     id: z.guid(),
@@ -134,7 +143,8 @@ const WINDOW_DESCRIPTION =
 const BLOCK_DESCRIPTION =
   `Closes the nights [start, end) (at most ${MAX_BLOCK_NIGHTS}, not all in the past) for a reason of \`kind\`, with an optional note staff and the owner see. ` +
   "Refused with 409, naming what holds them, when a confirmed stay or another block takes one of the nights; the database's exclusion constraint refuses it whoever writes. " +
-  "Imported busy times do not refuse a block. Cached availability drops on every instance.";
+  "Imported busy times and pending requests do not refuse a block; the answer names the pending requests it lies over (`pendingRequests`, without the guest's name for the owner). " +
+  "Cached availability drops on every instance.";
 const blockCollision = {
   description:
     "A confirmed stay or another block holds one of the nights; nothing was written. `collidesWith` names each.",
@@ -176,7 +186,10 @@ export const addEstateBlock = defineOperation({
   params: z.object({ id: PathEstateIdSchema }),
   body: { schema: BlockInputSchema },
   responses: {
-    201: { description: "The block", schema: CalendarBlockSchema },
+    201: {
+      description: "The block, and the pending requests it lies over",
+      schema: AddedBlockSchema,
+    },
     400: badBlock,
     404: error("No estate with this id"),
     409: blockCollision,
@@ -232,7 +245,10 @@ export const addOwnerBlock = defineOperation({
   query: EstateQuerySchema,
   body: { schema: BlockInputSchema },
   responses: {
-    201: { description: "The block", schema: CalendarBlockSchema },
+    201: {
+      description: "The block, and the pending requests it lies over",
+      schema: AddedBlockSchema,
+    },
     400: badBlock,
     409: blockCollision,
     ...JSON_BODY_ERRORS,
@@ -274,3 +290,4 @@ export const CALENDAR_VIEW_OPERATIONS = [
 /** An estate's calendar as the calls answer it. */
 export type EstateCalendarAnswer = z.output<typeof EstateCalendarSchema>;
 export type CalendarBlockAnswer = z.output<typeof CalendarBlockSchema>;
+export type AddedBlockAnswer = z.output<typeof AddedBlockSchema>;

@@ -333,14 +333,21 @@ async function recordBlockEvent(
 }
 
 export type AddBlockResult =
-  | { outcome: "added"; block: CalendarBlock }
+  | {
+      outcome: "added";
+      block: CalendarBlock;
+      /** Pending requests on some of the nights: the block stands, but someone should know. */
+      pendingRequests: CalendarRequestEntry[];
+    }
   | { outcome: "collision"; collidesWith: CollidingEntry[] };
 
 /**
  * Blocks the nights for a reason of `kind`. Refused (nothing written) when a stay or another
  * block already holds one of them: the read names what for the message, and the database's
  * exclusion constraint is what refuses, so two writers racing past the read still cannot both
- * win. A block may not lie entirely in the past (`today`: the earliest date still "today"
+ * win. Pending requests on the nights do not refuse it (they hold nothing yet), but the answer
+ * names them, as the actor may see them (the owner without the guest's name), so that whoever
+ * blocks learns they are blocking nights someone asked for. A block may not lie entirely in the past (`today`: the earliest date still "today"
  * somewhere). Announces the change so cached availability drops on every instance.
  * @throws NotFoundError when the estate does not exist; ValidationError for past nights
  */
@@ -424,8 +431,51 @@ async function insertBlock(
         createdBy,
         removable: mayRemoveBlock(input.actor.role, createdBy),
       },
+      pendingRequests: await readPendingOn(tx, propertyId, nights, input.actor.role),
     } as const;
   });
+}
+
+/** The pending requests of the estate whose nights share one with `nights`, earliest first. */
+async function readPendingOn(
+  db: Database,
+  propertyId: number,
+  nights: Nights,
+  viewer: CalendarViewer,
+): Promise<CalendarRequestEntry[]> {
+  const rows = await db
+    .select({
+      id: guestRequests.id,
+      kind: guestRequests.kind,
+      reference: guestRequests.reference,
+      status: guestRequests.status,
+      firstName: guestRequests.firstName,
+      lastName: guestRequests.lastName,
+      details: guestRequests.details,
+      start: guestRequests.stayStart,
+      end: guestRequests.stayEnd,
+    })
+    .from(guestRequests)
+    .where(
+      and(
+        eq(guestRequests.propertyId, propertyId),
+        inArray(guestRequests.kind, ["property_booking", "booking_request"]),
+        inArray(guestRequests.status, PENDING),
+        sql`${guestRequests.stayStart} < ${nights.end}::date`,
+        sql`${guestRequests.stayEnd} > ${nights.start}::date`,
+      ),
+    )
+    .orderBy(asc(guestRequests.stayStart), asc(guestRequests.reference));
+  return rows.map((row) => ({
+    requestId: row.id,
+    collection: COLLECTION_OF[row.kind as keyof typeof COLLECTION_OF],
+    reference: row.reference,
+    status: row.status,
+    start: row.start!,
+    end: row.end!,
+    guestName: viewer === "staff" ? `${row.firstName} ${row.lastName}`.trim() : null,
+    guests: guestsOf(row.details),
+  }));
 }
 
 export type RemoveBlockResult =

@@ -183,7 +183,8 @@ describeEachBackend("the calendar API", (database) => {
     const added = await admin("POST", `/api/admin/estates/${PADUA.id}/blocks`, {
       body: { ...at(24, 3), kind: "maintenance", note: "Boiler" },
     });
-    const block = dataOf(addEstateBlock, added, 201);
+    const { pendingRequests, ...block } = dataOf(addEstateBlock, added, 201);
+    expect(pendingRequests).toEqual([]);
     expect(block).toEqual({
       id: expect.any(String) as string,
       ...at(24, 3),
@@ -267,6 +268,82 @@ describeEachBackend("the calendar API", (database) => {
         })
       ).status,
     ).toBe(201);
+  });
+
+  it("keeps a block over pending requests and names them in the answer, the guest for staff only", async () => {
+    const deps = database().deps;
+    // Past the other tests' window, so that their lists of blocks stay their own.
+    const first = await insertCalendarRequest(deps, {
+      propertyId: GORDON.id,
+      nights: at(120, 3),
+      status: "New",
+      firstName: "Ada",
+      lastName: "Lovelace",
+    });
+    const second = await insertCalendarRequest(deps, {
+      propertyId: GORDON.id,
+      nights: at(124, 2),
+      status: "In progress",
+      kind: "booking_request",
+      firstName: "Alan",
+      lastName: "Turing",
+    });
+    // Neither a closed request nor one whose check-out day is the block's first night counts.
+    await insertCalendarRequest(deps, {
+      propertyId: GORDON.id,
+      nights: at(121, 2),
+      status: "Rejected",
+    });
+    await insertCalendarRequest(deps, { propertyId: GORDON.id, nights: at(116, 2), status: "New" });
+
+    const byStaff = dataOf(
+      addEstateBlock,
+      await admin("POST", `/api/admin/estates/${GORDON.id}/blocks`, {
+        body: { ...at(118, 7), kind: "maintenance" },
+      }),
+      201,
+    );
+    expect(byStaff.pendingRequests).toEqual([
+      {
+        requestId: first.id,
+        collection: "bookings",
+        reference: first.reference,
+        status: "New",
+        ...at(120, 3),
+        guestName: "Ada Lovelace",
+        guests: 2,
+      },
+      {
+        requestId: second.id,
+        collection: "booking-requests",
+        reference: second.reference,
+        status: "In progress",
+        ...at(124, 2),
+        guestName: "Alan Turing",
+        guests: 4,
+      },
+    ]);
+    // The block stands, and the requests are as they were.
+    const view = dataOf(
+      getEstateCalendar,
+      await admin("GET", `/api/admin/estates/${GORDON.id}/calendar?from=${at(110, 0).start}`),
+      200,
+    );
+    expect(view.blocks.map((block) => block.id)).toContain(byStaff.id);
+    expect(view.tentative.map((entry) => entry.reference)).toEqual(
+      expect.arrayContaining([first.reference, second.reference]),
+    );
+
+    const byOwner = dataOf(
+      addOwnerBlock,
+      await owner("POST", "/api/property-owners/blocks", {
+        body: { ...at(125, 2), kind: "owner_stay" },
+      }),
+      201,
+    );
+    expect(byOwner.pendingRequests).toEqual([
+      expect.objectContaining({ reference: second.reference, ...at(124, 2), guestName: null }),
+    ]);
   });
 
   it("lets an owner block their estate's nights and remove their own blocks, not staff's", async () => {

@@ -98,7 +98,7 @@ export function calendarRoutes(
       });
       if (result.outcome === "collision")
         return { status: 409, body: collisionAnswer(res.locals.language, result.collidesWith) };
-      return { status: 201, body: result.block };
+      return { status: 201, body: { ...result.block, pendingRequests: result.pendingRequests } };
     },
   });
 
@@ -139,7 +139,7 @@ export function calendarRoutes(
       });
       if (result.outcome === "collision")
         return { status: 409, body: collisionAnswer(res.locals.language, result.collidesWith) };
-      return { status: 201, body: result.block };
+      return { status: 201, body: { ...result.block, pendingRequests: result.pendingRequests } };
     },
   });
 

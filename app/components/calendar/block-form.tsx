@@ -14,14 +14,19 @@ import { useHydrated } from "../staff/staff-page.tsx";
 import { CollisionAlert } from "../staff/collision-alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { CONTROL_CLASS, Field } from "../ui/field.tsx";
-import { addCalendarBlock, type CalendarTarget } from "./calendar-api.ts";
+import { Alert, AlertList, AlertTitle } from "../ui/alert.tsx";
+import { addCalendarBlock, type BlockAdded, type CalendarTarget } from "./calendar-api.ts";
+
+type PendingRequests = Extract<BlockAdded, { ok: true }>["pendingRequests"];
 
 type Errors = Partial<Record<"start" | "end" | "kind" | "note", string>>;
 
 /**
  * Blocks nights of the estate: first night, check-out day, reason and an optional note,
  * checked with the schema the server uses. A collision (409) is shown with each stay or block
- * that holds the nights, in the page's language; nothing is written then.
+ * that holds the nights, in the page's language; nothing is written then. A block over pending
+ * requests is kept, and the form then names them (reference, dates, and the guest for staff)
+ * until the next block is sent: they are not changed, but can no longer be confirmed.
  */
 export function BlockForm({
   target,
@@ -42,6 +47,7 @@ export function BlockForm({
   const [note, setNote] = useState("");
   const [errors, setErrors] = useState<Errors>({});
   const [collision, setCollision] = useState<CollidingEntry[] | null>(null);
+  const [pending, setPending] = useState<PendingRequests>([]);
   const [saving, setSaving] = useState(false);
 
   const form = useRef<HTMLFormElement>(null);
@@ -55,6 +61,7 @@ export function BlockForm({
     event.preventDefault();
     if (saving) return;
     setCollision(null);
+    setPending([]);
     const parsed = BlockInputSchema.safeParse({ start, end, kind, note: note || undefined });
     const found: Errors = {};
     if (!parsed.success)
@@ -77,6 +84,7 @@ export function BlockForm({
         }),
       });
       setNote("");
+      setPending(result.pendingRequests);
       onAdded();
       return;
     }
@@ -183,6 +191,27 @@ export function BlockForm({
           <div data-testid="block-collision">
             <CollisionAlert title={t("owner.calendar.add.collisionTitle")} collisions={collision} />
           </div>
+        )}
+        {pending.length > 0 && (
+          <Alert variant="warning" data-testid="block-pending">
+            <AlertTitle>{t("owner.calendar.add.pendingTitle")}</AlertTitle>
+            <AlertList
+              items={pending.map((request) => {
+                const dates = t("calendarCollision.dates", {
+                  start: formatDate(request.start, i18n.language),
+                  end: formatDate(request.end, i18n.language),
+                });
+                return request.guestName
+                  ? t("owner.calendar.add.pendingRequestGuest", {
+                      reference: request.reference,
+                      guest: request.guestName,
+                      dates,
+                    })
+                  : t("owner.calendar.add.pendingRequest", { reference: request.reference, dates });
+              })}
+            />
+            <p className="mt-1">{t("owner.calendar.add.pendingHint")}</p>
+          </Alert>
         )}
         <div>
           <Button type="submit" disabled={!hydrated || saving} data-testid="add-block">

@@ -1,6 +1,7 @@
 import type { BlockInput } from "../../../domain/calendar/block.schema.ts";
 import {
   addEstateBlock,
+  type AddedBlockAnswer,
   addOwnerBlock,
   type CalendarBlockAnswer,
   removeEstateBlock,
@@ -18,7 +19,12 @@ export type CalendarTarget =
   { area: "staff"; estateId: number } | { area: "owner"; propertyId: number };
 
 export type BlockAdded =
-  | { ok: true; block: CalendarBlockAnswer }
+  | {
+      ok: true;
+      block: CalendarBlockAnswer;
+      /** Pending requests the block lies over: it stands, and the form says so. */
+      pendingRequests: AddedBlockAnswer["pendingRequests"];
+    }
   | {
       ok: false;
       collision: CalendarCollision | null;
@@ -26,7 +32,7 @@ export type BlockAdded =
       errors: FieldError[];
     };
 
-/** Blocks the nights; a 409 carries what they collide with. */
+/** Blocks the nights; a 201 names the pending requests on them, a 409 what they collide with. */
 export async function addCalendarBlock(
   target: CalendarTarget,
   body: BlockInput,
@@ -40,7 +46,10 @@ export async function addCalendarBlock(
           { query: { propertyId: target.propertyId }, body },
           { language },
         );
-  if (answer.ok) return { ok: true, block: answer.data };
+  if (answer.ok) {
+    const { pendingRequests, ...block } = answer.data;
+    return { ok: true, block, pendingRequests };
+  }
   return {
     ok: false,
     collision: answer.status === 409 ? (answer.data ?? null) : null,
