@@ -171,7 +171,8 @@ export function EstateCalendarView({
         />
       </section>
 
-      <div className="grid gap-10 lg:grid-cols-2">
+      {/* One column that never grows past the screen (a long address wraps); two from lg. */}
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-2">
         <div className="border-gold/30 bg-paper rounded-sm border p-5 sm:p-6">
           <BlockForm
             target={target}

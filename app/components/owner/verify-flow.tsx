@@ -33,7 +33,9 @@ function StepList({ current }: { current: Step["name"] }) {
             key={step}
             aria-current={isCurrent ? "step" : undefined}
             className={cn(
-              "flex items-center gap-2 border-t-4 pt-2 text-sm",
+              // On a phone the number sits above the name, so a long word ("Revendication")
+              // has the column's whole width.
+              "flex flex-col items-start gap-1 border-t-4 pt-2 text-sm sm:flex-row sm:items-center sm:gap-2",
               isCurrent
                 ? "border-heritage text-heritage font-semibold"
                 : isDone
@@ -54,7 +56,7 @@ function StepList({ current }: { current: Step["name"] }) {
             >
               {isDone ? <Check className="size-3.5" /> : position + 1}
             </span>
-            <span>
+            <span className="max-w-full min-w-0 break-words hyphens-auto">
               <span className="sr-only">
                 {t("owner.verify.steps.number", { step: position + 1, total: STEPS.length })}{" "}
               </span>

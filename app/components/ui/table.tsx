@@ -1,3 +1,4 @@
+import { createContext, useContext } from "react";
 import { cva, type VariantProps } from "class-variance-authority";
 import { cn } from "./cn.ts";
 
@@ -21,6 +22,13 @@ const tableFrameVariants = cva("border-gold/30 bg-paper rounded-sm", {
 
 type Layout = NonNullable<VariantProps<typeof tableFrameVariants>["layout"]>;
 
+/**
+ * The table's layout, for its parts: a part without its own `layout` follows the table's, so a
+ * `stack` table whose rows forget to say so still becomes cards rather than a table wider than
+ * the screen.
+ */
+const TableLayoutContext = createContext<Layout>("scroll");
+
 export function Table({
   layout = "scroll",
   className,
@@ -32,31 +40,35 @@ export function Table({
   frameProps?: React.ComponentProps<"div">;
 }) {
   return (
-    <div
-      data-slot="table-frame"
-      data-layout={layout}
-      {...(layout === "scroll" ? { role: "region", tabIndex: 0 } : {})}
-      {...frameProps}
-      className={cn(tableFrameVariants({ layout }), frameProps?.className)}
-    >
-      <table
-        data-slot="table"
-        className={cn(
-          "w-full border-collapse text-sm",
-          layout === "stack" && "max-xl:block",
-          className,
-        )}
-        {...props}
-      />
-    </div>
+    <TableLayoutContext value={layout}>
+      <div
+        data-slot="table-frame"
+        data-layout={layout}
+        {...(layout === "scroll" ? { role: "region", tabIndex: 0 } : {})}
+        {...frameProps}
+        className={cn(tableFrameVariants({ layout }), frameProps?.className)}
+      >
+        <table
+          data-slot="table"
+          className={cn(
+            "w-full border-collapse text-sm",
+            layout === "stack" && "max-xl:block",
+            className,
+          )}
+          {...props}
+        />
+      </div>
+    </TableLayoutContext>
   );
 }
 
 export function TableCaption({
-  layout = "scroll",
+  layout: ownLayout,
   className,
   ...props
 }: React.ComponentProps<"caption"> & { layout?: Layout }) {
+  const inherited = useContext(TableLayoutContext);
+  const layout = ownLayout ?? inherited;
   return (
     <caption
       data-slot="table-caption"
@@ -71,10 +83,12 @@ export function TableCaption({
 }
 
 export function TableHeader({
-  layout = "scroll",
+  layout: ownLayout,
   className,
   ...props
 }: React.ComponentProps<"thead"> & { layout?: Layout }) {
+  const inherited = useContext(TableLayoutContext);
+  const layout = ownLayout ?? inherited;
   return (
     <thead
       data-slot="table-header"
@@ -86,10 +100,12 @@ export function TableHeader({
 }
 
 export function TableBody({
-  layout = "scroll",
+  layout: ownLayout,
   className,
   ...props
 }: React.ComponentProps<"tbody"> & { layout?: Layout }) {
+  const inherited = useContext(TableLayoutContext);
+  const layout = ownLayout ?? inherited;
   return (
     <tbody
       data-slot="table-body"
@@ -100,10 +116,12 @@ export function TableBody({
 }
 
 export function TableRow({
-  layout = "scroll",
+  layout: ownLayout,
   className,
   ...props
 }: React.ComponentProps<"tr"> & { layout?: Layout }) {
+  const inherited = useContext(TableLayoutContext);
+  const layout = ownLayout ?? inherited;
   return (
     <tr
       data-slot="table-row"
@@ -153,7 +171,7 @@ const tableCellVariants = cva(
  */
 export function TableCell({
   as: Tag = "td",
-  layout = "scroll",
+  layout: ownLayout,
   label,
   pinned = false,
   className,
@@ -164,6 +182,8 @@ export function TableCell({
   label?: string;
   pinned?: boolean;
 }) {
+  const inherited = useContext(TableLayoutContext);
+  const layout = ownLayout ?? inherited;
   return (
     <Tag
       data-slot="table-cell"
