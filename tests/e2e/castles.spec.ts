@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { loadPropertyContent } from "../../content/load-properties.ts";
 import { CATALOGUE_PAGE_SIZE } from "../../domain/catalogue/catalogue-filter.schema.ts";
+import { addDays } from "../../domain/calendar/nights.ts";
+import { lastBookableDate, utcToday } from "../../domain/requests/dates.ts";
+import { FORM_LIMITS } from "../../domain/requests/options.ts";
+import frCommon from "../../i18n/locales/fr/common.json" with { type: "json" };
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
 /** The demo catalogue the journeys' server was seeded with. */
@@ -138,5 +142,38 @@ describe("the castle network's loading and error states", () => {
       .poll(() => page.getByRole("alert").textContent())
       .toBe("Failed to load properties");
     expect(await page.locator("h1").textContent()).toBe("Our Castle Network");
+  });
+
+  it("refuses dates past the booking horizon in the browser, and carries good ones to the form", async () => {
+    const page = await browser.newPage({ locale: "fr-FR" });
+    await page.goto("/castles?lang=fr");
+    const dates = page.getByTestId("stay-dates");
+    const checkIn = dates.getByLabel(frCommon.catalogueDates.checkIn, { exact: true });
+    const checkOut = dates.getByLabel(frCommon.catalogueDates.checkOut, { exact: true });
+    const last = lastBookableDate(FORM_LIMITS.bookingHorizonMonths);
+    await checkIn.fill(addDays(last, -1));
+    await checkOut.fill(addDays(last, 2));
+    await page.getByRole("button", { name: frCommon.filters.apply }).click();
+    // The booking form's own message, under the field, and the search is not sent.
+    await expect.poll(() => checkOut.getAttribute("aria-invalid")).toBe("true");
+    expect(await dates.textContent()).toContain(frCommon.validation.dateBeyondWindow);
+    expect(new URL(page.url()).searchParams.has("checkIn")).toBe(false);
+
+    const start = addDays(utcToday(), 50);
+    const end = addDays(start, 4);
+    await checkIn.fill(start);
+    await checkOut.fill(end);
+    expect(await dates.textContent()).not.toContain(frCommon.validation.dateBeyondWindow);
+    await page.getByRole("button", { name: frCommon.filters.apply }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("checkOut")).toBe(end);
+    // The first result, its Book button, and the form starts with the dates.
+    await page.locator('main ul a[href^="/property/"]').first().click();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/property\//);
+    expect(new URL(page.url()).searchParams.get("checkIn")).toBe(start);
+    await page.locator('a[href^="/booking/"]').first().click();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/booking\//);
+    const startDate = page.locator('input[name="startDate"]');
+    await expect.poll(() => startDate.inputValue()).toBe(start);
+    expect(await page.locator('input[name="endDate"]').inputValue()).toBe(end);
   });
 });
