@@ -193,6 +193,8 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   const feedConfig: FeedSyncConfig = {
     outbound: { allowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS },
     intervalMinutes: env.ICAL_SYNC_MINUTES,
+    // Events this site's export wrote are recognised by their UIDs' host when they come back.
+    ownHost: new URL(env.PUBLIC_URL).hostname,
     alerts: {
       staffEmail: env.STAFF_EMAIL,
       staffLanguage: env.STAFF_LANGUAGE,

@@ -1,7 +1,9 @@
 import {
+  boolean,
   customType,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -64,6 +66,15 @@ export const calendarEntries = pgTable(
   ],
 );
 
+/** An event a feed's read left out: its UID, summary, line, reason code and English detail. */
+export interface StoredSkippedEvent {
+  uid: string | null;
+  summary: string | null;
+  line: number;
+  reason: string;
+  detail: string;
+}
+
 /**
  * External calendars (iCal feeds) an estate imports. Any instance may sync a feed; a lease
  * (`locked_until`) taken with SKIP LOCKED lets one at a time do it.
@@ -84,6 +95,18 @@ export const calendarFeeds = pgTable(
     lastSuccessAt: timestamp("last_success_at", { withTimezone: true }),
     lastError: text("last_error"),
     eventCount: integer("event_count").notNull().default(0),
+    /** Whether the feed's timed (not all-day) events close nights; all-day ones always do. */
+    timedEventsClose: boolean("timed_events_close").notNull().default(true),
+    /** Whether the estate's export passes this feed's busy times on to the other sites. */
+    passOn: boolean("pass_on").notNull().default(false),
+    /** Nights from the last read's day on that the feed's busy times close. */
+    nightsClosed: integer("nights_closed").notNull().default(0),
+    /** Of those, the nights its timed events close. */
+    timedNightsClosed: integer("timed_nights_closed").notNull().default(0),
+    /** The events the last read left out (at most 20), as domain/calendar/ical-import.ts names them. */
+    skippedEvents: jsonb("skipped_events").$type<StoredSkippedEvent[]>().notNull().default([]),
+    /** How many events the last read left out. */
+    skippedCount: integer("skipped_count").notNull().default(0),
   },
   (t) => [
     index("calendar_feeds_property_idx").on(t.propertyId),

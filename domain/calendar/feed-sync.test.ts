@@ -11,7 +11,12 @@ import {
 } from "../catalogue/catalogue-changes.ts";
 import { ValidationError } from "../errors.ts";
 import { type FeedSyncConfig, syncDueFeeds, syncEstateFeed, syncFeed } from "./feed-sync.ts";
-import { addCalendarFeed, listCalendarFeeds, removeCalendarFeed } from "./feeds.ts";
+import {
+  addCalendarFeed,
+  listCalendarFeeds,
+  removeCalendarFeed,
+  updateCalendarFeedSettings,
+} from "./feeds.ts";
 
 const NOW = new Date("2026-06-15T12:00:00Z");
 const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
@@ -103,7 +108,10 @@ describeEachBackend("calendar feed sync", (database) => {
         ["stay-3@airbnb", "2026-08-01", "2026-08-04"],
       ]),
     );
+    const moving = changes.length;
     await syncFeed(deps(), CONFIG, feed.id, later(30));
+    // Heard before the quiet read below, so that read is judged on its own.
+    await expect.poll(() => changes.slice(moving)).toContainEqual({ propertyIds: [FIRST] });
     expect(await nightsOf(feed.id)).toEqual([
       ["stay-1@airbnb", "[2026-07-06,2026-07-11)"],
       ["stay-3@airbnb", "[2026-08-01,2026-08-04)"],
@@ -243,6 +251,124 @@ describeEachBackend("calendar feed sync", (database) => {
       await removeCalendarFeed(deps(), { propertyId: SECOND!, feedId: feed.id });
     // Removing a feed removes the busy times it brought.
     expect(await nightsOf(added[5]!.id)).toEqual([]);
+  });
+
+  it("imports a feed's readable events beside a broken one, and lists what it left out", async () => {
+    feeds.serve(
+      "/partly.ics",
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "BEGIN:VEVENT",
+        "UID:fine@x",
+        "DTSTAMP:20260601T000000Z",
+        "DTSTART;VALUE=DATE:20260705",
+        "DTEND;VALUE=DATE:20260710",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "UID:broken@x",
+        "SUMMARY:Owner's visit",
+        "DTSTAMP:20260601T000000Z",
+        "DTSTART;VALUE=DATE:20260720",
+        "RRULE:FREQ=FORTNIGHTLY",
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n"),
+    );
+    const feed = await add(FIRST!, "/partly.ics");
+    expect(await syncFeed(deps(), CONFIG, feed.id, NOW)).toMatchObject({ outcome: "synced" });
+    expect(await nightsOf(feed.id)).toEqual([["fine@x", "[2026-07-05,2026-07-10)"]]);
+    const [listed] = (await listCalendarFeeds(deps(), FIRST!)).filter((f) => f.id === feed.id);
+    expect(listed).toMatchObject({
+      lastError: null,
+      lastSuccessAt: NOW,
+      eventCount: 1,
+      nightsClosed: 5,
+      timedNightsClosed: 0,
+      skippedCount: 1,
+      skippedEvents: [{ uid: "broken@x", summary: "Owner's visit", line: 9, reason: "unreadable" }],
+    });
+    // Mended: the list empties at the next read.
+    feeds.serve("/partly.ics", allDayCalendar([["fine@x", "2026-07-05", "2026-07-10"]]));
+    await syncFeed(deps(), CONFIG, feed.id, later(30));
+    expect(await feedRow(feed.id)).toMatchObject({ skippedCount: 0, skippedEvents: [] });
+    await removeCalendarFeed(deps(), { propertyId: FIRST!, feedId: feed.id });
+  });
+
+  it("reads a feed's timed events as the feed chooses, and says how many nights they close", async () => {
+    feeds.serve(
+      "/viewings.ics",
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "BEGIN:VEVENT",
+        "UID:viewing@x",
+        "DTSTAMP:20260601T000000Z",
+        "DTSTART:20260601T140000Z",
+        "DTEND:20260601T150000Z",
+        "RRULE:FREQ=DAILY",
+        "END:VEVENT",
+        "BEGIN:VEVENT",
+        "UID:stay@x",
+        "DTSTAMP:20260601T000000Z",
+        "DTSTART;VALUE=DATE:20260705",
+        "DTEND;VALUE=DATE:20260710",
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n"),
+    );
+    const feed = await add(FIRST!, "/viewings.ics");
+    expect(feed).toMatchObject({ timedEventsClose: true, passOn: false });
+    await syncFeed(deps(), CONFIG, feed.id, NOW);
+    // As before: the one-hour viewing closes every night of the window from today on.
+    expect(await feedRow(feed.id)).toMatchObject({ nightsClosed: 731, timedNightsClosed: 731 });
+
+    const changed = await updateCalendarFeedSettings(deps(), {
+      propertyId: FIRST!,
+      feedId: feed.id,
+      settings: { timedEventsClose: false },
+      now: later(1),
+    });
+    // Made due at once, so the next read follows the new choice.
+    expect(changed).toMatchObject({ timedEventsClose: false, nextSyncAt: later(1) });
+    expect(await syncDueFeeds(deps(), CONFIG, later(1))).toBe(1);
+    expect(await nightsOf(feed.id)).toEqual([["stay@x", "[2026-07-05,2026-07-10)"]]);
+    expect(await feedRow(feed.id)).toMatchObject({ nightsClosed: 5, timedNightsClosed: 0 });
+
+    // Passing on changes what the export lists, not what is read: the feed stays as scheduled.
+    const passed = await updateCalendarFeedSettings(deps(), {
+      propertyId: FIRST!,
+      feedId: feed.id,
+      settings: { passOn: true, timedEventsClose: false },
+      now: later(2),
+    });
+    expect(passed).toMatchObject({ passOn: true, nextSyncAt: later(31) });
+    // Another estate's feed is not this estate's to change.
+    expect(
+      await updateCalendarFeedSettings(deps(), {
+        propertyId: SECOND!,
+        feedId: feed.id,
+        settings: { passOn: false },
+        now: later(2),
+      }),
+    ).toBeNull();
+    await removeCalendarFeed(deps(), { propertyId: FIRST!, feedId: feed.id });
+  });
+
+  it("never imports back an event this site exported", async () => {
+    feeds.serve(
+      "/echo.ics",
+      allDayCalendar([
+        ["3f0d@castellum.example", "2026-07-05", "2026-07-10"],
+        ["theirs@other", "2026-08-01", "2026-08-03"],
+      ]),
+    );
+    const feed = await add(FIRST!, "/echo.ics");
+    await syncFeed(deps(), { ...CONFIG, ownHost: "castellum.example" }, feed.id, NOW);
+    expect(await nightsOf(feed.id)).toEqual([["theirs@other", "[2026-08-01,2026-08-03)"]]);
+    await removeCalendarFeed(deps(), { propertyId: FIRST!, feedId: feed.id });
   });
 
   it("syncs a due feed once when two instances look at the same moment", async () => {

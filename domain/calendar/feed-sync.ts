@@ -10,12 +10,12 @@ import { type FeedError, formatFeedError } from "./feed-errors.ts";
 import { type CalendarFeedView, getCalendarFeed } from "./feeds.ts";
 import { alertImportCollisions, type ImportAlertConfig } from "./import-collision-alerts.ts";
 import {
-  type BusyTime,
+  type CalendarRead,
   DEFAULT_IMPORT_LIMITS,
   IcalImportError,
   type ImportLimits,
 } from "./ical-import.ts";
-import { readBusyTimesOffThread } from "./ical-reader.ts";
+import { readCalendarOffThread } from "./ical-reader.ts";
 import { toDateRange } from "./nights.ts";
 
 /**
@@ -41,6 +41,11 @@ export interface FeedSyncConfig {
   batch?: number;
   /** Counts the reads people ask for (`syncEstateFeed`); without it they are not limited. */
   manualReads?: RateLimitStore;
+  /**
+   * Castellum's own host (PUBLIC_URL's): an event whose UID ends with `@<host>` is one the
+   * estate's export wrote, coming back through another site, and is not imported again.
+   */
+  ownHost?: string;
   /** Whom a new busy time over a confirmed stay is mailed to; without it, nobody. */
   alerts?: ImportAlertConfig;
 }
@@ -55,22 +60,22 @@ export type SyncOutcome =
   | { outcome: "synced"; eventCount: number; changed: boolean }
   | { outcome: "failed"; error: FeedError };
 
-/** Fetches and reads a feed: its busy times, or a FeedError (never a throw, for feed faults). */
+/** Fetches and reads a feed: what it holds, or a FeedError (never a throw, for feed faults). */
 async function readFeed(
-  url: string,
+  feed: { url: string; timedEventsClose: boolean },
   config: FeedSyncConfig,
   now: Date,
-): Promise<BusyTime[] | FeedError> {
+): Promise<CalendarRead | FeedError> {
   try {
-    const answer = await safeFetch(url, config.outbound, {
+    const answer = await safeFetch(feed.url, config.outbound, {
       Accept: "text/calendar, text/plain;q=0.5, */*;q=0.1",
       "User-Agent": "Castellum calendar sync",
     });
-    return await readBusyTimesOffThread(
-      answer.body.toString("utf8"),
-      now,
-      config.limits ?? DEFAULT_IMPORT_LIMITS,
-    );
+    return await readCalendarOffThread(answer.body.toString("utf8"), now, {
+      limits: config.limits ?? DEFAULT_IMPORT_LIMITS,
+      timedEventsClose: feed.timedEventsClose,
+      ...(config.ownHost ? { ownHost: config.ownHost } : {}),
+    });
   } catch (error) {
     if (error instanceof OutboundFetchError || error instanceof IcalImportError)
       return { code: error.code, detail: error.detail };
@@ -91,14 +96,19 @@ export async function syncFeed(
   now: Date,
 ): Promise<SyncOutcome | null> {
   const [feed] = await deps.db
-    .select({ url: calendarFeeds.url, propertyId: calendarFeeds.propertyId })
+    .select({
+      url: calendarFeeds.url,
+      propertyId: calendarFeeds.propertyId,
+      timedEventsClose: calendarFeeds.timedEventsClose,
+    })
     .from(calendarFeeds)
     .where(eq(calendarFeeds.id, feedId));
   if (!feed) return null;
-  const read = await readFeed(feed.url, config, now);
+  const outcome = await readFeed(feed, config, now);
   const nextSyncAt = new Date(now.getTime() + config.intervalMinutes * 60_000);
 
-  if (!Array.isArray(read)) {
+  if (!("busy" in outcome)) {
+    const read = outcome;
     const updated = await deps.db
       .update(calendarFeeds)
       .set({ lastAttemptAt: now, lastError: formatFeedError(read), nextSyncAt, lockedUntil: null })
@@ -112,6 +122,7 @@ export async function syncFeed(
     return { outcome: "failed", error: read };
   }
 
+  const read = outcome.busy;
   return deps.db.transaction(async (tx) => {
     // The feed's row lock: concurrent syncs of this feed write one after the other, and a
     // feed removed meanwhile is not written to.
@@ -170,6 +181,10 @@ export async function syncFeed(
         lastSuccessAt: now,
         lastError: null,
         eventCount: read.length,
+        nightsClosed: outcome.nightsClosed,
+        timedNightsClosed: outcome.timedNightsClosed,
+        skippedEvents: outcome.skipped,
+        skippedCount: outcome.skippedCount,
         nextSyncAt,
         lockedUntil: null,
       })

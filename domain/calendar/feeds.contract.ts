@@ -18,7 +18,8 @@ import {
 } from "../owners/owners.contract.ts";
 import { parseEstateId } from "../staff/estates.schema.ts";
 import { adminGuardAnswers } from "../staff/staff-auth.contract.ts";
-import { FEED_ERROR_CODES } from "./feed-errors.ts";
+import { FEED_ERROR_CODES, MAX_SKIPPED_LISTED, SKIPPED_EVENT_REASONS } from "./feed-errors.ts";
+import { CalendarFeedSettingsSchema } from "./feed-settings.schema.ts";
 
 /**
  * The iCal calls (issue 19, point 5): an estate's secret export feed (public, behind its
@@ -34,6 +35,20 @@ const EstatePathIdSchema = z
   .describe("The estate's id");
 /** A feed's id in a path; a malformed one names no feed (404). */
 const FeedIdSchema = z.uuid().describe("The feed's id (`id` of a CalendarFeed)");
+
+const SkippedEventSchema = z
+  .object({
+    uid: z.string().nullable().describe("The event's UID, when it has one"),
+    summary: z.string().nullable().describe("Its SUMMARY (shortened), when it has one"),
+    line: z.number().int().min(0).describe("The line of its BEGIN:VEVENT in the feed (1-based)"),
+    reason: z
+      .enum(SKIPPED_EVENT_REASONS)
+      .describe(
+        "Why, as a code the interface translates: `no_start` (no readable DTSTART), `unreadable` (the parser refused it)",
+      ),
+    detail: z.string().describe("Short English detail, for support"),
+  })
+  .meta({ id: "SkippedCalendarEvent", description: "An event of a feed that could not be read" });
 
 export const CalendarFeedSchema = z
   .object({
@@ -51,6 +66,29 @@ export const CalendarFeedSchema = z
       .describe("Why the last sync failed; null when it succeeded or none ran yet"),
     eventCount: z.number().int().min(0).describe("Busy times read at the last success"),
     nextSyncAt: DateTimeSchema,
+    timedEventsClose: z
+      .boolean()
+      .describe("Whether its timed (not all-day) events close nights; all-day events always do"),
+    passOn: z
+      .boolean()
+      .describe("Whether the estate's export feed lists its busy times (as `Busy`)"),
+    nightsClosed: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Nights, from the day of the last success on, that its busy times close"),
+    timedNightsClosed: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Of `nightsClosed`, the nights its timed events close"),
+    skippedEvents: z
+      .array(SkippedEventSchema)
+      .max(MAX_SKIPPED_LISTED)
+      .describe(
+        `Events the last success could not read and left out (the others were read), at most ${MAX_SKIPPED_LISTED}, by line`,
+      ),
+    skippedCount: z.number().int().min(0).describe("How many events the last success left out"),
   })
   .meta({ id: "CalendarFeed", description: "An external calendar (iCal feed) an estate imports" });
 
@@ -104,6 +142,12 @@ const ADD_REFUSED = invalid(
 const SYNC_DESCRIPTION =
   "Fetches and reads the feed now (at most 10 s) and answers it with its new state: `lastError` says why a failure failed. " +
   "A failure keeps the busy times of the last success.";
+const SETTINGS_DESCRIPTION =
+  "Changes the feed's choices; those the body leaves out stay. Turning `timedEventsClose` off keeps timed (not all-day) events from closing nights (a one-hour event no longer closes its whole day); changing it makes the feed read again within a minute. " +
+  "`passOn` lists the feed's busy times in the estate's export feed, so the other sites the estate is let on see them; events that came from Castellum are never imported back.";
+const SETTINGS_REFUSED = invalid(
+  "Neither choice given, a choice that is not a boolean, an unknown field, or malformed JSON",
+);
 const ROTATE_DESCRIPTION =
   "Makes a new secret address for the estate's export feed. The previous address answers 404 from now on: every channel that reads it needs the new one.";
 const noFeed = "No such feed on this estate (another estate's feeds included), or a malformed id";
@@ -116,7 +160,7 @@ export const getCalendarExport = defineOperation({
   tags: ["calendar"],
   description:
     "The estate's confirmed stays and blocks as all-day busy events (RFC 5545), from a month ago on: `SUMMARY` is `Reserved` or `Blocked`, nothing personal (no guest, contact, note or kind of block). The calendar is named after the estate (`X-WR-CALNAME`: `<estate> (Castellum)`). " +
-    "UIDs are stable. Imported busy times are not listed again, so two channels importing each other cannot echo. The address is secret: staff and the owner read it and can rotate it.",
+    "UIDs are stable. Imported busy times are listed (as `Busy`) only from the feeds whose `passOn` is chosen. Every event carries `X-CASTELLUM-ORIGIN` and a UID at this site's host, and an imported event bearing either is never read back, so two channels importing each other cannot echo through Castellum. The address is secret: staff and the owner read it and can rotate it.",
   security: PUBLIC,
   params: z.object({
     feed: z.string().max(200).describe("`<token>.ics`, as the estate's `icalUrl` ends"),
@@ -222,6 +266,25 @@ export const syncEstateCalendarFeed = defineOperation({
   },
 });
 
+export const updateEstateCalendarFeed = defineOperation({
+  id: "updateEstateCalendarFeed",
+  method: "patch",
+  path: `${estatePath}/calendar-feeds/{feedId}`,
+  summary: "Change an imported calendar's choices",
+  description: SETTINGS_DESCRIPTION,
+  tags: ["calendar"],
+  security: STAFF_SESSION,
+  params: estateFeedParams,
+  body: { schema: CalendarFeedSettingsSchema },
+  responses: {
+    200: { description: "The feed with its new choices", schema: CalendarFeedSchema },
+    400: SETTINGS_REFUSED,
+    404: error(`No estate with this id; or ${noFeed.toLowerCase()}`),
+    ...JSON_BODY_ERRORS,
+    ...adminGuardAnswers(true),
+  },
+});
+
 export const rotateEstateIcalUrl = defineOperation({
   id: "rotateEstateIcalUrl",
   method: "post",
@@ -309,6 +372,25 @@ export const syncOwnerCalendarFeed = defineOperation({
   },
 });
 
+export const updateOwnerCalendarFeed = defineOperation({
+  id: "updateOwnerCalendarFeed",
+  method: "patch",
+  path: `${ownerPath}/calendar-feeds/{feedId}`,
+  summary: "Change an imported calendar's choices",
+  description: SETTINGS_DESCRIPTION,
+  tags: ["calendar"],
+  security: OWNER_OR_STAFF,
+  params: ownerFeedParams,
+  query: EstateQuerySchema,
+  body: { schema: CalendarFeedSettingsSchema },
+  responses: {
+    200: { description: "The feed with its new choices", schema: CalendarFeedSchema },
+    400: SETTINGS_REFUSED,
+    ...JSON_BODY_ERRORS,
+    ...estateGuardAnswers(true, `; or ${noFeed.toLowerCase()}`),
+  },
+});
+
 export const rotateOwnerIcalUrl = defineOperation({
   id: "rotateOwnerIcalUrl",
   method: "post",
@@ -331,10 +413,12 @@ export const CALENDAR_FEED_OPERATIONS = [
   addEstateCalendarFeed,
   removeEstateCalendarFeed,
   syncEstateCalendarFeed,
+  updateEstateCalendarFeed,
   rotateEstateIcalUrl,
   listOwnerCalendarFeeds,
   addOwnerCalendarFeed,
   removeOwnerCalendarFeed,
   syncOwnerCalendarFeed,
+  updateOwnerCalendarFeed,
   rotateOwnerIcalUrl,
 ];

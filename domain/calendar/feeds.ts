@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { calendarFeeds } from "../../db/schema/index.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import type { Deps } from "../deps.ts";
@@ -9,7 +9,13 @@ import {
   OutboundFetchError,
   type OutboundPolicy,
 } from "../outbound/safe-fetch.ts";
-import { type FeedError, parseFeedError } from "./feed-errors.ts";
+import {
+  type FeedError,
+  parseFeedError,
+  SKIPPED_EVENT_REASONS,
+  type SkippedEvent,
+} from "./feed-errors.ts";
+import type { CalendarFeedSettings } from "./feed-settings.schema.ts";
 
 /**
  * The external calendars (iCal feeds) an estate imports: staff and the owner add and remove
@@ -33,6 +39,18 @@ export interface CalendarFeedView {
   /** Busy times read at the last success. */
   eventCount: number;
   nextSyncAt: Date;
+  /** Whether its timed (not all-day) events close nights. */
+  timedEventsClose: boolean;
+  /** Whether the estate's export passes its busy times on. */
+  passOn: boolean;
+  /** Nights from the last success's day on that its busy times close. */
+  nightsClosed: number;
+  /** Of those, the nights its timed events close. */
+  timedNightsClosed: number;
+  /** Events the last success left out, at most MAX_SKIPPED_LISTED of them. */
+  skippedEvents: SkippedEvent[];
+  /** How many events the last success left out. */
+  skippedCount: number;
 }
 
 const FEED_COLUMNS = {
@@ -44,12 +62,27 @@ const FEED_COLUMNS = {
   lastError: calendarFeeds.lastError,
   eventCount: calendarFeeds.eventCount,
   nextSyncAt: calendarFeeds.nextSyncAt,
+  timedEventsClose: calendarFeeds.timedEventsClose,
+  passOn: calendarFeeds.passOn,
+  nightsClosed: calendarFeeds.nightsClosed,
+  timedNightsClosed: calendarFeeds.timedNightsClosed,
+  skippedEvents: calendarFeeds.skippedEvents,
+  skippedCount: calendarFeeds.skippedCount,
 };
 
 type FeedRow = { [K in keyof typeof FEED_COLUMNS]: (typeof calendarFeeds.$inferSelect)[K] };
 
 export function feedView(row: FeedRow): CalendarFeedView {
-  return { ...row, lastError: parseFeedError(row.lastError) };
+  return {
+    ...row,
+    lastError: parseFeedError(row.lastError),
+    skippedEvents: row.skippedEvents.map((event) => ({
+      ...event,
+      reason: (SKIPPED_EVENT_REASONS as readonly string[]).includes(event.reason)
+        ? (event.reason as SkippedEvent["reason"])
+        : "unreadable",
+    })),
+  };
 }
 
 /** An estate's feeds, oldest first. */
@@ -144,4 +177,32 @@ export async function removeCalendarFeed(
     await notifyCatalogueChanged({ db: tx }, { propertyIds: [input.propertyId] });
     return true;
   });
+}
+
+/**
+ * Changes a feed's choices: whether its timed events close nights, whether the estate's export
+ * passes its busy times on. A change of the first makes the feed due at once, since its busy
+ * times were read under the other choice (the sync worker reads it within a minute); the
+ * second applies to the next export read. Null when the estate has no such feed.
+ */
+export async function updateCalendarFeedSettings(
+  deps: Pick<Deps, "db">,
+  input: { propertyId: number; feedId: string; settings: CalendarFeedSettings; now: Date },
+): Promise<CalendarFeedView | null> {
+  const { timedEventsClose, passOn } = input.settings;
+  const [row] = await deps.db
+    .update(calendarFeeds)
+    .set({
+      ...(passOn === undefined ? {} : { passOn }),
+      ...(timedEventsClose === undefined
+        ? {}
+        : {
+            timedEventsClose,
+            nextSyncAt: sql`case when ${calendarFeeds.timedEventsClose} = ${timedEventsClose}
+              then ${calendarFeeds.nextSyncAt} else ${input.now.toISOString()}::timestamptz end`,
+          }),
+    })
+    .where(and(eq(calendarFeeds.id, input.feedId), eq(calendarFeeds.propertyId, input.propertyId)))
+    .returning(FEED_COLUMNS);
+  return row ? feedView(row) : null;
 }

@@ -1,21 +1,28 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import ical, {
   ICalCalendarMethod,
   ICalEventBusyStatus,
   ICalEventTransparency,
 } from "ical-generator";
-import { calendarEntries, propertyTranslations } from "../../db/schema/index.ts";
+import { calendarEntries, calendarFeeds, propertyTranslations } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { estateOfExportToken } from "./ical-export.ts";
+import { ORIGIN_PROPERTY } from "./ical-import.ts";
 import { addDays, fromDateRange } from "./nights.ts";
 
 /**
  * The export feed of an estate (RFC 5545): its confirmed stays and blocks as all-day busy
  * events, for the channels the estate is also let on (Airbnb, Booking.com, its own site).
  *
- * Only what Castellum itself holds goes out: imported busy times (source 'external') are left
- * out on purpose. A channel that imports this feed and exports its own back would otherwise
- * echo our copy of its events to us, and each sync round would feed the loop again.
+ * Imported busy times (source 'external') go out only from the feeds whose `pass_on` staff or
+ * the owner chose, as 'Busy': an estate let on two sites then passes one site's bookings to the
+ * other through Castellum. Echo is guarded on the way back in, where it can be recognised: every
+ * event here carries ORIGIN_PROPERTY and a UID at this site's host, and the importer
+ * (ical-import.ts) drops an event bearing either, so nothing this feed lists returns as an
+ * imported busy time, whichever feed it comes back through. The same address is read by every
+ * site, so the export cannot tell which site reads it; a site that keeps our marks and reads
+ * its own events back sees them as ours only while its own feed still lists them: they leave
+ * this feed at our next read after they leave that site's.
  *
  * Nothing personal goes out either: no guest name or contact, no note, no kind of block; a
  * stay is 'Reserved', a block 'Blocked'. UIDs are the entry's id at the site's host, and
@@ -25,7 +32,7 @@ import { addDays, fromDateRange } from "./nights.ts";
 /** Entries whose nights ended more than this many days ago are no longer listed. */
 const PAST_DAYS = 31;
 
-export const EXPORT_SUMMARIES = { stay: "Reserved", block: "Blocked" } as const;
+export const EXPORT_SUMMARIES = { stay: "Reserved", block: "Blocked", external: "Busy" } as const;
 
 const utcMidnight = (date: string) => new Date(`${date}T00:00:00Z`);
 
@@ -45,11 +52,15 @@ export async function renderCalendarExport(
       createdAt: calendarEntries.createdAt,
     })
     .from(calendarEntries)
+    .leftJoin(calendarFeeds, eq(calendarFeeds.id, calendarEntries.feedId))
     .where(
       and(
         eq(calendarEntries.propertyId, input.propertyId),
-        // Imported busy times never go out again (see above).
-        inArray(calendarEntries.source, ["stay", "block"]),
+        // Imported busy times go out only from the feeds chosen to pass them on (see above).
+        or(
+          inArray(calendarEntries.source, ["stay", "block"]),
+          and(eq(calendarEntries.source, "external"), eq(calendarFeeds.passOn, true)),
+        ),
         sql`upper(${calendarEntries.nights}) >= ${addDays(input.today, -PAST_DAYS)}::date`,
       ),
     )
@@ -73,7 +84,6 @@ export async function renderCalendarExport(
     ttl: 60 * 60,
   });
   for (const row of rows) {
-    if (row.source !== "stay" && row.source !== "block") continue;
     const nights = fromDateRange(row.nights);
     calendar.createEvent({
       id: `${row.id}@${input.host}`,
@@ -84,6 +94,8 @@ export async function renderCalendarExport(
       summary: EXPORT_SUMMARIES[row.source],
       busystatus: ICalEventBusyStatus.BUSY,
       transparency: ICalEventTransparency.OPAQUE,
+      // Our mark: the importer never reads an event that carries it (see above).
+      x: { [ORIGIN_PROPERTY]: row.source === "external" ? "imported" : "castellum" },
     });
   }
   return calendar.toString();

@@ -22,6 +22,8 @@ import {
   rotateEstateIcalUrl,
   syncEstateCalendarFeed,
   syncOwnerCalendarFeed,
+  updateEstateCalendarFeed,
+  updateOwnerCalendarFeed,
 } from "../../domain/calendar/feeds.contract.ts";
 import { dataOf } from "../../tests/setup/api.ts";
 import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
@@ -266,6 +268,126 @@ describeEachBackend("the iCal calls", (database) => {
         expect({ forged, status: response.status }).toEqual({ forged, status: 404 });
       }
       expect((await fetch(`${server().url}${path}`)).status).toBe(200);
+    });
+  });
+
+  describe("passing imported busy times on", () => {
+    const FOURTH = DEMO_CATALOGUE[3]!.id;
+
+    it("lists a feed's busy times in the export once chosen, marked, and never reads them back", async () => {
+      const { stayId } = await fillCalendar(FOURTH);
+      const listed = dataOf(
+        listEstateCalendarFeeds,
+        await call("GET", staffPath(FOURTH, "/calendar-feeds")),
+        200,
+      );
+      const [feed] = listed.feeds;
+      expect(feed).toMatchObject({ passOn: false, timedEventsClose: true, nightsClosed: 4 });
+      const busyOf = (text: string) =>
+        Object.values(ical.sync.parseICS(text))
+          .filter((component) => component?.type === "VEVENT")
+          .map((component) => component as VEvent)
+          .filter((event) => event.summary === "Busy")
+          .map((event) => [dayOf(event.start), event.end && dayOf(event.end)]);
+      // Off by default: the imported busy time stays out of the export.
+      expect(busyOf((await readExport(listed.icalUrl)).text)).toEqual([]);
+
+      const chosen = await call("PATCH", staffPath(FOURTH, `/calendar-feeds/${feed!.id}`), {
+        body: { passOn: true },
+      });
+      expect(dataOf(updateEstateCalendarFeed, chosen, 200)).toMatchObject({
+        id: feed!.id,
+        passOn: true,
+        timedEventsClose: true,
+      });
+      const exported = (await readExport(listed.icalUrl)).text;
+      expect(busyOf(exported)).toEqual([["2027-09-01", "2027-09-05"]]);
+      // Every event carries our mark, and a UID at our host.
+      const marks = exported.match(/^X-CASTELLUM-ORIGIN:(\w+)\r?$/gm) ?? [];
+      expect(marks.map((line) => line.trim()).sort()).toEqual([
+        "X-CASTELLUM-ORIGIN:castellum",
+        "X-CASTELLUM-ORIGIN:castellum",
+        "X-CASTELLUM-ORIGIN:imported",
+      ]);
+      expect(exported).toContain(`UID:${stayId}@localhost`);
+
+      // The other site hands our export back as its own: nothing of it is imported.
+      feeds.serve("/echo.ics", exported);
+      const echo = await addCalendarFeed(
+        database().deps,
+        { allowPrivateNetworks: true },
+        {
+          propertyId: FOURTH,
+          url: feeds.url("/echo.ics"),
+          createdBy: "staff:admin@castellum.test",
+          now: new Date(),
+        },
+      );
+      const synced = await call("POST", staffPath(FOURTH, `/calendar-feeds/${echo.id}/sync`));
+      expect(dataOf(syncEstateCalendarFeed, synced, 200)).toMatchObject({
+        lastError: null,
+        eventCount: 0,
+      });
+      // Even with its marks stripped (a site that keeps only UIDs), our UIDs stay out.
+      feeds.serve("/echo.ics", exported.replace(/^X-CASTELLUM-ORIGIN:.*\r\n/gm, ""));
+      await syncFeed(database().deps, server().services.calendarFeeds.config, echo.id, new Date());
+      const [, stripped] = dataOf(
+        listEstateCalendarFeeds,
+        await call("GET", staffPath(FOURTH, "/calendar-feeds")),
+        200,
+      ).feeds;
+      expect(stripped).toMatchObject({ id: echo.id, lastError: null, eventCount: 0 });
+    });
+
+    it("changes a feed's choices as staff and as the owner, with the same schema's refusals", async () => {
+      feeds.serve("/choices.ics", allDayCalendar([["c1@x", "2027-04-01", "2027-04-03"]]));
+      const feed = await addCalendarFeed(
+        database().deps,
+        { allowPrivateNetworks: true },
+        {
+          propertyId: ESTATE!.id,
+          url: feeds.url("/choices.ics"),
+          createdBy: "staff:admin@castellum.test",
+          // Not due: the sync job leaves it alone while its choices change.
+          now: new Date(Date.now() + 3_600_000),
+        },
+      );
+      const path = staffPath(ESTATE!.id, `/calendar-feeds/${feed.id}`);
+      for (const body of [{}, { passOn: "yes" }, { timedEventsClose: null }, { other: true }]) {
+        const refused = await call("PATCH", path, { body });
+        expect({ body, status: refused.status }).toEqual({ body, status: 400 });
+      }
+      const refused = await call("PATCH", path, {
+        body: {},
+        headers: { "Accept-Language": "fr" },
+      });
+      expect(ValidationErrorSchema.parse(refused.body).errors?.[0]?.message).toBe(
+        "Choisissez si les événements horaires ferment des nuits, ou si le calendrier est transmis",
+      );
+      // Another estate's feed is not there.
+      expect(
+        (
+          await call("PATCH", staffPath(OTHER!.id, `/calendar-feeds/${feed.id}`), {
+            body: { passOn: true },
+          })
+        ).status,
+      ).toBe(404);
+      const byOwner = await call(
+        "PATCH",
+        `/api/property-owners/calendar-feeds/${feed.id}?propertyId=${ESTATE!.id}`,
+        { cookie: cookies.owner, body: { passOn: true, timedEventsClose: true } },
+      );
+      expect(dataOf(updateOwnerCalendarFeed, byOwner, 200)).toMatchObject({
+        timedEventsClose: true,
+        passOn: true,
+      });
+      const [stored] = await database()
+        .deps.db.select({ passOn: calendarFeeds.passOn, nextSyncAt: calendarFeeds.nextSyncAt })
+        .from(calendarFeeds)
+        .where(eq(calendarFeeds.id, feed.id));
+      // The same timed-events choice as before: the feed keeps its schedule.
+      expect(stored).toEqual({ passOn: true, nextSyncAt: feed.nextSyncAt });
+      expect((await call("DELETE", path)).status).toBe(204);
     });
   });
 

@@ -5,7 +5,9 @@ import {
   addCalendarFeed,
   listCalendarFeeds,
   removeCalendarFeed,
+  updateCalendarFeedSettings,
 } from "../../domain/calendar/feeds.ts";
+import type { CalendarFeedSettings } from "../../domain/calendar/feed-settings.schema.ts";
 import * as contract from "../../domain/calendar/feeds.contract.ts";
 import { calendarExportUrl, rotateCalendarExport } from "../../domain/calendar/ical-export.ts";
 import { calendarExportFeed } from "../../domain/calendar/ical-export-feed.ts";
@@ -113,6 +115,25 @@ export function calendarFeedRoutes(
     feeds.worker.kick();
     return { status: 201 as const, body: feed };
   };
+  const update = async (
+    req: Request,
+    res: Response,
+    propertyId: number,
+    feedId: string,
+    settings: CalendarFeedSettings,
+  ) => {
+    const feed = await updateCalendarFeedSettings(deps, {
+      propertyId,
+      feedId,
+      settings,
+      now: new Date(),
+    });
+    if (!feed) return refuse(404, FEED_NOT_FOUND);
+    await recordChange(req, res, { action: "updated", propertyId, feedId, ...settings });
+    // A changed timed-events choice made the feed due: it is read again within seconds.
+    if (settings.timedEventsClose !== undefined) feeds.worker.kick();
+    return { status: 200 as const, body: feed };
+  };
   const rotate = async (req: Request, res: Response, propertyId: number) => {
     await rotateCalendarExport(deps, propertyId);
     await recordChange(req, res, { action: "export_rotated", propertyId });
@@ -188,6 +209,15 @@ export function calendarFeedRoutes(
     },
   });
 
+  defineRoute(router, contract.updateEstateCalendarFeed, {
+    before: [sameOrigin, requireAdmin],
+    onInvalid: pathIdsNotFound,
+    async handle({ params, body, req, res }) {
+      const { propertyId } = await staffEstate(res, params.id);
+      return update(req, res, propertyId, params.feedId, body);
+    },
+  });
+
   defineRoute(router, contract.rotateEstateIcalUrl, {
     before: [sameOrigin, requireAdmin],
     onInvalid: pathIdsNotFound,
@@ -240,6 +270,15 @@ export function calendarFeedRoutes(
       if (!feed) return refuse(404, FEED_NOT_FOUND);
       if ("retryAfterSeconds" in feed) return syncTooSoon(res, feed.retryAfterSeconds);
       return { status: 200, body: feed };
+    },
+  });
+
+  defineRoute(router, contract.updateOwnerCalendarFeed, {
+    before: [sameOrigin],
+    after: [access],
+    onInvalid: pathIdsNotFound,
+    async handle({ params, body, req, res }) {
+      return update(req, res, settledEstate(res).propertyId, params.feedId, body);
     },
   });
 

@@ -174,6 +174,7 @@ describe("the OpenAPI document", () => {
       "startOwnerPasskeyRegistration",
       "startOwnerPasskeySignIn",
       "syncOwnerCalendarFeed",
+      "updateOwnerCalendarFeed",
       "updateOwnerImages",
       "updateOwnerProperty",
       "uploadOwnerImages",

@@ -79,6 +79,11 @@ describeEachBackend("fuzzing the iCal calls", (database) => {
     { weight: 1, arbitrary: hostileString.map((text) => encodePathSegment(text.slice(0, 100))) },
   );
   const noBody = fc.option(hostileBodies({ propertyId: ESTATE_ID }), { nil: undefined });
+  /** A feed's choices: booleans, missing, or hostile values in their place. */
+  const choice = fc.oneof(fc.boolean(), fc.constant(undefined), hostileString);
+  const choices = fc
+    .tuple(choice, choice)
+    .chain(([timedEventsClose, passOn]) => hostileBodies({ timedEventsClose, passOn }));
 
   const endpoints: (FuzzEndpoint & { name: string })[] = [
     {
@@ -100,6 +105,16 @@ describeEachBackend("fuzzing the iCal calls", (database) => {
       baseHeaders: asAdmin,
       cases: fc.tuple(estatePathId, feedPathId("staff"), noBody).map(([id, feed, body]) => ({
         path: `/api/admin/estates/${id}/calendar-feeds/${feed}/sync`,
+        body,
+      })),
+    },
+    {
+      name: "PATCH /api/admin/estates/{id}/calendar-feeds/{feedId}",
+      method: "PATCH",
+      documented: "/api/admin/estates/{id}/calendar-feeds/{feedId}",
+      baseHeaders: asAdmin,
+      cases: fc.tuple(estatePathId, feedPathId("staff"), choices).map(([id, feed, body]) => ({
+        path: `/api/admin/estates/${id}/calendar-feeds/${feed}`,
         body,
       })),
     },
@@ -143,6 +158,16 @@ describeEachBackend("fuzzing the iCal calls", (database) => {
       baseHeaders: asOwner,
       cases: fc.tuple(feedPathId("owner"), noBody).map(([feed, body]) => ({
         path: `/api/property-owners/calendar-feeds/${feed}/sync`,
+        body,
+      })),
+    },
+    {
+      name: "PATCH /api/property-owners/calendar-feeds/{feedId}",
+      method: "PATCH",
+      documented: "/api/property-owners/calendar-feeds/{feedId}",
+      baseHeaders: asOwner,
+      cases: fc.tuple(feedPathId("owner"), choices).map(([feed, body]) => ({
+        path: `/api/property-owners/calendar-feeds/${feed}`,
         body,
       })),
     },

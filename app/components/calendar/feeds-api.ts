@@ -9,7 +9,10 @@ import {
   rotateOwnerIcalUrl,
   syncEstateCalendarFeed,
   syncOwnerCalendarFeed,
+  updateEstateCalendarFeed,
+  updateOwnerCalendarFeed,
 } from "../../../domain/calendar/feeds.contract.ts";
+import type { CalendarFeedSettings } from "../../../domain/calendar/feed-settings.schema.ts";
 import { callApi, type FieldError } from "../../api-client.ts";
 
 /** A feed as the browser receives it (times as ISO strings). */
@@ -20,13 +23,14 @@ export type FeedsResult<T> =
   { ok: true; data: T } | { ok: false; message: string | null; errors: FieldError[] };
 
 /**
- * The four calls the feeds panel makes, bound to one estate: the staff's calls on an estate
+ * The calls the feeds panel makes, bound to one estate: the staff's calls on an estate
  * (`staffFeedsApi`) or the owner's on their own (`ownerFeedsApi`).
  */
 export interface FeedsPanelApi {
   add(url: string): Promise<FeedsResult<CalendarFeed>>;
   remove(feedId: string): Promise<FeedsResult<null>>;
   sync(feedId: string): Promise<FeedsResult<CalendarFeed>>;
+  update(feedId: string, settings: CalendarFeedSettings): Promise<FeedsResult<CalendarFeed>>;
   rotate(): Promise<FeedsResult<{ icalUrl: string }>>;
 }
 
@@ -63,6 +67,14 @@ export function staffFeedsApi(estateId: number, language: string): FeedsPanelApi
       );
       return answer.ok && answer.status === 200 ? { ok: true, data: answer.data } : failure(answer);
     },
+    async update(feedId, settings) {
+      const answer = await callApi(
+        updateEstateCalendarFeed,
+        { params: { id: estateId, feedId }, body: settings },
+        options,
+      );
+      return answer.ok && answer.status === 200 ? { ok: true, data: answer.data } : failure(answer);
+    },
     async rotate() {
       const answer = await callApi(rotateEstateIcalUrl, { params: { id: estateId } }, options);
       return answer.ok && answer.status === 200 ? { ok: true, data: answer.data } : failure(answer);
@@ -89,6 +101,14 @@ export function ownerFeedsApi(propertyId: number, language: string): FeedsPanelA
     },
     async sync(feedId) {
       const answer = await callApi(syncOwnerCalendarFeed, { params: { feedId }, query }, options);
+      return answer.ok && answer.status === 200 ? { ok: true, data: answer.data } : failure(answer);
+    },
+    async update(feedId, settings) {
+      const answer = await callApi(
+        updateOwnerCalendarFeed,
+        { params: { feedId }, query, body: settings },
+        options,
+      );
       return answer.ok && answer.status === 200 ? { ok: true, data: answer.data } : failure(answer);
     },
     async rotate() {

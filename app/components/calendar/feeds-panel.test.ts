@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
-import { FEED_ERROR_CODES } from "../../../domain/calendar/feed-errors.ts";
+import { FEED_ERROR_CODES, SKIPPED_EVENT_REASONS } from "../../../domain/calendar/feed-errors.ts";
 import { LANGUAGES } from "../../../i18n/config.ts";
 import { createI18n } from "../../../i18n/instance.ts";
 import { RESOURCES } from "../../../i18n/resources.ts";
@@ -11,6 +11,16 @@ import { FeedsPanel } from "./feeds-panel.tsx";
 
 const ICAL_URL =
   "https://castellum.example/api/ical/7.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ.ics";
+
+/** A feed's choices and last findings as a new feed has them. */
+const CHOICES = {
+  timedEventsClose: true,
+  passOn: false,
+  nightsClosed: 0,
+  timedNightsClosed: 0,
+  skippedEvents: [],
+  skippedCount: 0,
+} satisfies Partial<CalendarFeed>;
 
 const FEEDS: CalendarFeed[] = [
   {
@@ -22,6 +32,7 @@ const FEEDS: CalendarFeed[] = [
     lastError: null,
     eventCount: 4,
     nextSyncAt: "2026-06-15T12:30:00.000Z",
+    ...CHOICES,
   },
   {
     id: "0b4e0a3c-94a1-4c69-8f0b-5a7c2e9d1f22",
@@ -32,6 +43,7 @@ const FEEDS: CalendarFeed[] = [
     lastError: { code: "timeout", detail: "no complete answer within 10000 ms" },
     eventCount: 0,
     nextSyncAt: "2026-06-15T12:30:00.000Z",
+    ...CHOICES,
   },
 ];
 
@@ -39,6 +51,7 @@ const NO_CALLS: FeedsPanelApi = {
   add: () => Promise.reject(new Error("not called")),
   remove: () => Promise.reject(new Error("not called")),
   sync: () => Promise.reject(new Error("not called")),
+  update: () => Promise.reject(new Error("not called")),
   rotate: () => Promise.reject(new Error("not called")),
 };
 
@@ -79,6 +92,57 @@ describe("FeedsPanel", () => {
     for (const language of LANGUAGES) {
       const html = render(language, 30, []);
       expect(html, language).not.toContain("owner.calendarFeeds");
+    }
+  });
+
+  it("lists the events a read left out, with why, and what the feed's events close", () => {
+    const partly: CalendarFeed = {
+      ...FEEDS[0]!,
+      nightsClosed: 548,
+      timedNightsClosed: 540,
+      skippedEvents: [
+        { uid: "broken@other", summary: "Viewing", line: 12, reason: "no_start", detail: "x" },
+        { uid: null, summary: null, line: 40, reason: "unreadable", detail: "y" },
+      ],
+      skippedCount: 25,
+    };
+    const html = render("en", 30, [partly]);
+    expect(html).toContain("25 events could not be read and were left out; the others were read.");
+    expect(html).toContain("Line 12");
+    expect(html).toContain("broken@other");
+    expect(html).toContain("it has no readable start date");
+    expect(html).toContain("its text cannot be read");
+    expect(html).toContain("and 23 more");
+    expect(html).toContain("Closes 548 nights from today (540 by timed events)");
+    expect(html).toContain("Timed events close nights");
+    expect(html).toContain("Pass on in our export");
+    const fr = render("fr", 30, [partly]);
+    expect(fr).toContain("sa date de début est illisible");
+    expect(fr).toContain("Ferme 548 nuits à partir d’aujourd’hui");
+    for (const language of LANGUAGES)
+      expect(render(language, 30, [partly]), language).not.toContain("owner.calendarFeeds");
+    // A feed with nothing left out shows no such list.
+    expect(html.match(/could not be read and were left out/g)).toHaveLength(1);
+    expect(render("en")).not.toContain("left out");
+  });
+
+  it("shows each feed's choices as they are stored", () => {
+    const chosen: CalendarFeed = { ...FEEDS[0]!, timedEventsClose: false, passOn: true };
+    const html = render("en", 30, [chosen]);
+    const box = (name: string) =>
+      new RegExp(`<input[^>]*id="feed-${chosen.id}-${name}"[^>]*>`).exec(html)?.[0] ?? "";
+    expect(box("timed")).toContain('type="checkbox"');
+    expect(box("timed")).not.toContain("checked");
+    expect(box("pass-on")).toContain('checked=""');
+  });
+
+  it("has a translated reason for every event a read can leave out", () => {
+    for (const language of LANGUAGES) {
+      const reasons = RESOURCES[language].owner.calendarFeeds.skipped.reasons as Record<
+        string,
+        string
+      >;
+      expect(Object.keys(reasons).sort(), language).toEqual([...SKIPPED_EVENT_REASONS].sort());
     }
   });
 

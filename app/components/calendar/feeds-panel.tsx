@@ -17,6 +17,10 @@ import {
   TableHeader,
   TableRow,
 } from "../ui/table.tsx";
+import {
+  type CalendarFeedSettings,
+  CalendarFeedSettingsSchema,
+} from "../../../domain/calendar/feed-settings.schema.ts";
 import type { CalendarFeed, FeedsPanelApi } from "./feeds-api.ts";
 
 export interface FeedsPanelProps {
@@ -56,6 +60,7 @@ export function FeedsPanel({ icalUrl, feeds, api, syncMinutes = 30, onChanged }:
   const [rotateOpen, setRotateOpen] = useState(false);
   const [rotating, setRotating] = useState(false);
   const [syncing, setSyncing] = useState<string | null>(null);
+  const [saving, setSaving] = useState<string | null>(null);
   const [removing, setRemoving] = useState<CalendarFeed | null>(null);
   const [removeBusy, setRemoveBusy] = useState(false);
   const [url, setUrl] = useState("");
@@ -108,6 +113,24 @@ export function FeedsPanel({ icalUrl, feeds, api, syncMinutes = 30, onChanged }:
       ...(result.data.lastError ? { variant: "destructive" as const } : {}),
     });
     onChanged?.();
+  }
+
+  async function choose(feed: CalendarFeed, change: CalendarFeedSettings) {
+    // The API checks the same schema; a refusal here would be a fault of the panel itself.
+    const settings = CalendarFeedSettingsSchema.safeParse(change);
+    if (!settings.success) return failed(null);
+    setSaving(feed.id);
+    const result = await api.update(feed.id, settings.data);
+    setSaving(null);
+    if (!result.ok) return failed(result.message);
+    setList((current) => current.map((item) => (item.id === feed.id ? result.data : item)));
+    toast({
+      title: t(
+        settings.data.timedEventsClose === undefined
+          ? "owner.calendarFeeds.choices.saved"
+          : "owner.calendarFeeds.choices.savedReread",
+      ),
+    });
   }
 
   async function remove() {
@@ -212,6 +235,7 @@ export function FeedsPanel({ icalUrl, feeds, api, syncMinutes = 30, onChanged }:
                 <TableHead>{t("owner.calendarFeeds.imports.lastSuccess")}</TableHead>
                 <TableHead>{t("owner.calendarFeeds.imports.status")}</TableHead>
                 <TableHead>{t("owner.calendarFeeds.imports.events")}</TableHead>
+                <TableHead>{t("owner.calendarFeeds.choices.title")}</TableHead>
                 <TableHead>{t("owner.calendarFeeds.imports.actions")}</TableHead>
               </TableRow>
             </TableHeader>
@@ -248,9 +272,41 @@ export function FeedsPanel({ icalUrl, feeds, api, syncMinutes = 30, onChanged }:
                     ) : (
                       statusOf(feed)
                     )}
+                    {feed.skippedCount > 0 && <SkippedEvents feed={feed} />}
                   </TableCell>
                   <TableCell label={t("owner.calendarFeeds.imports.events")}>
-                    {feed.eventCount}
+                    <p>{feed.eventCount}</p>
+                    {feed.lastSuccessAt && (
+                      <p className="text-muted text-xs">
+                        {t("owner.calendarFeeds.imports.nightsClosed", {
+                          count: feed.nightsClosed,
+                        })}
+                        {feed.timedNightsClosed > 0 &&
+                          ` ${t("owner.calendarFeeds.imports.timedNightsClosed", {
+                            count: feed.timedNightsClosed,
+                          })}`}
+                      </p>
+                    )}
+                  </TableCell>
+                  <TableCell label={t("owner.calendarFeeds.choices.title")}>
+                    <div className="grid gap-2">
+                      <FeedChoice
+                        id={`feed-${feed.id}-timed`}
+                        checked={feed.timedEventsClose}
+                        disabled={saving !== null}
+                        onChange={(checked) => void choose(feed, { timedEventsClose: checked })}
+                        label={t("owner.calendarFeeds.choices.timedEventsClose")}
+                        hint={t("owner.calendarFeeds.choices.timedEventsCloseHint")}
+                      />
+                      <FeedChoice
+                        id={`feed-${feed.id}-pass-on`}
+                        checked={feed.passOn}
+                        disabled={saving !== null}
+                        onChange={(checked) => void choose(feed, { passOn: checked })}
+                        label={t("owner.calendarFeeds.choices.passOn")}
+                        hint={t("owner.calendarFeeds.choices.passOnHint")}
+                      />
+                    </div>
                   </TableCell>
                   <TableCell label={t("owner.calendarFeeds.imports.actions")} pinned>
                     <div className="flex flex-wrap gap-2">
@@ -344,5 +400,79 @@ export function FeedsPanel({ icalUrl, feeds, api, syncMinutes = 30, onChanged }:
         {removing && <p className="font-mono text-xs break-all">{removing.url}</p>}
       </ConfirmDialog>
     </section>
+  );
+}
+
+/** One of a feed's choices: a checkbox saved as soon as it changes. */
+function FeedChoice({
+  id,
+  checked,
+  disabled,
+  onChange,
+  label,
+  hint,
+}: {
+  id: string;
+  checked: boolean;
+  disabled: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+  hint: string;
+}) {
+  return (
+    <div className="flex items-start gap-2">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.checked)}
+        className="accent-heritage mt-0.5 size-4 shrink-0"
+      />
+      <label htmlFor={id} className="text-ink text-sm">
+        {label}
+        <span className="text-muted block text-xs">{hint}</span>
+      </label>
+    </div>
+  );
+}
+
+/**
+ * The events a feed's last read left out while it read the others: each named as staff can
+ * find it in the other site (line, UID, summary) with why, in the reader's language.
+ */
+function SkippedEvents({ feed }: { feed: CalendarFeed }) {
+  const { t } = useTranslation();
+  const unlisted = feed.skippedCount - feed.skippedEvents.length;
+  return (
+    <Alert variant="warning" role="note" className="mt-2 py-1.5">
+      <AlertTitle className="font-medium">
+        {t("owner.calendarFeeds.skipped.title", { count: feed.skippedCount })}
+      </AlertTitle>
+      <ul className="grid gap-1 text-xs">
+        {feed.skippedEvents.map((event) => (
+          <li key={`${event.line}-${event.uid ?? ""}`}>
+            <span>{t("owner.calendarFeeds.skipped.line", { line: event.line })}</span>
+            {event.summary && (
+              <>
+                {" · "}
+                <q className="break-words">{event.summary}</q>
+              </>
+            )}
+            {event.uid && (
+              <>
+                {" · "}
+                <span className="font-mono break-all">{event.uid}</span>
+              </>
+            )}
+            {": "}
+            {t(`owner.calendarFeeds.skipped.reasons.${event.reason}`)}
+          </li>
+        ))}
+      </ul>
+      {unlisted > 0 && (
+        <p className="text-xs">{t("owner.calendarFeeds.skipped.more", { count: unlisted })}</p>
+      )}
+    </Alert>
   );
 }
