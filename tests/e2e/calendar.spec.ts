@@ -22,7 +22,8 @@ import { ROOT, type RunningServer, startServer } from "./server.ts";
  * The estate calendars of issue 19 (point 6), on a server of their own: staff open an
  * estate's calendar around a confirmed stay, block nights, are refused a block over the stay
  * with the stay named, and remove their block; the owner finds the same nights on the Calendar
- * tab of their dashboard, in Chinese, without the guest's name.
+ * tab of their dashboard, in Chinese, without the guest's name. A block over a pending request
+ * is kept, and the form names the request (with its guest for staff).
  */
 const ESTATE = demoEstate("gordon-castle");
 const ADMIN = { email: `calendar@${E2E_ADMIN_DOMAIN}`, password: "battlement-winter-rain-58" };
@@ -40,6 +41,9 @@ const stayStart = addDays(utcToday(), 60);
 const stayEnd = addDays(stayStart, 4);
 const guest = { firstName: "Ottilie", lastName: "Marchbanks", email: "ottilie@example.org" };
 let reference = "";
+/** A request still pending on nights the owner's block will lie over. */
+const pendingGuest = { firstName: "Wenzel", lastName: "Oberhauser", email: "wenzel@example.org" };
+let pendingReference = "";
 
 function cookieOf(response: Response, name: string): string {
   const header = response.headers.getSetCookie().find((value) => value.startsWith(`${name}=`));
@@ -71,6 +75,39 @@ function newestMailTo(address: string): string | undefined {
     .at(-1);
 }
 
+/** A guest's booking of the estate on [start, end), its nights settled by staff: still New. */
+async function bookPending(
+  cookie: string,
+  person: { firstName: string; lastName: string; email: string },
+  start: string,
+  end: string,
+): Promise<{ id: string; reference: string }> {
+  const token = await solveBotCheck(baseURL);
+  const booked = await api("/api/bookings", {
+    method: "POST",
+    body: {
+      ...validPropertyBooking({
+        ...person,
+        propertyId: ESTATE.id,
+        dateMode: "exact",
+        startDate: start,
+        endDate: end,
+        numberOfGuests: 2,
+      }),
+      turnstileToken: token,
+    },
+  });
+  expect(booked.status, await booked.clone().text()).toBe(201);
+  const request = (await booked.json()) as { id: string; reference: string };
+  const settled = await api(`/api/bookings/${request.id}/stay`, {
+    method: "PUT",
+    cookie,
+    body: { propertyId: ESTATE.id, start, end, version: 1 },
+  });
+  expect(settled.status, await settled.clone().text()).toBe(200);
+  return request;
+}
+
 async function toastText(page: Page): Promise<string> {
   const toasts = page.getByTestId("toast");
   return (await toasts.count()) > 0 ? ((await toasts.first().textContent()) ?? "") : "";
@@ -82,6 +119,7 @@ const dayLabel = (page: Page, date: string) =>
 
 describe("estate calendars", () => {
   const browser = useBrowser();
+  let staffCookie = "";
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "castellum-calendar-e2e-"));
@@ -138,6 +176,10 @@ describe("estate calendars", () => {
       body: { status: "Confirmed", version },
     });
     expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    staffCookie = cookie;
+    pendingReference = (
+      await bookPending(cookie, pendingGuest, addDays(stayEnd, 12), addDays(stayEnd, 14))
+    ).reference;
   });
 
   afterAll(async () => {
@@ -263,6 +305,11 @@ describe("estate calendars", () => {
       await form.getByLabel(ZH.add.end).fill(addDays(stayEnd, 14));
       await form.getByRole("button", { name: ZH.add.submit }).click();
       await expect.poll(() => staffBlock.count()).toBe(2);
+      // The block lies over a pending request: kept, and the form names it, not its guest.
+      const pending = page.getByTestId("block-pending");
+      await expect.poll(() => pending.textContent()).toContain(pendingReference);
+      expect(await pending.textContent()).toContain(ZH.add.pendingTitle);
+      expect(await pending.textContent()).not.toContain(pendingGuest.lastName);
       expect(await entries.getByTestId("remove-block").count()).toBe(1);
 
       // Keyboard: Home and End reach the first and the last tab, and the address follows.
@@ -274,6 +321,47 @@ describe("estate calendars", () => {
       // ArrowLeft from the last tab comes back to the one before it.
       await page.keyboard.press("ArrowLeft");
       await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe(TAB_IDS.at(-2));
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+
+  it(
+    "staff learn which pending request their block lies over, with its guest",
+    async () => {
+      const blocked = await bookPending(
+        staffCookie,
+        { firstName: "Bartholomew", lastName: "Quist", email: "bq@example.org" },
+        addDays(stayStart, 30),
+        addDays(stayStart, 33),
+      );
+      const page = await browser.newPage({ baseURL });
+      await page.goto(`/admin/login?redirectTo=/admin/estates/${ESTATE.id}/calendar`);
+      await page.locator('input[name="email"]').fill(ADMIN.email);
+      await page.locator('input[name="password"]').fill(ADMIN.password);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await expect
+        .poll(() => new URL(page.url()).pathname)
+        .toBe(`/admin/estates/${ESTATE.id}/calendar`);
+
+      // A block over the request is kept, and the form names the request and its guest.
+      await page.goto(`/admin/estates/${ESTATE.id}/calendar?from=${addDays(stayStart, 28)}`);
+      const form = page.getByTestId("block-form");
+      // Dates typed before the page hydrates would be lost: the button is enabled once it has.
+      await expect.poll(() => form.getByTestId("add-block").isEnabled()).toBe(true);
+      await expect
+        .poll(() => page.getByTestId("calendar-entries").textContent())
+        .toContain(blocked.reference);
+      await form.getByLabel(EN.add.start).fill(addDays(stayStart, 32));
+      await form.getByLabel(EN.add.end).fill(addDays(stayStart, 35));
+      await form.getByRole("button", { name: EN.add.submit }).click();
+      const pending = page.getByTestId("block-pending");
+      await expect.poll(() => pending.textContent()).toContain(blocked.reference);
+      expect(await pending.textContent()).toContain("Bartholomew Quist");
+      expect(await pending.textContent()).toContain(EN.add.pendingTitle);
+      await expect
+        .poll(() => page.getByTestId("calendar-entries").locator('[data-type="block"]').count())
+        .toBeGreaterThan(0);
+      await expectNoAxeViolations(page, "staff calendar, block over a pending request (en)");
     },
     JOURNEY_TIMEOUT_MS,
   );
