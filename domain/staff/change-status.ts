@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { withTransaction } from "../../db/client.ts";
 import {
+  calendarFeeds,
   calendarImportAlerts,
   guestRequestNotes,
   guestRequests,
@@ -81,6 +82,14 @@ export async function changeRequestStatus(
             ignoreRequestId: current.id,
           });
           if (taken.length > 0) throw new NightsTaken(stay.propertyId, stay.nights);
+          // A sync of the estate's feeds holds its feed's row until it commits: waiting for it
+          // here means a busy time it brings is either read now (and warned of) or read by the
+          // sync after this stay commits (and mailed), never missed by both.
+          await db
+            .select({ id: calendarFeeds.id })
+            .from(calendarFeeds)
+            .where(eq(calendarFeeds.propertyId, stay.propertyId))
+            .for("share");
           const busy = await findImportedBusy(db, stay.propertyId, stay.nights);
           const [first, ...rest] = busy;
           if (first && !change.confirmOverImported)
