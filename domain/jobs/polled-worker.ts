@@ -2,6 +2,12 @@
 export interface PolledWorker {
   /** Runs now, or once more right after the run in progress. */
   kick(): void;
+  /**
+   * Runs a whole pass that starts after this call and resolves when it has ended (at once if
+   * the worker has stopped). Whoever needs the work done (a test asserting what a pass did or
+   * did not do) waits for this, not for time to pass.
+   */
+  runNow(): Promise<void>;
   /** No new run starts; resolves when the one in progress has ended. */
   stop(): Promise<void>;
 }
@@ -19,6 +25,8 @@ export function startPolledWorker(options: {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  /** Callers of runNow waiting for a pass that has not started yet. */
+  let waiting: (() => void)[] = [];
   const isStopped = () => stopped;
   const run = () => {
     if (stopped) return;
@@ -30,12 +38,23 @@ export function startPolledWorker(options: {
       try {
         do {
           again = false;
-          if (await options.runOnce(isStopped)) again = true;
-        } while (again && !stopped);
+          const thisPass = waiting;
+          waiting = [];
+          try {
+            if (await options.runOnce(isStopped)) again = true;
+          } finally {
+            for (const done of thisPass) done();
+          }
+        } while ((again || waiting.length > 0) && !stopped);
       } catch (error) {
         options.onError(error);
       } finally {
         running = null;
+        // A pass that failed leaves its waiters answered; later ones still get their pass.
+        if (waiting.length > 0) {
+          if (stopped) for (const done of waiting.splice(0)) done();
+          else queueMicrotask(run);
+        }
       }
     })();
   };
@@ -44,10 +63,17 @@ export function startPolledWorker(options: {
   run();
   return {
     kick: run,
+    runNow() {
+      if (stopped) return Promise.resolve();
+      const ended = new Promise<void>((resolve) => waiting.push(resolve));
+      run();
+      return ended;
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
       await running;
+      for (const done of waiting.splice(0)) done();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { startPolledWorker } from "../jobs/polled-worker.ts";
+import { type PolledWorker, startPolledWorker } from "../jobs/polled-worker.ts";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { domainEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -364,12 +364,8 @@ async function holdEndpoint(
     );
 }
 
-export interface WebhookWorker {
-  /** Fan out and deliver now (an admin's test event, a resumed endpoint). */
-  kick(): void;
-  /** Waits for a run in progress, then stops. */
-  stop(): Promise<void>;
-}
+/** The dispatcher of one instance: kicked for an admin's test event or a resumed endpoint. */
+export type WebhookWorker = PolledWorker;
 
 /**
  * Every `pollMs` and whenever kicked: fans out the new events, then delivers what is due; one
