@@ -32,10 +32,18 @@ export function readCalendarOffThread(
   return read;
 }
 
+/**
+ * The worker's source file, found from the project's root: this module also runs bundled into
+ * the production build (build/server/index.js), where a path next to it names a file the build
+ * never writes. Both this file and the bundle sit two folders below the root, and the server
+ * runs from the source tree, so the same relative path finds the worker from either.
+ */
+const WORKER_FILE = new URL("../../domain/calendar/ical-worker.ts", import.meta.url);
+
 function readOnce(text: string, now: Date, options: ReadOptions): Promise<CalendarRead> {
   const limits = options.limits ?? DEFAULT_IMPORT_LIMITS;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./ical-worker.ts", import.meta.url), {
+    const worker = new Worker(WORKER_FILE, {
       workerData: { text, nowMs: now.getTime(), options: { ...options, limits } },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       stdout: true,
