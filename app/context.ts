@@ -103,7 +103,7 @@ export interface StaffPages {
   /** One request of this kind with its status history and notes, or null. */
   getRequestDetail: (kind: RequestKind, id: string) => Promise<RequestDetail | null>;
   listUndeliveredMail: () => Promise<UndeliveredMailList>;
-  /** The webhook endpoints, without their secrets (issue 20). */
+  /** The webhook endpoints, without their secrets. */
   listWebhooks: () => Promise<WebhookEndpointView[]>;
   isSetupTokenUsable: (token: string) => Promise<boolean>;
   /** Estates by id and name, for the property filter. */
@@ -145,13 +145,13 @@ export interface StaffPages {
     actor: EstateActor & { role: "staff" },
     input: { propertyId: number; language: Language },
   ) => Promise<StaffEstateRecord>;
-  /** The ways an account can pass the sign-in's second step (issue 21). */
+  /** The ways an account can pass the sign-in's second step. */
   secondFactorMethods: (staffUserId: string) => Promise<("totp" | "passkey" | "recovery")[]>;
   /** The signed-in person's factors, for their security page, and STAFF_MFA_REQUIRED. */
   getSecondFactors: (
     staffUserId: string,
   ) => Promise<{ totp: boolean; recoveryCodesLeft: number; required: boolean }>;
-  /** One page of the security log, newest first (issue 21). */
+  /** One page of the security log, newest first. */
   listSecurityEvents: (
     query: SecurityEventPageQuery,
   ) => Promise<{ events: SecurityEventItem[]; nextCursor: number | null }>;

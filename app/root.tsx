@@ -189,7 +189,7 @@ function DeferredToaster() {
 
 export default function App() {
   const navigation = useNavigation();
-  // The booking page's loading skeleton (spec point 2) while its property loads.
+  // The booking page's loading skeleton while its property loads.
   const loadingBooking =
     navigation.state === "loading" &&
     matchPath("/booking/:idOrSlug", navigation.location.pathname) !== null;

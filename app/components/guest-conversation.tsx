@@ -21,7 +21,7 @@ function formatWhen(value: string, language: string): string {
 }
 
 /**
- * The conversation on the guest's status page (issue 20): what staff wrote and what the guest
+ * The conversation on the guest's status page: what staff wrote and what the guest
  * replied, and a reply box behind the forms' bot check. A refused reply keeps its text in the
  * box and says why, in the page's language.
  */

@@ -8,7 +8,7 @@ import { ResponsiveImage } from "./responsive-image.tsx";
 import { cn } from "./ui/cn.ts";
 import { type StayDates, staySearchOf } from "../../domain/catalogue/catalogue-filter.schema.ts";
 
-/** Spec point 9: a hovered card shows its next image every 800 ms (with a 0.4 s fade). */
+/** A hovered card shows its next image every 800 ms (with a 0.4 s fade). */
 export const CARD_IMAGE_INTERVAL_MS = 800;
 /**
  * How wide a card's image is drawn in the catalogue's grid (max-w-7xl, px-4 then px-6 from

@@ -8,7 +8,7 @@ import { Button } from "./ui/button.tsx";
 // The dialogs' code loads with the first click, not with the page.
 const GalleryDialogs = lazy(() => import("./property-gallery-dialogs.tsx"));
 
-/** Spec point 9: the page shows 4 images; the first 2 load eagerly. */
+/** The page shows 4 images; the first 2 load eagerly. */
 const GRID_IMAGES = 4;
 const EAGER_IMAGES = 2;
 /** The grid (max-w-7xl, px-4 then px-6, gap-3; two columns from 640 px) for `sizes`. */

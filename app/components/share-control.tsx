@@ -22,7 +22,7 @@ const canShareNatively = () =>
   typeof navigator !== "undefined" && typeof navigator.share === "function";
 
 /**
- * Share buttons (spec point 2): each network in a 600×400 pop-up, and the browser's own
+ * Share buttons: each network in a 600×400 pop-up, and the browser's own
  * share sheet where it exists. The page URL is read in the browser, so it is the one the
  * visitor sees.
  */

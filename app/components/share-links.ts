@@ -22,7 +22,7 @@ export function shareUrl(network: ShareNetwork, { title, description, url }: Sha
   }
 }
 
-/** Spec point 2: share pop-ups are 600×400, centred on the current window. */
+/** Share pop-ups are 600×400, centred on the current window. */
 export const SHARE_POPUP = { width: 600, height: 400 } as const;
 
 export function popupFeatures(

@@ -1,4 +1,4 @@
-/** The site's page links, in the order of spec point 2; labels are translation keys. */
+/** The site's page links, in the order the header shows them; labels are translation keys. */
 export const HEADER_LINKS = [
   { to: "/castles", label: "nav.castles" },
   { to: "/team", label: "nav.team" },

@@ -5,7 +5,7 @@ import { dismissToast, TOAST_DURATION_MS, useToasts } from "../hooks/use-toast.t
 import { cn } from "./ui/cn.ts";
 
 /**
- * The notification region (spec point 2): one toast at a time for 5000 ms, swipe right past
+ * The notification region: one toast at a time for 5000 ms, swipe right past
  * 50 px to dismiss, F8 focuses the region; top on small screens, bottom-right from `sm` up,
  * at most 420 px wide from `md` up.
  */

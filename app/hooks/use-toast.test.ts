@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { dismissToast, getToasts, removeToast, toast, TOAST_REMOVE_DELAY_MS } from "./use-toast.ts";
 
-describe("toasts (spec point 2)", () => {
+describe("toasts", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
     for (const item of getToasts()) removeToast(item.id);

@@ -1,10 +1,10 @@
 import { useSyncExternalStore } from "react";
 
-/** Spec point 2: at most one toast at a time; a new one replaces the previous. */
+/** At most one toast at a time; a new one replaces the previous. */
 export const TOAST_LIMIT = 1;
-/** Spec point 2: a dismissed toast is removed after 1,000,000 ms. */
+/** A dismissed toast is removed after 1,000,000 ms. */
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
-/** Spec point 2: a toast shows for 5000 ms. */
+/** A toast shows for 5000 ms. */
 export const TOAST_DURATION_MS = 5000;
 
 export interface ToastData {

@@ -38,7 +38,7 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 /**
- * Spec point 2: one item open at most, and the open one can be closed again. Native
+ * One item open at most, and the open one can be closed again. Native
  * `<details name>` gives exactly that (an exclusive accordion) with no JavaScript, keyboard
  * and screen-reader support included.
  */

@@ -30,7 +30,7 @@ import { PropertyCard } from "../components/property-card.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
 import { ButtonLink } from "../components/ui/button.tsx";
 
-/** Spec point 2: the four featured estates, by name. */
+/** The four featured estates, by name. */
 const FEATURED_SLUGS = ["venetian-countryside", "padua", "carlton-towers", "gordon-castle"];
 
 const CARD_ICONS: Record<string, LucideIcon> = {
@@ -182,7 +182,7 @@ function FeaturedSection({
         </ButtonLink>
       </div>
       {featured.length === 0 ? (
-        // Spec point 2: the home list shows the loading text when nothing matches.
+        // The home list shows the loading text when nothing matches.
         <p role="status" className="text-muted mt-10">
           {t("home.loading")}
         </p>

@@ -30,7 +30,7 @@ export const meta: Route.MetaFunction = (args) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** Owner verify (spec point 2): email, then the emailed code, then the claim. */
+/** Owner verify: email, then the emailed code, then the claim. */
 export default function OnboardVerify({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (

@@ -30,7 +30,7 @@ export const meta: Route.MetaFunction = (args) =>
     description: args.loaderData?.description ?? "",
   });
 
-/** The timeline of spec point 9, quarter by quarter. */
+/** The roadmap's timeline, quarter by quarter. */
 export default function Roadmap({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (

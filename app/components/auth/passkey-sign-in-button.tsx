@@ -28,7 +28,7 @@ export function useWebAuthnSupport(): boolean {
 const noSubscription = () => () => {};
 
 /**
- * "Sign in with a passkey" (issue 21): passkey-first, no email. Hidden where the browser has
+ * "Sign in with a passkey": passkey-first, no email. Hidden where the browser has
  * no WebAuthn. The WebAuthn library loads on the first press only, so public pages do not ship
  * it. `onSignedIn` runs once the server opened the session.
  */

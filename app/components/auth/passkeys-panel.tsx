@@ -38,7 +38,7 @@ interface Passkey {
 }
 
 /**
- * A person's passkeys (issue 21): the list (label, added, last used), a form to add one with a
+ * A person's passkeys: the list (label, added, last used), a form to add one with a
  * label (staff also give their password again) and Remove behind a confirmation. The WebAuthn
  * library loads when a passkey is added, not with the page.
  */

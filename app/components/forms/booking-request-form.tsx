@@ -65,7 +65,7 @@ export interface BookingRequestFormProps {
   serverToday: string;
 }
 
-/** The general booking request (spec point 3): four sections, the bot check, the submit. */
+/** The general booking request: four sections, the bot check, the submit. */
 export function BookingRequestForm({ countries, botCheck, serverToday }: BookingRequestFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();

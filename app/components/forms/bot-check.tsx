@@ -17,7 +17,7 @@ interface BotCheckProps {
 }
 
 /**
- * The bot check of every form (spec point 4): ALTCHA, self-hosted proof of work solved in Web
+ * The bot check of every form: ALTCHA, self-hosted proof of work solved in Web
  * Workers off the main thread, or Cloudflare Turnstile when configured. The widget's code
  * (ALTCHA's is about 35 KB gzipped) loads at the guest's first interaction with the form or when
  * the page is idle, never with the page; a submit without its token is refused in the browser

@@ -9,7 +9,7 @@ export interface SummaryError {
   message: string;
 }
 
-/** The orange 'Please correct the following errors' box (spec point 2), linking to each field. */
+/** The orange 'Please correct the following errors' box, linking to each field. */
 export function ErrorSummary({
   errors,
   className,

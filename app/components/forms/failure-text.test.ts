@@ -12,7 +12,7 @@ const membership = {
   fallback: en("forms.membership.failedFallback"),
 };
 
-describe("a guest form's failed submit (spec point 8)", () => {
+describe("a guest form's failed submit", () => {
   it("says 'Failed to submit …' when the server failed or could not be reached", () => {
     expect(failureText(0, null, bookingRequest, en)).toBe(
       "Failed to submit booking request. There was a problem submitting your booking request. Please try again.",

@@ -185,7 +185,7 @@ export function SelectField({
 }
 
 /**
- * A whole number that falls back to its minimum when left empty (spec point 5): the box may be
+ * A whole number that falls back to its minimum when left empty: the box may be
  * empty while typing; the form's value is never empty, and the box shows `min` again on blur.
  */
 export function NumberField({

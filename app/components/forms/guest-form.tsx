@@ -22,7 +22,7 @@ interface GuestFormProps<Values extends FieldValues> {
 }
 
 /**
- * The frame of every guest form (spec points 3 and 8): the `<form>` wired to its
+ * The frame of every guest form: the `<form>` wired to its
  * `useGuestForm`, the orange error summary, the fields, the bot check and the submit button.
  *
  * The button stays enabled without a bot-check token, so pressing it always answers (the

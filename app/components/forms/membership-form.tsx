@@ -42,7 +42,7 @@ export interface MembershipFormProps {
   botCheck: BotCheckClientConfig | null;
 }
 
-/** The membership application (spec point 3), then its confirmation in place of the form. */
+/** The membership application, then its confirmation in place of the form. */
 export function MembershipForm({ botCheck }: MembershipFormProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -62,7 +62,7 @@ export interface PropertyBookingFormProps {
   stay?: StayDates | null;
 }
 
-/** A property's booking form (spec point 3): dates within the booking window, guests, status. */
+/** A property's booking form: dates within the booking window, guests, status. */
 export function PropertyBookingForm({
   property,
   botCheck,

@@ -14,7 +14,7 @@ import type {
 } from "../../../domain/requests/requests.contract.ts";
 import { readAnswer } from "../../api-client.ts";
 
-/** What the API answers with 201 (spec point 7 and the issue: the stored record). */
+/** What the API answers with 201: the stored record. */
 export type StoredRequest = z.output<typeof StoredRequestSchema>;
 
 /** The operation a guest form sends to (domain/requests/requests.contract.ts). */
@@ -34,7 +34,7 @@ interface GuestFormOptions<Values extends FieldValues> {
   /** The form's fields, in page order: their labels (`forms.fields.*`) name them in messages. */
   fields: readonly string[];
   /**
-   * What a failure without a message of the server says (spec point 8): `failed` ('Failed to
+   * What a failure without a message of the server says: `failed` ('Failed to
    * submit booking request'), then `fallback` ('There was a problem…') if the form has one.
    */
   failure: { failed: string; fallback?: string };
@@ -46,7 +46,7 @@ const TOKEN_FIELD = "turnstileToken";
 
 /**
  * One guest form: react-hook-form with the shared zod schema, the bot-check token, the
- * Idempotency-Key, the POST, and every answer of spec point 8 (summary, toasts, focus).
+ * Idempotency-Key, the POST, and every answer a submit gets (summary, toasts, focus).
  * `GuestForm` (guest-form.tsx) renders what it returns.
  */
 export function useGuestForm<Values extends FieldValues>(options: GuestFormOptions<Values>) {
@@ -118,7 +118,7 @@ export function useGuestForm<Values extends FieldValues>(options: GuestFormOptio
    * A submit the schema refused. The summary lists every error, the bot check's included, and
    * the first invalid field takes the focus. One toast (spec: one at a time): the fields come
    * first, with 'Form Validation Error'; when the bot check is all that is missing,
-   * 'Verification Required' (spec point 8), and the focus goes to the widget.
+   * 'Verification Required', and the focus goes to the widget.
    */
   const onInvalid = (errors: FieldErrors) => {
     setShowSummary(true);
@@ -254,7 +254,7 @@ function lazyOperation(load: () => Promise<GuestFormOperation>) {
 }
 
 /**
- * The text of a failed submit (spec point 8): the server's message for a refusal it explained
+ * The text of a failed submit: the server's message for a refusal it explained
  * (a 4xx with `{message}`); otherwise, when the server failed (5xx) or could not be reached
  * (status 0), the form's 'Failed to submit …' followed by its 'There was a problem…'.
  */

@@ -59,7 +59,7 @@ function useSelection(gallery: OwnerImage[]) {
 }
 
 /**
- * The Images tab (spec point 2): a grid where a click, Space or Enter toggles an image; the
+ * The Images tab: a grid where a click, Space or Enter toggles an image; the
  * order of selection is the order guests see (1, 2, 3 on the images); 'Save selection' sends
  * it. Below, the upload zone; an owner's own uploads can be deleted.
  */

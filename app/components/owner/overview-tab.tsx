@@ -57,7 +57,7 @@ function ContentLanguagePicker({ current }: { current: OwnerPropertyDetails["lan
 }
 
 /**
- * The Overview tab (spec point 2): one card per group of fields, each field with Edit, Save
+ * The Overview tab: one card per group of fields, each field with Edit, Save
  * and Cancel; the record's images and metadata are shown, not edited.
  */
 export function OverviewTab({

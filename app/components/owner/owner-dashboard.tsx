@@ -50,7 +50,7 @@ function EstateSwitcher({ details }: { details: OwnerPropertyDetails }) {
 }
 
 /**
- * The owner dashboard (spec point 2): the estate's name and contact email, the public page,
+ * The owner dashboard: the estate's name and contact email, the public page,
  * and the Images, Overview, Calendar and Requests tabs. The open tab is kept in `?tab=` (without reloading data),
  * so a reload or a change of language comes back to it.
  */
@@ -167,7 +167,7 @@ export function OwnerDashboard({ details }: { details: OwnerPropertyDetails }) {
               },
             ]}
           />
-          {/* Issue 21: an owner may sign in with a passkey; the emailed code stays the way back. */}
+          {/* An owner may sign in with a passkey; the emailed code stays the way back. */}
           {details.actor.role === "owner" && (
             <div className={cn(CARD, "p-6 sm:p-8")}>
               <PasskeysPanel role="owner" />

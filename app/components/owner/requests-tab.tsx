@@ -36,7 +36,7 @@ const NIGHTS_CLASSES = {
 } as const;
 
 /**
- * The owner dashboard's Requests tab (issue 20, point 3): the estate's property bookings and
+ * The owner dashboard's Requests tab: the estate's property bookings and
  * the general requests staff assigned to it, with what an owner sees of each guest (decision
  * 0017) and whether the nights are free; on a pending one the owner agrees or declines, with a
  * note for staff. Read when the tab is first opened, like the Calendar tab.

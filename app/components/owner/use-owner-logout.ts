@@ -6,7 +6,7 @@ import { ownerLogout } from "../../../domain/owners/owners.contract.ts";
 import { callApi } from "../../api-client.ts";
 
 /**
- * The owner's Logout (spec point 2): the server ends the session, then the home page; on
+ * The owner's Logout: the server ends the session, then the home page; on
  * failure 'Failed to logout' and the page stays.
  */
 export function useOwnerLogout() {

@@ -71,7 +71,7 @@ function StepList({ current }: { current: Step["name"] }) {
 }
 
 /**
- * Owner verification (spec point 2, decisions.md): an email, a 6-digit code sent to it, then
+ * Owner verification (decisions.md): an email, a 6-digit code sent to it, then
  * the property to claim. Only a correct code opens the claim step; the claim opens the owner's
  * session and the dashboard.
  */

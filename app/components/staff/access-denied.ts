@@ -1,5 +1,5 @@
 /**
- * What a 403 of the staff area carries to the layout's error boundary (spec point 6): the
+ * What a 403 of the staff area carries to the layout's error boundary: the
  * signed-in admin's email, outside the company domain, and the page title to show.
  */
 export interface AccessDeniedData {

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { NavLink } from "react-router";
 import { cn } from "../ui/cn.ts";
 
-/** The signed-in person's own pages (issue 21): password and sessions, the app, passkeys. */
+/** The signed-in person's own pages: password and sessions, the app, passkeys. */
 const ACCOUNT_PAGES = [
   { to: "/admin/account", key: "staff.account.nav" },
   { to: "/admin/account/security", key: "staff.mfa.security.menu" },

@@ -14,7 +14,7 @@ import { MessageThread, type ThreadMessage } from "../ui/message-thread.tsx";
 import { formatMoment } from "./format.ts";
 
 /**
- * The conversation with the guest in the request's details (issue 20): the thread (reading it
+ * The conversation with the guest in the request's details: the thread (reading it
  * marks the guest's messages read for all staff) and a compose box. A message goes with the id
  * of the newest one on screen: if a colleague wrote to the guest since, the server refuses it
  * (409), the thread shows what they wrote, and 'Send anyway' sends the text as it is.

@@ -6,7 +6,7 @@ import type { InboxRow } from "./inbox-row.ts";
 import { OPEN_STATUSES } from "../../../domain/requests/lifecycle-statuses.ts";
 
 /**
- * A request's due time under its arrival in the inbox (issue 20): shown while it waits for an
+ * A request's due time under its arrival in the inbox: shown while it waits for an
  * answer, marked Overdue (in words, not only colour) once past it.
  */
 export function DueLine({

@@ -10,7 +10,7 @@ import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import { DueLine } from "./due-line.tsx";
 
 /**
- * The due time of a request still waiting for an answer (issue 20), and the form that moves it.
+ * The due time of a request still waiting for an answer, and the form that moves it.
  * The time is typed in the browser's own time zone and sent as an instant.
  */
 export function DuePanel({ detail, onChanged }: { detail: RequestDetail; onChanged: () => void }) {

@@ -26,7 +26,7 @@ function format(
   return new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" }).format(date);
 }
 
-/** 'MMM dd, yyyy' in the page's language (spec point 2), e.g. "Mar 05, 2026". */
+/** 'MMM dd, yyyy' in the page's language, e.g. "Mar 05, 2026". */
 export function formatDay(value: string | null | undefined, locale: string): string {
   return format(value, locale, dayOf(locale));
 }

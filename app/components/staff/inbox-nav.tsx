@@ -42,7 +42,7 @@ export function KindNav({
 }
 
 /**
- * The total and one card per status of the kind (spec point 2), in the spec's colours with
+ * The total and one card per status of the kind, in the spec's colours with
  * the name written out. Each card filters the list by its status; the active one is marked.
  */
 export function StatusCards({

@@ -3,7 +3,7 @@ import type { CollidingEntry, ImportedBusy } from "../../../domain/calendar/cale
 import type { RequestFacts } from "../../../domain/staff/request-facts.ts";
 
 /**
- * One row of the inbox table as the page draws it: the columns of spec point 2, adapted per
+ * One row of the inbox table as the page draws it: the inbox's columns, adapted per
  * kind. Option values stay keys (translated when drawn); the country is already a name.
  */
 export interface InboxRow extends Omit<RequestFacts, "countryCode"> {
@@ -19,13 +19,13 @@ export interface InboxRow extends Omit<RequestFacts, "countryCode"> {
   phone: string;
   propertyId: number | null;
   createdAt: string;
-  /** When the system closes it if still open (issue 20); null: never. */
+  /** When the system closes it if still open; null: never. */
   dueAt: string | null;
   /** Open and past its due time. */
   overdue: boolean;
-  /** The guest's messages no member of staff has read yet (issue 20). */
+  /** The guest's messages no member of staff has read yet. */
   unreadMessages: number;
-  /** Issue 20: whether the estate's owner agrees (their latest view), null when none given. */
+  /** Whether the estate's owner agrees (their latest view), null when none given. */
   ownerAgrees: boolean | null;
 }
 

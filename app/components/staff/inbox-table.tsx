@@ -34,7 +34,7 @@ type Column =
   | "submitted"
   | "actions";
 
-/** The columns of spec point 2, adapted to what each kind of request has. */
+/** The inbox's columns, adapted to what each kind of request has. */
 const COLUMNS: Record<RequestKind, readonly Column[]> = {
   booking_request: [
     "id",

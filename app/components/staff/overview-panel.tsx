@@ -17,7 +17,7 @@ export function OverviewPanel({
 }: {
   overview: InboxOverview;
   oldestNewHref: string;
-  /** The inbox sorted by due time, soonest first (issue 20). */
+  /** The inbox sorted by due time, soonest first. */
   dueSoonestHref: string;
 }) {
   const { t, i18n } = useTranslation();

@@ -28,7 +28,7 @@ type Section = "personal" | "booking" | "preferences" | "additional";
 const SECTIONS: readonly Section[] = ["personal", "booking", "preferences", "additional"];
 
 /**
- * The cards of spec point 2, per kind: which summary field goes on which card, by the row's
+ * The details' cards, per kind: which summary field goes on which card, by the row's
  * `key` (`summarizeRequest`); any other goes to the last.
  */
 const SECTION_FIELDS: Record<RequestKind, Partial<Record<Section, readonly string[]>>> = {
@@ -72,7 +72,7 @@ const SECTION_FIELDS: Record<RequestKind, Partial<Record<Section, readonly strin
 };
 
 /**
- * 'View Details' (spec point 2): the request's cards, its status dropdown, the history of its
+ * 'View Details': the request's cards, its status dropdown, the history of its
  * status and the staff's internal notes. The request comes from the details route's loader
  * (routes/admin/request-details.tsx); a change here reloads it and the inbox behind.
  */
@@ -349,7 +349,7 @@ function History({ detail }: { detail: RequestDetail }) {
                 <p className="text-muted mt-1">
                   {t("staff.details.changedBy", {
                     // The first entry is the guest's own submission (domain/intake).
-                    // ...and "system" the lifecycle job closing it at its due time (issue 20).
+                    // ...and "system" the lifecycle job closing it at its due time.
                     who:
                       entry.changedBy === "guest"
                         ? t("staff.details.theGuest")
@@ -470,7 +470,7 @@ function Notes({ detail, onAdded }: { detail: RequestDetail; onAdded: () => void
 
 type OwnerView = RequestDetail["ownerViews"][number];
 
-/** The history with the owner's views (issue 20) placed among the changes by their time. */
+/** The history with the owner's views placed among the changes by their time. */
 function timelineOf(
   detail: RequestDetail,
 ): (
@@ -518,7 +518,7 @@ function OwnerViewEntry({ view }: { view: OwnerView }) {
 
 /**
  * The estate owner's latest view, above the request's cards so staff read it before they
- * decide (issue 20): only for a request on an estate.
+ * decide: only for a request on an estate.
  */
 function OwnerViewPanel({ detail }: { detail: RequestDetail }) {
   const { t } = useTranslation();

@@ -9,7 +9,7 @@ import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import { useHydrated } from "./staff-page.tsx";
 
 /**
- * The estate's own response time (issue 20): hours staff have to answer a request for it before
+ * The estate's own response time: hours staff have to answer a request for it before
  * the system rejects it. Empty returns to the site's default (REQUEST_RESPONSE_HOURS).
  */
 export function ResponseHoursForm({

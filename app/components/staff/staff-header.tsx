@@ -27,7 +27,7 @@ function rememberLanguage(language: Language) {
 }
 
 /**
- * The staff area's header (spec point 2): 'Admin Dashboard', the signed-in email, the staff
+ * The staff area's header: 'Admin Dashboard', the signed-in email, the staff
  * pages, the language links (each choice stored for the account by rememberLanguage) and Logout.
  */
 

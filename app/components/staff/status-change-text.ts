@@ -2,7 +2,7 @@ import type { RequestKind } from "../../../domain/requests/options.ts";
 
 /**
  * The toast after a status change, in the words of the request's kind: a membership
- * application is not a booking request (spec point 8 gives the booking request's words).
+ * application is not a booking request.
  */
 export function statusChangedToast(
   kind: RequestKind,

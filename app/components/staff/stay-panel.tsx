@@ -26,7 +26,7 @@ export function useNightsText() {
 }
 
 /**
- * The estate and nights a booking request or property booking would take (issue 19): whether
+ * The estate and nights a booking request or property booking would take: whether
  * the estate's calendar holds them, what they collide with (before anyone confirms), a link to
  * the estate's calendar around them, and the form that sets them ("assign an estate").
  */

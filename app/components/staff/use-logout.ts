@@ -6,7 +6,7 @@ import { logoutStaff } from "../../../domain/staff/staff-auth.contract.ts";
 import { callApi } from "../../api-client.ts";
 
 /**
- * Logout (spec point 8): the server ends the session, then 'Logged out' and the sign-in page;
+ * Logout: the server ends the session, then 'Logged out' and the sign-in page;
  * on failure 'Logout failed' and the page stays. The sign-in page is a fresh navigation, so
  * nothing of the staff area's data stays in the router.
  */

@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** The signed-in staff member's passkeys (issue 21): add, see and remove them. */
+/** The signed-in staff member's passkeys: add, see and remove them. */
 export default function AccountPasskeys() {
   const { t } = useTranslation();
   return (

@@ -40,7 +40,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 type Session = z.infer<typeof StaffSessionSchema>;
 
-/** One's own account (issue 21): change the password, see the sessions and end any. */
+/** One's own account: change the password, see the sessions and end any. */
 export default function Account() {
   const { t, i18n } = useTranslation();
   const hydrated = useHydrated();

@@ -43,7 +43,7 @@ type Account = z.infer<typeof StaffAccountSchema>;
 type Action = "disable" | "enable" | "grant" | "remove" | "endSessions" | "reset";
 
 /**
- * The staff accounts (issue 21): invite by mail, and for each account disable or enable, grant
+ * The staff accounts: invite by mail, and for each account disable or enable, grant
  * or remove admin, end its sessions, mail a password-reset link. Each action asks first.
  */
 export default function Accounts({ loaderData }: Route.ComponentProps) {

@@ -271,7 +271,7 @@ export default function BookingRequests({ loaderData }: Route.ComponentProps) {
   );
 }
 
-/** The inbox could not be read ('Failed to fetch booking requests', spec point 8). */
+/** The inbox could not be read ('Failed to fetch booking requests'). */
 export function ErrorBoundary() {
   const { t } = useTranslation();
   return (

@@ -54,7 +54,7 @@ function verifyPathFor(url: URL): string {
 }
 
 /**
- * Who may open the dashboard (spec point 6; the domain checks the estate again): an owner's
+ * Who may open the dashboard (the domain checks the estate again): an owner's
  * session (their claimed estates), or a staff admin of the company domain with `?estate=`.
  * Nobody signed in goes to the owners' verification; staff without the right go to sign-in.
  * The translated fields are edited in `?content=` (default: the page's language).

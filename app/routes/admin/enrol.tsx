@@ -17,7 +17,7 @@ import { Alert, AlertTitle } from "../../components/ui/alert.tsx";
 import { staffTitle } from "./require-admin.server.ts";
 
 /**
- * Enrolment of a first second factor (issue 21): a right password while STAFF_MFA_REQUIRED and
+ * Enrolment of a first second factor: a right password while STAFF_MFA_REQUIRED and
  * no factor yet leads here, and nowhere else, until an authenticator app is confirmed.
  */
 export function loader({ context }: Route.LoaderArgs) {

@@ -25,7 +25,7 @@ const KIND_OF_COLLECTION: Record<"bookings" | "booking-requests", RequestKind> =
 };
 
 /**
- * One estate's calendar for staff (issue 19, point 6): three months from the month of
+ * One estate's calendar for staff: three months from the month of
  * `?from=YYYY-MM-DD` (a request's details link here around its nights), else from this month.
  */
 export async function loader({ context, request, params }: Route.LoaderArgs) {

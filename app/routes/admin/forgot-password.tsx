@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 /**
- * "Forgotten password" (issue 21): the same answer whether or not the account exists; the
+ * "Forgotten password": the same answer whether or not the account exists; the
  * link goes by mail.
  */
 export default function ForgotPassword() {

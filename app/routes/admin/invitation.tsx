@@ -24,7 +24,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: "robots", content: "noindex, nofollow" },
 ];
 
-/** An invitee chooses their name and password (issue 21); then signs in as usual. */
+/** An invitee chooses their name and password; then signs in as usual. */
 export default function Invitation({ params }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const hydrated = useHydrated();

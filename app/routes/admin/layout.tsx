@@ -18,7 +18,7 @@ import { requireAdmin } from "./require-admin.server.ts";
 
 /**
  * Every guarded staff page sits under this layout. Its loader is the server-side guard of
- * spec point 6 (the pages' loaders repeat it: loaders run in parallel) and answers `/admin`
+ * who may enter (the pages' loaders repeat it: loaders run in parallel) and answers `/admin`
  * itself. A `?lang=` only shows the page in that language: a GET stores nothing, so the
  * account's language changes through the header's menu (POST /api/admin/language) alone.
  */
@@ -60,7 +60,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 }
 
 /**
- * 'Access Denied' (spec point 6) for an admin outside the company domain, with the account's
+ * 'Access Denied' for an admin outside the company domain, with the account's
  * email and Logout; any other failure of a staff page, a short notice.
  */
 export function ErrorBoundary() {
@@ -91,7 +91,7 @@ export function ErrorBoundary() {
     );
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // This layout's loader is the check of who is signed in: when it is what failed (its data is
-  // missing), say so ('Failed to check authentication', spec point 7), not a page's failure.
+  // missing), say so ('Failed to check authentication'), not a page's failure.
   const isAuthFailure = !notFound && layoutData === undefined;
   if (isAuthFailure)
     return (

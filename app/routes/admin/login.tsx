@@ -130,7 +130,7 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
     const { user } = answer.data;
     // The password was right, but the account may still not open the staff area: no welcome
     // then. A non-admin stays here and is told why; an admin of another domain goes on to the
-    // page, which answers 'Access Denied' with the account's email (spec point 6).
+    // page, which answers 'Access Denied' with the account's email.
     const access = loaderData.domain ? staffAccessOf(user, loaderData.domain) : "granted";
     if (access === "not_admin") {
       setRefused(true);
@@ -185,7 +185,7 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
             )}
           </Alert>
         )}
-        {/* Passkey-first (issue 21): a passkey with user verification is two factors alone. */}
+        {/* Passkey-first: a passkey with user verification is two factors alone. */}
         <PasskeySignInButton
           role="staff"
           className="mt-6"

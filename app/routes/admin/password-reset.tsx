@@ -24,7 +24,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: "robots", content: "noindex, nofollow" },
 ];
 
-/** A new password from a mailed reset link (issue 21): every session of the account ends. */
+/** A new password from a mailed reset link: every session of the account ends. */
 export default function PasswordReset({ params }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const hydrated = useHydrated();

@@ -79,7 +79,7 @@ const detailsOf = (data: Record<string, unknown>) =>
   );
 
 /**
- * The security log (issue 21): who signed in or failed to, second factors, account changes,
+ * The security log: who signed in or failed to, second factors, account changes,
  * refused calls, exports, owner codes, feed and webhook changes. Filters live in the URL (a
  * GET form); the CSV link exports what the filter selects. Read-only: nothing here changes it.
  */

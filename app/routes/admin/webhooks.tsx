@@ -78,7 +78,7 @@ type Delivery = {
 };
 
 /**
- * The signed webhooks (issue 20, docs/webhooks.md): register an endpoint (its secret shown
+ * The signed webhooks (docs/webhooks.md): register an endpoint (its secret shown
  * once, to copy), and for each, pause or resume, rotate the secret, send a test event, read
  * the delivery log, delete behind a confirmation.
  */

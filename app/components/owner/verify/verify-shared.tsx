@@ -11,7 +11,7 @@ import { Alert, AlertTitle } from "../../ui/alert.tsx";
 /** An estate the owner may claim, as verify-code answers it. */
 export type PropertySummary = z.output<typeof OwnerEstateSchema>;
 
-/** A problem shown above a step's form: a title (spec point 8) and the server's detail. */
+/** A problem shown above a step's form: a title and the server's detail. */
 export interface Problem {
   title: string;
   detail?: string;
