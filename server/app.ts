@@ -391,7 +391,7 @@ function ownerPagesOf(deps: Deps, adminEmailDomain: string): OwnerPages {
     async loadDashboard(actor, input) {
       try {
         const propertyId = await resolveEstate(deps, actor, input.estateId);
-        // Issue 20: the owner's mails are written in the language of their last visit.
+        // The owner's mails are written in the language of their last visit.
         if (actor.role === "owner" && input.pageLanguage)
           await rememberOwnerLanguage(deps, actor.email, input.pageLanguage);
         const details = await getOwnerPropertyDetails(deps, actor, {

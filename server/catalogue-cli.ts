@@ -88,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
       } catch (error) {
         throw new RefusedError(`cannot write ${file}: ${(error as Error).message}`);
       }
-      // Data leaving the system is in the security log (issue 21), whichever the format.
+      // Data leaving the system is in the security log, whichever the format.
       await recordSecurityEvent(deps.db, {
         type: "export.csv",
         actor: { kind: "system" },

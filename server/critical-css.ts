@@ -5,7 +5,7 @@ import Beasties from "beasties";
 import type { Logger } from "pino";
 
 /**
- * The first paint of a public page needs no stylesheet round trip (issue 22, decision 0026):
+ * The first paint of a public page needs no stylesheet round trip (decision 0026):
  * the rules its own HTML uses are inlined in a `<style>` in the head, and the whole stylesheet
  * follows without blocking, as `media="print" data-swap-media="all"`. The root's inline script
  * (app/root.tsx, `SWAP_DEFERRED_STYLES`) turns it to the screen once it has loaded: the site's

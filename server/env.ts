@@ -91,7 +91,7 @@ export const EnvSchema = z.object({
   RATE_LIMIT_CHALLENGE_MAX: z.coerce.number().int().min(1).default(60),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
 
-  /** Staff area: only admins whose email ends with @ this domain may use it (spec point 6). */
+  /** Staff area: only admins whose email ends with @ this domain may use it. */
   ADMIN_EMAIL_DOMAIN: z
     .string()
     .trim()
@@ -115,7 +115,7 @@ export const EnvSchema = z.object({
   LOGIN_MAX_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_WINDOW_MINUTES: z.coerce.number().int().min(1).default(15),
   /**
-   * A password alone opens nothing but enrolment or the second step (issue 21). Unset: true when
+   * A password alone opens nothing but enrolment or the second step. Unset: true when
    * NODE_ENV=production, false otherwise (resolved in services.ts).
    */
   STAFF_MFA_REQUIRED: booleanFlag.optional(),
@@ -172,7 +172,7 @@ export const EnvSchema = z.object({
     .optional(),
   /** Seconds between two runs of the lifecycle job (reminders, expiry) on each instance. */
   LIFECYCLE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(60),
-  /** Days the security log keeps an entry; older ones are pruned once a day (issue 21). */
+  /** Days the security log keeps an entry; older ones are pruned once a day. */
   SECURITY_LOG_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(365),
 });
 

@@ -20,7 +20,7 @@ import { countQueries, type QueryCounter } from "../tests/setup/query-counter.ts
 import { createTestStaff, signIn, staffCall } from "../tests/setup/staff.ts";
 
 /**
- * Queries on a budget (issue 22): the SQL statements each public page, public call and staff
+ * Queries on a budget: the SQL statements each public page, public call and staff
  * inbox call sends with the response cache off, counted at the database client
  * (`tests/setup/query-counter.ts`: BEGIN and COMMIT count, the same on both backends). A budget
  * is what the call needs today; it has headroom only where the count legitimately varies. An

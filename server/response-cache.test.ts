@@ -36,7 +36,7 @@ const OWNER = { role: "owner", email: GORDON.email } as const;
 
 /**
  * SQL statements a cold (uncached) answer may send today. Upper bounds, not targets: lower
- * them when the reads get leaner (issue 11), never raise them without a reason.
+ * them when the reads get leaner, never raise them without a reason.
  */
 const COLD_QUERY_BUDGET = {
   "/api/castles?lang=fr": 3,

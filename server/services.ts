@@ -143,9 +143,9 @@ export interface Services {
    * listener (null when SEARCH_FACTS_INDEX is off). The app's deps carry it (`withServices`).
    */
   factsIndex: FactsIndex | null;
-  /** Reminds staff of and closes requests past their due time (issue 20), on every instance. */
+  /** Reminds staff of and closes requests past their due time, on every instance. */
   lifecycle: LifecycleJob;
-  /** Prunes the security log past its retention, once a day on every instance (issue 21). */
+  /** Prunes the security log past its retention, once a day on every instance. */
   securityLogRetention: PolledWorker;
   close(): Promise<void>;
 }

@@ -6,7 +6,7 @@ import { servePages } from "../tests/setup/pages.ts";
 import { createTestStaff, signIn, STAFF_PASSWORD, staffCall } from "../tests/setup/staff.ts";
 
 /**
- * Issue 21, finding h: a page address with `?lang=` shows the staff area in that language and
+ * A page address with `?lang=` shows the staff area in that language and
  * stores nothing; only the POST the staff language menu makes changes the account's language.
  */
 describeEachBackend("the staff area's language", (database) => {

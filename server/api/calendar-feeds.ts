@@ -84,7 +84,7 @@ export function calendarFeedRoutes(
     icalUrl: await calendarExportUrl(deps, options.publicUrl, propertyId),
     syncMinutes: feeds.config.intervalMinutes,
   });
-  /** One `calendar_feed.changed` entry of the security log (issue 21): never a feed's secret. */
+  /** One `calendar_feed.changed` entry of the security log: never a feed's secret. */
   const recordChange = (req: Request, res: Response, data: Record<string, unknown>) =>
     recordSecurityEvent(deps.db, {
       type: "calendar_feed.changed",

@@ -16,7 +16,7 @@ import { DEFAULT_LANGUAGE } from "../../i18n/config.ts";
 import { defineRoute, refuse } from "./define-route.ts";
 
 /**
- * The public JSON shape of a property (spec point 3): snake_case `historical_significance`,
+ * The public JSON shape of a property: snake_case `historical_significance`,
  * `images` as addresses, `preview` as the share image; plus the catalogue facts.
  */
 export function toApiProperty(property: Property) {

@@ -54,7 +54,7 @@ export function apiErrorHandler(log: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     if (error instanceof ValidationError) {
-      // Spec point 8: `{message, errors:[{path, message}]}`, every message in the caller's language.
+      // A 400 says `{message, errors:[{path, message}]}`, every message in the caller's language.
       const language = res.locals.language;
       if (isUndocumented(res, 400, error.messageKey)) return;
       return res.status(400).json({

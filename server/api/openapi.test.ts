@@ -183,7 +183,7 @@ describe("the OpenAPI document", () => {
     ]);
     expect(byId.claimProperty?.security).toEqual([{ ownerProof: [] }]);
     expect(byId.ownerLogout?.security).toEqual([{ ownerSession: [] }, {}]);
-    // The owner's passkeys belong to the person, not to an estate (issue 21).
+    // The owner's passkeys belong to the person, not to an estate.
     const estateCalls = ownerCalls.filter(
       ({ operationId }) =>
         !["verifyOwnerEmail", "verifyOwnerCode", "claimProperty", "ownerLogout"].includes(
@@ -214,7 +214,7 @@ describe("the OpenAPI document", () => {
       path.startsWith("/api/admin/")
         ? path !== "/api/admin/login" &&
           path !== "/api/admin/setup" &&
-          // A mailed link's holder and a forgotten password have no session (issue 21).
+          // A mailed link's holder and a forgotten password have no session.
           !path.startsWith("/api/admin/invitations/") &&
           !path.startsWith("/api/admin/password-reset")
         : collections.some(
@@ -289,7 +289,7 @@ describe("the OpenAPI document", () => {
         "getSignedInStaffUser",
         "completeStaffSetup",
         "rememberStaffLanguage",
-        // The second factor (issue 21)
+        // The second factor
         "startTotpEnrolment",
         "confirmTotpEnrolment",
         "completeSecondFactor",

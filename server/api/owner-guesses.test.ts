@@ -17,7 +17,7 @@ import { stringMatching } from "../../tests/setup/matchers.ts";
 import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
 
 /**
- * Issue 21, findings a and g, and the owner entries of the security log: the daily cap on wrong
+ * The owner entries of the security log and the daily cap on wrong
  * owner codes (across codes, in the database, not fed by asking for codes, with a way back in
  * for the owner who reads the newest mail), claims bound to the address they were made with.
  */
@@ -50,7 +50,7 @@ function wrongFor(code: string, n = 0): string {
   return guess;
 }
 
-describeEachBackend("owner code guesses and claims (issue 21)", (database) => {
+describeEachBackend("owner code guesses and claims", (database) => {
   const smtp = new TestSmtpServer();
   beforeAll(() => smtp.start());
   afterAll(() => smtp.stop());

@@ -26,7 +26,7 @@ const BOOKINGS = COLLECTION_OPERATIONS.property_booking;
 /** The guest's contact details and surname, which no owner answer or mail may carry. */
 const HIDDEN = ["ikb@example.com", "+44 117", "ada@example.com", "+44 20 7946"];
 
-describeEachBackend("the owner in the loop (issue 20, point 3)", (database) => {
+describeEachBackend("the owner in the loop", (database) => {
   const smtp = new TestSmtpServer();
   beforeAll(() => smtp.start());
   afterAll(() => smtp.stop());

@@ -25,7 +25,7 @@ function notFoundInPath(part: "params" | "query" | "body", error: z.ZodError): R
 }
 
 /**
- * The owner dashboard's Requests tab (issue 20, point 3): the requests for the estate and the
+ * The owner dashboard's Requests tab: the requests for the estate and the
  * owner's view of a pending one. The same guard as every estate call (`estateAccess`): an owner
  * acts on their claimed estates, a staff admin on the estate they name. Each call by an owner
  * also records the language they use, for their mails.

@@ -569,7 +569,7 @@ describeEachBackend("owner area API", (database) => {
     const gordon = `propertyId=${GORDON.id}`;
     const calls = [
       { method: "GET", path: `/api/property-owners/property-details?${gordon}` },
-      // Issue 20: the estate's requests, as the dashboard's Requests tab reads them.
+      // The estate's requests, as the dashboard's Requests tab reads them.
       { method: "GET", path: `/api/property-owners/requests?${gordon}` },
       {
         method: "POST",

@@ -71,7 +71,7 @@ function requestedEstate(req: Request): number | undefined | "invalid" {
 }
 
 /**
- * Guards every call on an estate (spec point 6, on the server): an owner session acts on its
+ * Guards every call on an estate (on the server): an owner session acts on its
  * own claimed estates only; a staff session must be a company admin and name the estate.
  * Sets `res.locals.estateActor` and `res.locals.propertyId`, or answers 401/403/404.
  */
@@ -79,7 +79,7 @@ export function estateAccess(deps: Deps, adminEmailDomain: string) {
   return async (req: Request, res: Response, next: NextFunction) => {
     res.set("Cache-Control", "private, no-store");
     const session = res.locals.session;
-    // Each refusal is one `access.refused` entry of the security log (issue 21).
+    // Each refusal is one `access.refused` entry of the security log.
     if (!session) {
       await recordAccessRefused(req, res, 401);
       return sendError(res, 401, "owner.errors.notSignedIn");
@@ -113,7 +113,7 @@ export function settledEstate(res: Response): { actor: EstateActor; propertyId: 
   return { actor, propertyId };
 }
 
-/** The owner flow of spec point 7: verify, prove the code, claim, then edit the estate. */
+/** The owner flow: verify, prove the code, claim, then edit the estate. */
 export function ownerRoutes(
   deps: Deps,
   owners: OwnerServices,
@@ -168,7 +168,7 @@ export function ownerRoutes(
       if (result.outcome === "expired") return refuse(410, "owner.errors.codeExpired");
       if (result.outcome === "wrong")
         return refuse(400, "owner.errors.codeInvalid", { count: result.attemptsLeft });
-      // Issue 20: mails about requests for the estate go out in the language used here.
+      // Mails about requests for the estate go out in the language used here.
       await rememberOwnerLanguage(deps, body.email, res.locals.language);
       res.cookie(PROOF_COOKIE, result.proofToken, {
         httpOnly: true,

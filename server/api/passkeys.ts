@@ -116,7 +116,7 @@ function ownerHolder(res: Response): PasskeyHolder {
   return { role: "owner", email: session.ownerEmail };
 }
 
-/** The passkey calls of staff and owners (issue 21). */
+/** The passkey calls of staff and owners. */
 export function passkeyRoutes(
   deps: Deps,
   staff: StaffServices,

@@ -217,7 +217,7 @@ describe("GET /api/openapi.json", () => {
       .map(([path]) => path)
       .sort();
     expect(publicPaths).toEqual([
-      // A staff invitation and a password reset are opened by the link's token (issue 21).
+      // A staff invitation and a password reset are opened by the link's token.
       "/api/admin/invitations/{token}",
       "/api/admin/login",
       "/api/admin/password-reset",
@@ -231,7 +231,7 @@ describe("GET /api/openapi.json", () => {
       "/api/castles/{idOrSlug}/availability",
       "/api/ical/{feed}",
       "/api/membership/apply",
-      // An owner's passkey sign-in, beside the emailed code (issue 21).
+      // An owner's passkey sign-in, beside the emailed code.
       "/api/property-owners/passkeys/authentication",
       "/api/property-owners/passkeys/authentication/options",
       "/api/property-owners/verify-code",

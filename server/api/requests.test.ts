@@ -136,7 +136,7 @@ describeEachBackend("the request endpoints", (database) => {
     expect(staffMail()).toContain(
       `Subject: New booking request ${recordOf(answer).reference} from Mireille Lovelace`,
     );
-    // Issue 20: straight to the request's details in the staff inbox.
+    // Straight to the request's details in the staff inbox.
     expect(staffMail()).toContain(
       `Open it in the inbox: http://localhost/admin/booking-requests/booking-requests/${recordOf(answer).id}`,
     );

@@ -15,7 +15,7 @@ import { rateLimit, sameOriginOnly } from "../middleware/request-guards.ts";
 import type { Services } from "../services.ts";
 import { defineRoute, refuse } from "./define-route.ts";
 
-/** The three form endpoints of spec point 7, and the bot-check challenge. */
+/** The three guest forms' endpoints, and the bot-check challenge. */
 export function requestRoutes(deps: Deps, services: Services, publicUrl: string): Router {
   const router = Router();
   const { store, forms, challenge } = services.rateLimits;

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { API_OPERATIONS } from "./operations.ts";
 
 /**
- * "The app has no path to change or delete an entry" (issue 21): no API operation but the two
+ * "The app has no path to change or delete an entry": no API operation but the two
  * reads touches the log, and no module outside domain/security writes to its table. The
  * database's triggers refuse it besides (domain/security/security-log.test.ts).
  */

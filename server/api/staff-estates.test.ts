@@ -402,7 +402,7 @@ describeEachBackend("the staff estates API", (database) => {
     });
 
     // Reverting gives the estate its former owner's address back, but not the claim: it ended
-    // with the change, and the owner claims again with a new code (issue 21, finding g).
+    // with the change, and the owner claims again with a new code.
     const revert = await call(
       "POST",
       `/api/admin/estates/${PADUA.id}/revisions/${detail.revisions[0]!.id}/revert`,

@@ -34,7 +34,7 @@ function pathIdNotFound<const S extends number>(status: S, messageKey: string) {
 }
 
 /**
- * The staff side of the owner area (issue 10): find an estate, change its owner contact email,
+ * The staff side of the owner area: find an estate, change its owner contact email,
  * read its history of changes by owners and staff, revert one, see stale translations.
  * Every call needs a company admin; the state-changing ones refuse other sites' pages.
  */

@@ -59,7 +59,7 @@ const wrongPassword = (): never => {
 const enrolmentClosed = () => refuse(401, "staff.errors.signInIncomplete");
 
 /**
- * The second factor's calls (issue 21): enrolment of an authenticator app, the sign-in's second
+ * The second factor's calls: enrolment of an authenticator app, the sign-in's second
  * step, and a person's own factors. Each checks the session's stage itself: enrolment is open
  * to a session at `enrolment`, the second step only to one at `second_factor`.
  */

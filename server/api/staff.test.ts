@@ -280,7 +280,7 @@ describeEachBackend("the staff inbox API", (database) => {
     ])
       cookies[email] = await signIn(url, email);
     await setStaffDisabled(deps, "gone@castellum.test", true);
-    // An owner's session (the owner area, issue 6, signs owners in with the same layer).
+    // An owner's session (the owner area, signs owners in with the same layer).
     const { createSession } = await import("../../domain/auth/sessions.ts");
     const owner = await createSession(deps, { role: "owner", ownerEmail: "owner@example.com" }, {});
     cookies["owner@example.com"] = `castellum_session=${owner.token}`;

@@ -155,7 +155,7 @@ export function staffRoutes(
   });
 
   // The only way the account's language changes: a GET with `?lang=` shows a page in a
-  // language and stores nothing (issue 21, finding h).
+  // language and stores nothing.
   defineRoute(router, auth.rememberStaffLanguage, {
     before: [sameOrigin, requireAdmin],
     async handle({ body, res }) {

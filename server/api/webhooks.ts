@@ -47,7 +47,7 @@ export function webhookRoutes(
   const router = Router();
   const sameOrigin = sameOriginOnly(options.publicUrl);
   const requireAdmin = requireAdminApi(options.adminEmailDomain);
-  /** One `webhook.changed` entry of the security log (issue 21): never the secret. */
+  /** One `webhook.changed` entry of the security log: never the secret. */
   const recordChange = (req: Request, res: Response, data: { action: string; id: string }) =>
     recordSecurityEvent(deps.db, {
       type: "webhook.changed",

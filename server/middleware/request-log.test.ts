@@ -8,14 +8,14 @@ describe("loggableUrl", () => {
   it.each([
     // An estate's export feed: its secret opens the calendar.
     [`/api/ical/12.${SECRET}.ics`, "/api/ical/[redacted]"],
-    // A guest's status page, its data request and the reply from it (issue 20).
+    // A guest's status page, its data request and the reply from it.
     [`/requests/${SECRET}?lang=fr`, "/requests/[redacted]?lang=fr"],
     [`/requests/${SECRET}.data`, "/requests/[redacted]"],
     [`/api/requests/${SECRET}/messages?lang=it`, "/api/requests/[redacted]/messages?lang=it"],
     // Express matches paths whatever their case: so does the redaction.
     [`/Requests/${SECRET}`, "/Requests/[redacted]"],
     [`/API/ICAL/${SECRET}.ics`, "/API/ICAL/[redacted]"],
-    // The first admin's setup link, and an invitation and a password reset (issue 21), by path
+    // The first admin's setup link, and an invitation and a password reset, by path
     // or by query.
     [`/admin/setup?token=${SECRET}`, "/admin/setup?token=[redacted]"],
     [`/admin/setup.data?lang=zh&token=${SECRET}`, "/admin/setup.data?lang=zh&token=[redacted]"],

@@ -11,9 +11,9 @@ const SECRET_PATHS = [
   /^(\/+api\/+ical\/)[^?#]*/i,
   // A guest's status page (and its data request): its token opens the request.
   /^(\/+requests\/)[^?#]*/i,
-  // The guest's reply from that page (issue 20): the same token, then `/messages`.
+  // The guest's reply from that page: the same token, then `/messages`.
   /^(\/+api\/+requests\/)[^/?#]*/i,
-  // A staff invitation or password-reset link (issue 21), the page or its calls.
+  // A staff invitation or password-reset link, the page or its calls.
   /^((?:\/+api)?\/+admin\/+invitations?\/)[^/?#]*/i,
   /^((?:\/+api)?\/+admin\/+password-resets?\/)[^/?#]*/i,
 ];

@@ -102,9 +102,9 @@ export function staffAccessOfRequest(
 }
 
 /**
- * Guards a staff API call (spec point 6, on the server): 401 without a staff session, 403 for
+ * Guards a staff API call (on the server): 401 without a staff session, 403 for
  * an account that is not an admin or not at the company domain. Nothing else is answered.
- * Each refusal is one `access.refused` entry of the security log (issue 21).
+ * Each refusal is one `access.refused` entry of the security log.
  */
 export function requireAdminApi(adminEmailDomain: string) {
   return async (req: Request, res: Response, next: NextFunction) => {
