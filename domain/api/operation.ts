@@ -103,7 +103,7 @@ export const FieldIssueSchema = z
   })
   .meta({ id: "FieldError" });
 
-/** A body that breaks its schema (spec point 8): one issue per field. */
+/** A body that breaks its schema: one issue per field. */
 export const ValidationErrorSchema = z
   .object({
     message: z.string().min(1),

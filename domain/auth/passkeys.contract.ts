@@ -15,7 +15,7 @@ import {
 } from "../api/operation.ts";
 
 /**
- * Passkey calls (issue 21) for staff (`/api/admin/passkeys/...`) and owners
+ * Passkey calls for staff (`/api/admin/passkeys/...`) and owners
  * (`/api/property-owners/passkeys/...`): options from the server, the browser's WebAuthn
  * answer back. Browser-safe: zod only.
  */

@@ -18,7 +18,7 @@ import {
 } from "../security/security-log.ts";
 
 /**
- * Passkeys (WebAuthn, issue 21) for staff and owners: registration, sign-in and the list of a
+ * Passkeys (WebAuthn) for staff and owners: registration, sign-in and the list of a
  * person's passkeys. The library checks every signature, origin, RP id, flag and counter; this
  * module keeps the challenges single-use and the credentials per person. User verification is
  * required everywhere, so a passkey is two factors on its own (something held, something known

@@ -18,11 +18,11 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
 /** A session's `last_seen_at` is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = 60_000;
 
-/** Who a session belongs to. The owner area (issue 6) adds its role beside staff. */
+/** Who a session belongs to. The owner area adds its role beside staff. */
 export type SessionSubject =
   { role: "staff"; staffUserId: string } | { role: "owner"; ownerEmail: string };
 
-/** How far a sign-in has come: only `complete` opens the staff area (issue 21). */
+/** How far a sign-in has come: only `complete` opens the staff area. */
 export type SessionStage = "complete" | "second_factor" | "enrolment";
 
 export type SignedIn =

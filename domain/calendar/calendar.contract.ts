@@ -32,7 +32,7 @@ import {
 } from "./calendar.schema.ts";
 
 /**
- * An estate's calendar as staff and its owner read and change it (issue 19, points 6 and 7):
+ * An estate's calendar as staff and its owner read and change it:
  * the stays, pending requests, blocks and imported busy times over a window of nights, and
  * the blocks they add and remove. Written once for the routes, the document and the pages.
  */

@@ -13,7 +13,7 @@ import { findCollisions, isDeadlock, isExclusionViolation } from "./collisions.t
 import { fromDateRange, type Nights, toDateRange } from "./nights.ts";
 
 /**
- * An estate's calendar as staff and its owner see it (issue 19, point 6): the nights confirmed
+ * An estate's calendar as staff and its owner see it: the nights confirmed
  * stays and blocks take, the requests still pending on them, the busy times imported from
  * other calendars, and where an imported busy time overlaps a stay or block. Blocks are added
  * and removed here too.
@@ -78,7 +78,7 @@ export interface EstateCalendar {
   collisions: CalendarCollisionEntry[];
 }
 
-/** Pending requests: tentative, they close no nights to guests (issue 19, point 1). */
+/** Pending requests: tentative, they close no nights to guests. */
 const PENDING: RequestStatus[] = ["New", "Contacted", "In progress"];
 
 const COLLECTION_OF = {

@@ -22,7 +22,7 @@ import { FEED_ERROR_CODES, MAX_SKIPPED_LISTED, SKIPPED_EVENT_REASONS } from "./f
 import { CalendarFeedSettingsSchema } from "./feed-settings.schema.ts";
 
 /**
- * The iCal calls (issue 19, point 5): an estate's secret export feed (public, behind its
+ * The iCal calls: an estate's secret export feed (public, behind its
  * token), its rotation, and the external feeds it imports, for staff (any estate) and for the
  * owner (their own). Browser-safe: the feeds panel calls these through `callApi`.
  */

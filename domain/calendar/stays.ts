@@ -112,7 +112,7 @@ export async function setRequestStay(
     nights: Nights;
     version?: number;
     actor: StaffUser;
-    /** Issue 20: with the site's address, the owners of a newly assigned estate are mailed. */
+    /** With the site's address, the owners of a newly assigned estate are mailed. */
     ownerMail?: { publicUrl: string };
   },
 ): Promise<SetStayResult> {

@@ -12,7 +12,7 @@ import {
 
 export { CATALOGUE_MAX_STAY_NIGHTS, STAY_DATE_FIELDS };
 
-/** Results per page of the catalogue (issue 3: keyset pages of 24). */
+/** Results per page of the catalogue (keyset pages of 24). */
 export const CATALOGUE_PAGE_SIZE = 24;
 
 /** The most results an API client may ask for in one page (`limit`). */

@@ -3,7 +3,7 @@
  * them without shipping zod to the browser.
  */
 
-/** Regions a guest can prefer (spec point 3, preferredRegion). */
+/** Regions a guest can prefer (preferredRegion). */
 export const REGIONS = [
   "france",
   "italy",
@@ -15,7 +15,7 @@ export const REGIONS = [
   "austria",
 ] as const;
 
-/** Amenity keys shared with the booking form (spec point 3, preferredAmenities). */
+/** Amenity keys shared with the booking form (preferredAmenities). */
 export const AMENITY_KEYS = [
   "pool",
   "spa",

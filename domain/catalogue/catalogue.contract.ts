@@ -13,7 +13,7 @@ import { IsoDateSchema, NightsSchema } from "../calendar/calendar.schema.ts";
 import { AVAILABILITY_DEFAULT_MONTHS, AVAILABILITY_MAX_MONTHS } from "../calendar/limits.ts";
 
 /**
- * The public catalogue's calls (spec points 3 and 7): the list or search of the castles and one
+ * The public catalogue's calls: the list or search of the castles and one
  * castle, written once for the route and the document. Browser-safe: zod only.
  */
 
@@ -213,7 +213,7 @@ export const getCastle = defineOperation({
   },
 });
 
-/** The taken nights of an estate (issue 19): nothing but the dates. */
+/** The taken nights of an estate: nothing but the dates. */
 export const AvailabilitySchema = z
   .object({
     propertyId: z.number().int().min(1),

@@ -35,7 +35,7 @@ export const PropertyTranslationSchema = z.strictObject({
 const price = z.number().min(OWNER_LIMITS.price.min).max(OWNER_LIMITS.price.max);
 
 /**
- * The owner's facts (spec point 3, Owner property) that the content may give, each with the
+ * The owner's facts that the content may give, each with the
  * owner editor's rules. Optional: an import without them leaves what the database holds.
  */
 const OwnerFactsSchema = {

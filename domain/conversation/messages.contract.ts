@@ -21,7 +21,7 @@ import { adminGuardAnswers } from "../staff/staff-auth.contract.ts";
 import { GuestMessageInputSchema, StaffMessageInputSchema } from "./messages.schema.ts";
 
 /**
- * The conversation with the guest (issue 20): staff read and write it under each request's
+ * The conversation with the guest: staff read and write it under each request's
  * collection, the guest replies from their status page. Browser-safe: zod only.
  */
 

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "../../db/client.ts";
 import { domainEvents } from "../../db/schema/index.ts";
 
-/** The events systems outside Castellum can subscribe to (issue 20). */
+/** The events systems outside Castellum can subscribe to. */
 export const EVENT_TYPES = [
   "request.created",
   "request.status_changed",

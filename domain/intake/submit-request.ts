@@ -34,7 +34,7 @@ export interface IntakeConfig {
   /** Origin for the status link in the guest's mail. */
   publicUrl: string;
   bookingHorizonMonths: number;
-  /** How long staff have to answer (issue 20); the defaults when not given: 48 hours, never. */
+  /** How long staff have to answer; the defaults when not given: 48 hours, never. */
   responseWindows?: ResponseWindows;
   /** Called after a request commits (the mail worker looks at the outbox at once). */
   onStored?: () => void;
@@ -118,7 +118,7 @@ export async function submitGuestRequest(
       ? stayNights(String(details.startDate), String(details.endDate))
       : { start: null, end: null };
 
-  // Staff messages mail the guest this link later (issue 20): its token is kept sealed.
+  // Staff messages mail the guest this link later: its token is kept sealed.
   const linkKey = await statusLinkKey(deps);
 
   let raced = false;
@@ -198,7 +198,7 @@ export async function submitGuestRequest(
         ),
       },
     ]);
-    // Issue 20: the estate's owner hears of a request for it, with the request or not at all.
+    // The estate's owner hears of a request for it, with the request or not at all.
     if (propertyId !== null)
       await queueOwnerRequestMail(db, { requestId: id, publicUrl: config.publicUrl });
   });

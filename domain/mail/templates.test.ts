@@ -108,7 +108,7 @@ describe("the staff notification", () => {
 });
 
 /**
- * Issue 21, finding f: the confirmation goes to whatever address was typed into the form, so it
+ * The confirmation goes to whatever address was typed into the form, so it
  * carries no text the sender wrote: only the reference, the kind, the estate and dates (chosen,
  * not typed) and the status link, where the guest reads the rest.
  */

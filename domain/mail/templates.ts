@@ -35,7 +35,7 @@ const CONFIRMATION_FIELDS = new Set([
  * The guest's confirmation, in the guest's language: the reference, the kind, the estate and
  * dates if any, what happens next and the status link. The address was typed into a form and
  * is not confirmed, so the mail carries nothing the sender wrote (no name, no free text): the
- * status page, which only the link opens, shows the rest (issue 21, decision 0020).
+ * status page, which only the link opens, shows the rest (decision 0020).
  */
 export function renderGuestConfirmation(request: MailRequest, statusUrl: string): RenderedMail {
   const t = (key: string, params: Record<string, unknown> = {}) =>
@@ -88,7 +88,7 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
 export function renderStaffNotification(
   request: MailRequest,
   staffLanguage: Language = "en",
-  /** The request's details in the staff inbox (issue 20, item 5). */
+  /** The request's details in the staff inbox. */
   detailsUrl: string | null = null,
 ): RenderedMail {
   const language = staffLanguage;
@@ -125,7 +125,7 @@ function linkParagraph(label: string, url: string | null): string {
 
 /**
  * Reminds staff, in STAFF_LANGUAGE, that a request is still unanswered with a quarter of its
- * window left, with a link to its details in the inbox (issue 20).
+ * window left, with a link to its details in the inbox.
  */
 export function renderStaffReminder(
   request: Pick<MailRequest, "kind" | "reference" | "firstName" | "lastName"> & { dueAt: Date },
@@ -158,7 +158,7 @@ export function renderStaffReminder(
 
 /**
  * Tells the guest, in their language, that their request was closed because no one could
- * confirm it in time (issue 20). Only the token's hash is stored, so the mail points to the
+ * confirm it in time. Only the token's hash is stored, so the mail points to the
  * status link of their confirmation mail.
  */
 export function renderExpiry(request: MailRequest): RenderedMail {

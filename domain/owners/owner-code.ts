@@ -13,7 +13,7 @@ export const OWNER_CODE_POLICY = {
   /** How long the proof of a correct code lets the owner claim: 10 minutes. */
   proofTtlMs: 10 * 60_000,
   /**
-   * Wrong codes per email within `failureWindowMs`, across codes (issue 21, finding a; decision
+   * Wrong codes per email within `failureWindowMs`, across codes (decision
    * 0021). At the cap the email is locked: a code mailed before the lock is refused whatever is
    * typed, and only a code mailed after the email's latest wrong guess gets a try (one).
    */

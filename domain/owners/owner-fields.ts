@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The fields of an estate that an owner (or staff, for support) edits on the dashboard's
- * Overview tab, grouped as in spec point 2, with one schema per field. The browser and the
+ * Overview tab, grouped as the tab shows them, with one schema per field. The browser and the
  * server parse a value with the same schema: a value arrives as a string (one line or several)
  * or as a list of lines, and leaves as the stored value. Browser-safe: no database, no Node.
  *

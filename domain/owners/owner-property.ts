@@ -30,7 +30,7 @@ export interface StaleTranslation {
 }
 
 /**
- * The owner property record of spec point 3 (GET /api/property-owners/property-details), in
+ * The owner property record (GET /api/property-owners/property-details), in
  * one language, plus what the dashboard needs to edit it: `fields` holds each editable field
  * as the editor shows it (lists as lines, objects as `key: value` lines).
  */

@@ -12,7 +12,7 @@ import { countryCodeOf, estateNameIn, guestsOf, ownersToTell } from "./owner-req
 /** The outbox template of the owner's mail about a new request for their estate. */
 export const OWNER_REQUEST_TEMPLATE = "owner.request";
 
-/** The dashboard's Requests tab for an estate, in the owner's language (issue 20, point 5). */
+/** The dashboard's Requests tab for an estate, in the owner's language. */
 export function ownerRequestsUrl(
   publicUrl: string,
   propertyId: number,

@@ -21,7 +21,7 @@ import {
 } from "./owner-requests.schema.ts";
 
 /**
- * The owner in the loop (issue 20, point 3): the requests for an estate as its owner reads them,
+ * The owner in the loop: the requests for an estate as its owner reads them,
  * and the view the owner gives on a pending one. What of the guest the owner sees is decision
  * 0017's: first name, country, party and dates; the surname once the stay is confirmed; never
  * contact details or the guest's own words.

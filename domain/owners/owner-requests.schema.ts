@@ -1,7 +1,7 @@
 import type { RequestKind, RequestStatus } from "../requests/options.ts";
 
 /**
- * The owner in the loop's shared constants (issue 20, point 3), free of the database so the
+ * The owner in the loop's shared constants, free of the database so the
  * contract and the dashboard can import them.
  */
 

@@ -26,7 +26,7 @@ import {
 import type { EstateActor } from "./owner-property.ts";
 
 /**
- * The owner in the loop (issue 20, point 3; decision 0017): the requests for an owner's estate
+ * The owner in the loop (decision 0017): the requests for an owner's estate
  * as the owner sees them, the view (agree or decline, with a note) the owner gives on a pending
  * one, and what staff read of those views. What an owner sees of a guest is decided once, here:
  * before a stay is confirmed the first name, country, party size and dates; once it is
@@ -259,7 +259,7 @@ export async function giveOwnerView(
   return { outcome: "recorded", view: toView(row!) };
 }
 
-/** Remembers the language an owner last used, for their mails (issue 20, point 3). */
+/** Remembers the language an owner last used, for their mails. */
 export async function rememberOwnerLanguage(
   deps: Pick<Deps, "db">,
   email: string,

@@ -23,7 +23,7 @@ import {
 } from "./owner-fields.ts";
 
 /**
- * The owner area's calls (spec point 7: verify the email, prove the code, claim; then edit the
+ * The owner area's calls (verify the email, prove the code, claim; then edit the
  * estate), written once for the route, the document and the dashboard.
  */
 
@@ -198,7 +198,7 @@ export const OwnerPropertyDetailsSchema = z
   .meta({
     id: "OwnerPropertyDetails",
     description:
-      "The owner property record of spec point 3, in one language, and what the dashboard needs to edit it",
+      "The owner property record, in one language, and what the dashboard needs to edit it",
   });
 
 const BodyPropertyIdSchema = EstateIdSchema.optional().describe(
@@ -412,7 +412,7 @@ export const getOwnerProperty = defineOperation({
   summary: "The estate's owner record, in one language",
   tags: ["owners"],
   description:
-    "The record of spec point 3 and what the dashboard needs to edit it: each editable field as the editor shows it, the gallery, the translations that fell behind, and the estates an owner may switch to. " +
+    "The owner property record and what the dashboard needs to edit it: each editable field as the editor shows it, the gallery, the translations that fell behind, and the estates an owner may switch to. " +
     "Text the language lacks is in English.",
   security: OWNER_OR_STAFF,
   query: EstateQuerySchema.extend({

@@ -24,7 +24,7 @@ import {
 
 const COUNTRY_CODES = countryCodes as [string, ...string[]];
 
-/** The general booking request (/booking-request; spec points 3 and 5, decisions.md). */
+/** The general booking request (/booking-request, decisions.md). */
 export const bookingRequestSchema = z
   .object({
     firstName: requiredText(FORM_LIMITS.nameMin, "validation.firstNameMin"),

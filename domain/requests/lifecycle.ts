@@ -13,7 +13,7 @@ import type { RequestKind, RequestStatus } from "./options.ts";
 import { OPEN_STATUSES } from "./lifecycle-statuses.ts";
 
 /**
- * Issue 20, "answered on time". Every request gets a due time at intake; the lifecycle job,
+ * Requests answered on time: every request gets a due time at intake; the lifecycle job,
  * run on every instance, reminds staff at three quarters of the window and at the due time
  * closes a request still open as refused by the system. Exactly once is a property of the
  * statements, not of timing: each run locks the rows it acts on (FOR UPDATE SKIP LOCKED), acts

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { botToken, choice, choices, email, optionalText, requiredText } from "./fields.ts";
 import { FORM_LIMITS, GENDERS, INTERESTS, TITLES } from "./options.ts";
 
-/** The members' club application (/membership; spec points 3 and 5). */
+/** The members' club application (/membership). */
 export const membershipSchema = z.object({
   title: choice(TITLES, "validation.titleRequired"),
   firstName: requiredText(FORM_LIMITS.nameMin, "validation.firstNameMin"),

@@ -1,5 +1,5 @@
 /**
- * The fixed choices of the three guest forms (spec point 3). Plain data without zod, so pages
+ * The fixed choices of the three guest forms. Plain data without zod, so pages
  * can list the options; labels are translation keys under `forms.options.*`.
  */
 export { AMENITY_KEYS, REGIONS } from "../catalogue/catalogue-keys.ts";
@@ -65,7 +65,7 @@ export const INTERESTS = [
   "yoga",
 ] as const;
 
-/** Spec point 9 and decisions.md. */
+/** The forms' minimum lengths and other limits (decisions.md). */
 export const FORM_LIMITS = {
   nameMin: 2,
   phoneMin: 5,
@@ -83,10 +83,10 @@ export const FORM_LIMITS = {
   bookingHorizonMonths: 18,
 } as const;
 
-/** Redirect after a successful general request or membership application (spec point 9). */
+/** Redirect after a successful general request or membership application. */
 export const SUCCESS_REDIRECT_MS = 2000;
 
-/** Statuses of booking requests and property bookings (spec point 4), in workflow order. */
+/** Statuses of booking requests and property bookings, in workflow order. */
 export const BOOKING_STATUSES = [
   "New",
   "Contacted",

@@ -12,7 +12,7 @@ import {
 import { CASTELLUM_STATUSES, DATE_MODES, FORM_LIMITS, PAYMENT_METHODS } from "./options.ts";
 
 /**
- * The property booking (/booking/{id-or-slug}; spec points 3 and 5, decisions.md). Dates run
+ * The property booking (/booking/{id-or-slug}, decisions.md). Dates run
  * from today to the booking horizon; the end date cannot precede the start date.
  */
 export function propertyBookingSchema(

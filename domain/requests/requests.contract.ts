@@ -15,7 +15,7 @@ import type { RequestKind } from "./options.ts";
 import { propertyBookingSchema } from "./property-booking.schema.ts";
 
 /**
- * The guest side of requests (spec point 7): the three forms and the bot-check challenge they
+ * The guest side of requests: the three forms and the bot-check challenge they
  * solve first, written once for the route and the document. Browser-safe: zod only.
  */
 

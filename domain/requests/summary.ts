@@ -109,7 +109,7 @@ export function countryName(code: string, language: string): string {
 }
 
 /**
- * 'YYYY-MM-DD' as spec point 2's 'MMM dd, yyyy' in `language` ("Dec 25, 2026", "25 déc. 2026",
+ * 'YYYY-MM-DD' as 'MMM dd, yyyy' in `language` ("Dec 25, 2026", "25 déc. 2026",
  * "2026年12月25日"); calendar dates: no time zone shift.
  */
 /**

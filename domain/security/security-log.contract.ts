@@ -12,7 +12,7 @@ import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 import { SECURITY_EVENT_TYPES } from "./security-log.ts";
 
 /**
- * Reading the security log (issue 21): one page of entries, newest first, and the same entries
+ * Reading the security log: one page of entries, newest first, and the same entries
  * as CSV, for admins. There is deliberately no call that changes or deletes an entry
  * (`security-log.immutability.test.ts` walks the registry to keep it so).
  */

@@ -3,7 +3,7 @@ import type { Database } from "../../db/client.ts";
 import { securityEvents } from "../../db/schema/index.ts";
 
 /**
- * Every kind of entry in the security log (issue 21, ASVS 16.3). A new kind is added here first,
+ * Every kind of entry in the security log (ASVS 16.3). A new kind is added here first,
  * so the admin page's filter and the export know it.
  */
 export const SECURITY_EVENT_TYPES = [

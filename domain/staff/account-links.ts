@@ -19,7 +19,7 @@ import { checkPasswordPolicy, hashPassword } from "./passwords.ts";
 import { isCompanyEmail, StaffEmailSchema, type StaffUser, toStaffUser } from "./staff-user.ts";
 
 /**
- * The mailed one-time links of the accounts page (issue 21, item 2): invitations (24 hours) and
+ * The mailed one-time links of the accounts page: invitations (24 hours) and
  * password resets (1 hour). A token is 128 random bits (base64url); only its SHA-256 is stored,
  * and spending it is one guarded UPDATE (`used_at is null and expires_at > now()`) in the
  * transaction that acts on it, so a link works once.

@@ -16,7 +16,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules.ts";
 import { adminGuardAnswers, StaffUserSchema } from "./staff-auth.contract.ts";
 
 /**
- * Accounts in the staff area (issue 21, item 2): what admins do to accounts, what everyone
+ * Accounts in the staff area: what admins do to accounts, what everyone
  * does to their own, and the mailed one-time links (invitation, password reset). Browser-safe.
  */
 

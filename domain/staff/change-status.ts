@@ -111,7 +111,7 @@ export async function changeRequestStatus(
               )
               .onConflictDoNothing();
         }
-        // A closed request staff reopen gets its window again from now (issue 20): without it, a
+        // A closed request staff reopen gets its window again from now: without it, a
         // request reopened after its due time would be closed by the next lifecycle run.
         const open = OPEN_STATUSES[kind === "membership" ? "membership" : "booking"];
         const reopened =

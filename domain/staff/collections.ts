@@ -2,7 +2,7 @@ import type { RequestKind } from "../requests/options.ts";
 
 /**
  * Where the staff API keeps each kind of request, under /api: every kind is read and changed
- * under the path that creates it (spec point 7 names /api/booking-requests; the others follow
+ * under the path that creates it (/api/booking-requests; the others follow
  * the same shape). Shared by the server's routes, the OpenAPI document and the staff pages.
  */
 export const STAFF_COLLECTIONS: Record<RequestKind, string> = {
@@ -19,7 +19,7 @@ const DETAILS_SEGMENTS: Record<RequestKind, string> = {
 };
 
 /**
- * The address of one request's details in the staff inbox (issue 20: staff mails link straight
+ * The address of one request's details in the staff inbox (staff mails link straight
  * to it), the inbox behind it showing the request's kind. Matches app/components/staff/
  * details-path.ts, which the pages use.
  */

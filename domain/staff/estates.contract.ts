@@ -23,7 +23,7 @@ import {
 import { adminGuardAnswers } from "./staff-auth.contract.ts";
 
 /**
- * The staff side of the owner area (issue 10): find an estate, change its owner contact email,
+ * The staff side of the owner area: find an estate, change its owner contact email,
  * read its history of changes by owners and staff, revert one, see stale translations. Written
  * once for the routes, the document and the staff's estate pages.
  */

@@ -64,7 +64,7 @@ export function parseEstateId(value: unknown): number | null {
 }
 
 /**
- * An estate's own response time (issue 20): the hours staff have to answer a request for it
+ * An estate's own response time: the hours staff have to answer a request for it
  * before the system rejects it; null goes back to REQUEST_RESPONSE_HOURS.
  */
 export const ResponseHoursChangeSchema = z.object({

@@ -23,7 +23,7 @@ export interface StaffEstateRecord {
   revisions: EstateRevision[];
   /** Translations flagged as out of date, by field then language. */
   stale: StaleTranslation[];
-  /** Hours staff have to answer a request for it (issue 20); null: REQUEST_RESPONSE_HOURS. */
+  /** Hours staff have to answer a request for it; null: REQUEST_RESPONSE_HOURS. */
   responseHours: number | null;
 }
 
@@ -51,7 +51,7 @@ export async function getEstateForStaff(
 }
 
 /**
- * Sets an estate's own response hours (issue 20); null returns to the site's default. Applies
+ * Sets an estate's own response hours; null returns to the site's default. Applies
  * to requests that arrive from then on (a request's due time is set at intake). Returns false
  * when the estate does not exist.
  */

@@ -18,7 +18,7 @@ export type ExtendDueResult =
   | { outcome: "conflict"; current: RequestDetail };
 
 /**
- * Moves an open request's due time (issue 20), as one staff member: in one transaction the due
+ * Moves an open request's due time, as one staff member: in one transaction the due
  * time, a new reminder time (three quarters of the way from now to the new due time, and not yet
  * sent) and a `due` row in the history naming who and the new time. The row is locked first, so
  * the lifecycle job either expired the request before (the change is refused as `closed`) or

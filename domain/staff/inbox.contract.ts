@@ -78,7 +78,7 @@ export const InboxItemSchema = z
     overdue: z
       .boolean()
       .describe("Still open and past its due time: the next lifecycle run closes it"),
-    // Issue 20: the estate owner's latest view, for staff to weigh before they decide.
+    // The estate owner's latest view, for staff to weigh before they decide.
     ownerView: OwnerViewSchema.nullable().describe(
       "The latest view the estate's owner gave on the request (agree or decline, with a note); null when none",
     ),
@@ -125,7 +125,7 @@ export const RequestDetailSchema = InboxItemSchema.extend({
     .describe("Whether the request's nights are taken in the estate's calendar (it is Confirmed)"),
   ownerViews: z
     .array(OwnerViewSchema)
-    .describe("Every view the estate's owner gave, oldest first (issue 20); the last one counts"),
+    .describe("Every view the estate's owner gave, oldest first; the last one counts"),
   collisions: z
     .array(CollidingEntrySchema)
     .describe(
@@ -403,7 +403,7 @@ export const StaySettingSchema = z
   .meta({ id: "StaySetting" });
 
 /**
- * Setting the estate and nights a booking request or property booking would take (issue 19):
+ * Setting the estate and nights a booking request or property booking would take:
  * "assign an estate" for a general request, exact nights for a flexible one.
  */
 function setStayOperation(kind: StayKind) {
@@ -457,7 +457,7 @@ export const DueSettingSchema = z
   })
   .meta({ id: "DueSetting" });
 
-/** Moving the due time of an open request (issue 20): "extend" in the details. */
+/** Moving the due time of an open request: "extend" in the details. */
 function setDueOperation(kind: RequestKind) {
   const { one, label } = COLLECTION_NAMES[kind];
   return defineOperation({

@@ -11,7 +11,7 @@ const MAX_ROW_ID = 2_147_483_647;
 
 const emptyAsUndefined = (value: unknown) => (value === "" || value === null ? undefined : value);
 
-/** `due`: open requests by due time, soonest first (issue 20), then those without one. */
+/** `due`: open requests by due time, soonest first, then those without one. */
 export const INBOX_SORTS = ["newest", "oldest", "due"] as const;
 export const INBOX_PAGE_SIZE = 25;
 

@@ -43,7 +43,7 @@ import type { InboxFilter } from "./inbox.schema.ts";
 import { unreadMessagesOf } from "../conversation/unread.ts";
 import { dayRangeConditions } from "../requests/day-filter.ts";
 
-/** One row of the staff inbox: the columns of spec point 2 plus what the detail view needs. */
+/** One row of the staff inbox: the inbox's columns plus what the detail view needs. */
 export type InboxItem = z.infer<typeof InboxItemSchema>;
 
 export interface InboxPage {
@@ -81,7 +81,7 @@ type Row = {
     : (typeof columns)[K]["_"]["data"] | null;
 } & { unreadMessages: number };
 
-/** A row's columns and the guest's unread messages (issue 20). */
+/** A row's columns and the guest's unread messages. */
 const itemColumns = { ...columns, unreadMessages: unreadMessagesOf };
 
 function toItem(row: Row, now = new Date()): Omit<InboxItem, "ownerView"> {
@@ -105,7 +105,7 @@ const isOpen = (kind: RequestKind, status: RequestStatus) =>
 /** Sorting by due time: open requests with a due time first, soonest first; the rest after. */
 const dueKey = sql`coalesce(case when ${guestRequests.status} in ('New', 'Contacted', 'In progress', 'In review') then ${guestRequests.dueAt} end, 'infinity'::timestamptz)`;
 
-/** Items with the estate owner's latest view of each (issue 20), read in one query. */
+/** Items with the estate owner's latest view of each, read in one query. */
 async function withOwnerViews(
   db: Database,
   items: Omit<InboxItem, "ownerView">[],
@@ -251,7 +251,7 @@ export async function* streamInboxBatches(
   }
 }
 
-/** Requests of a kind per status, and their total (the count cards of spec point 2). */
+/** Requests of a kind per status, and their total (the inbox's count cards). */
 export async function countInboxByStatus(
   deps: Pick<Deps, "db">,
   kind: RequestKind,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The login form: both fields required (spec point 2); shared by the page and the API. */
+/** The login form: both fields required; shared by the page and the API. */
 export const StaffLoginSchema = z.object({
   email: z
     .string()

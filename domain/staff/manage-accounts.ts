@@ -20,7 +20,7 @@ import { type StaffUser, toStaffUser } from "./staff-user.ts";
 
 /**
  * What admins do to accounts on /admin/accounts and what everyone does to their own on
- * /admin/account (issue 21, item 2). Every change is logged in the security log in its own
+ * /admin/account. Every change is logged in the security log in its own
  * transaction. "The last enabled admin stays" is the database's rule (the trigger
  * `staff_users_keep_an_admin`, migration 0018): these functions only translate its refusal.
  */

@@ -49,7 +49,7 @@ const SetupAnswerSchema = z
   .meta({ id: "StaffSetupAnswer" });
 
 /**
- * What a right password leads to (issue 21): signed in, the second step (`methods` offered),
+ * What a right password leads to: signed in, the second step (`methods` offered),
  * or enrolment of a first factor while one is required.
  */
 export const LoginAnswerSchema = z

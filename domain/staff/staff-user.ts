@@ -29,7 +29,7 @@ export const StaffEmailSchema = z
   .transform((email) => email.toLowerCase());
 
 /**
- * What the staff area lets a signed-in account do (spec point 6): an admin flag and an email
+ * What the staff area lets a signed-in account do: an admin flag and an email
  * at the company domain are both needed; the page for a wrong domain says so and shows the email.
  */
 export type StaffAccess = "granted" | "not_admin" | "wrong_domain";

@@ -32,7 +32,7 @@ interface BucketShape<K extends string = string> {
   readonly cadence: Cadence;
 }
 
-/** Allocation and vesting (spec point 9, tokenomics page). Shares sum to 100. */
+/** Allocation and vesting (tokenomics page). Shares sum to 100. */
 export const ALLOCATION = [
   {
     key: "privateSale",
@@ -171,7 +171,7 @@ export interface StakingTier {
   readonly hasEarlyEventAccess: boolean;
 }
 
-/** Staking tiers (spec point 9). Every tier gives early access to event tickets. */
+/** Staking tiers. Every tier gives early access to event tickets. */
 export const STAKING_TIERS = [
   {
     key: "bronze",
@@ -219,7 +219,7 @@ export type RevenueStreamKey =
   "rwa" | "wine" | "estateBookings" | "membership" | "foodAndBeverage" | "staking";
 
 /**
- * Revenue forecasts (spec point 9). Amounts per month; the spec names no currency for them.
+ * Revenue forecasts. Amounts per month; the spec names no currency for them.
  * `monthlyGrowth` is the percent by which a stream grows each month (compounded).
  */
 export const REVENUE = {

@@ -16,7 +16,7 @@ import { OutboundFetchError, type OutboundPolicy, safeFetch } from "../outbound/
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook } from "./signature.ts";
 
 /**
- * The webhook dispatcher (issue 20): a worker on every instance that fans recorded events
+ * The webhook dispatcher: a worker on every instance that fans recorded events
  * (`domain_events`, written in the writers' transactions) out to one delivery per subscribed
  * endpoint, and sends the due deliveries as signed JSON POSTs. Deliveries are an outbox like
  * the mail's (domain/outbox/outbox.ts): claimed under a lease with SKIP LOCKED, retried with

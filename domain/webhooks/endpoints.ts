@@ -12,7 +12,7 @@ import {
 import { newWebhookSecret } from "./signature.ts";
 
 /**
- * The endpoints admins register to follow Castellum's events (issue 20), and their delivery
+ * The endpoints admins register to follow Castellum's events, and their delivery
  * log. The dispatcher (dispatch.ts) fans events out to them and delivers.
  */
 

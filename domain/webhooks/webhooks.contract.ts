@@ -13,7 +13,7 @@ import { MAX_URL_LENGTH } from "../outbound/outbound-errors.ts";
 import { adminGuardAnswers } from "../staff/staff-auth.contract.ts";
 
 /**
- * The webhook calls (issue 20, point 4), for admins: register, list, pause and resume, delete,
+ * The webhook calls, for admins: register, list, pause and resume, delete,
  * rotate the secret, send a test event, read the delivery log. Browser-safe: the admin page
  * calls these through `callApi`.
  */

@@ -10,7 +10,7 @@ import {
 } from "../../api/operation.ts";
 
 /**
- * The second factor of staff sign-in (issue 21): an authenticator app (TOTP) with 10 single-use
+ * The second factor of staff sign-in: an authenticator app (TOTP) with 10 single-use
  * recovery codes, the sign-in's second step, and the person's own factors. Browser-safe.
  */
 

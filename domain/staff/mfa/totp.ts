@@ -4,7 +4,7 @@ import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
 import { staffTotp } from "../../../db/schema/index.ts";
 import { getOrCreateSecret } from "../../app-secrets.ts";
-// The AES-256-GCM seal of issue 20's status tokens, under a key of its own here.
+// The AES-256-GCM seal of the guests' status tokens, under a key of its own here.
 import {
   openStatusToken as openSealed,
   sealStatusToken as seal,
