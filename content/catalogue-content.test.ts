@@ -6,7 +6,7 @@ import { REGIONS } from "./property-content.schema.ts";
 
 const catalogue = loadPropertyContent(join(import.meta.dirname, "properties"));
 
-/** Both members lists of spec point 2; decisions.md: the badge flag is their union. */
+/** Both lists of members' estates the site shows; decisions.md: the badge flag is their union. */
 const MEMBERS_ESTATES = [
   "Venetian Countryside",
   "Portofino",

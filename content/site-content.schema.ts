@@ -16,7 +16,7 @@ const CardSchema = z.strictObject({
   description: LocalizedSchema,
 });
 
-/** Home page sections (spec point 2, Home). */
+/** Home page sections. */
 export const HomeContentSchema = z.strictObject({
   hero: z.strictObject({ title: LocalizedSchema, subtitle: LocalizedSchema }),
   featured: z.strictObject({ title: LocalizedSchema, intro: LocalizedSchema }),

@@ -1,4 +1,4 @@
--- Issue 20, "answered on time": a due time per request, when staff are reminded, and per-estate
+-- Requests answered on time: a due time per request, when staff are reminded, and per-estate
 -- response hours. Written by hand (the integrator regenerates the snapshot).
 ALTER TABLE "guest_requests" ADD COLUMN "due_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "guest_requests" ADD COLUMN "remind_at" timestamp with time zone;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- The catalogue's filters as lexemes (issue 22, decision 0027): beside the words in
+-- The catalogue's filters as lexemes (decision 0027): beside the words in
 -- property_search, so a search with text and filters is one scan of one GIN index, and on
 -- properties, whose rows are a tenth as wide, for a search with filters only.
 --

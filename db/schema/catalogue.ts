@@ -57,7 +57,7 @@ export const properties = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    /** The owner-editable facts of spec point 3 (Owner property); null until someone sets them. */
+    /** The facts an owner edits on the dashboard; null until someone sets them. */
     websiteUrl: text("website_url"),
     startingPrice: jsonb("starting_price").$type<Money>(),
     priceRange: jsonb("price_range").$type<PriceRange>(),
@@ -70,7 +70,7 @@ export const properties = pgTable(
     websiteInfo: jsonb("website_info").$type<WebsiteInfo>(),
     /** When the catalogue content (seed or import) last wrote this estate: "scraped_at". */
     scrapedAt: timestamp("scraped_at", { withTimezone: true }),
-    /** Issue 20: hours staff have to answer a request for this estate (null: REQUEST_RESPONSE_HOURS). */
+    /** Hours staff have to answer a request for this estate (null: REQUEST_RESPONSE_HOURS). */
     responseHours: doublePrecision("response_hours"),
     /**
      * The estate's facts as lexemes for the catalogue's filters, computed by the database

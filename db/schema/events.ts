@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
- * What happened in Castellum that systems outside it may follow (issue 20): one row per event,
+ * What happened in Castellum that systems outside it may follow: one row per event,
  * written in the same transaction as the change it describes, so an event exists exactly when
  * its change committed (the transactional outbox). The webhook dispatcher fans each event out
  * to the endpoints subscribed to its type and stamps `fanned_out_at`.

@@ -4,7 +4,7 @@ import { guestRequests } from "./requests.ts";
 import { staffUsers } from "./staff.ts";
 
 /**
- * The conversation between staff and the guest of one request (issue 20), separate from the
+ * The conversation between staff and the guest of one request, separate from the
  * internal notes: the guest sees every row here on their status page. A guest's message is
  * unread until a member of staff reads the thread (`read_at`, shared by all staff); staff
  * messages have no read marker.
@@ -37,7 +37,7 @@ export const guestRequestMessages = pgTable(
 /**
  * The guest's status-link token, sealed (AES-256-GCM under an application secret), so a staff
  * message can mail the guest their link: `guest_requests` keeps only the token's hash, which
- * cannot rebuild it. Requests sent before issue 20 have no row; their mails point to the
+ * cannot rebuild it. Requests sent before this table existed have no row; their mails point to the
  * confirmation mail instead.
  */
 export const guestRequestStatusLinks = pgTable("guest_request_status_links", {

@@ -10,7 +10,7 @@ import {
 import { staffUsers } from "./staff.ts";
 
 /**
- * A staff account's authenticator app (TOTP, issue 21). The shared secret is sealed with
+ * A staff account's authenticator app (TOTP). The shared secret is sealed with
  * AES-256-GCM under an application secret, never stored in clear. `confirmed_at` is null until
  * the first right code; `last_used_step` is the 30-second step of the last accepted code, so a
  * code is never accepted twice (a guarded UPDATE moves it forward only).

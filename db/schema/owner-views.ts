@@ -12,7 +12,7 @@ import { properties } from "./catalogue.ts";
 import { guestRequests } from "./requests.ts";
 
 /**
- * The owner's view of a pending request for their estate (issue 20, point 3): 'Agree' or
+ * The owner's view of a pending request for their estate: 'Agree' or
  * 'Decline' with an optional note, for staff to weigh before they decide. Every view is kept;
  * the latest one counts. `property_id` is the estate the request was for when the view was
  * given (a request staff move to another estate keeps the views given on the first).

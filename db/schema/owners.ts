@@ -41,7 +41,7 @@ export const ownerCodes = pgTable(
 );
 
 /**
- * Every wrong owner code, per email (issue 21, finding a): the daily cap on guesses counts these
+ * Every wrong owner code, per email: the daily cap on guesses counts these
  * rows, across codes, so a new code does not reset it and every instance sees the same count.
  */
 export const ownerCodeFailures = pgTable(
@@ -61,7 +61,7 @@ export const ownerCodeFailures = pgTable(
  * the address it was made with: when the estate's owner email changes, a trigger
  * (`property_owner_email_ends_claims`, migration 0016) sets `ended_at` on its live claims and
  * deletes the former address's owner sessions that no other live claim keeps, so changing the
- * email back revives nothing (issue 21, finding g). Only a claim without `ended_at` grants access.
+ * email back revives nothing. Only a claim without `ended_at` grants access.
  */
 export const propertyClaims = pgTable(
   "property_claims",

@@ -16,7 +16,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 });
 
 /**
- * WebAuthn credentials (issue 21): a staff account's or an owner's passkeys, several each. The
+ * WebAuthn credentials: a staff account's or an owner's passkeys, several each. The
  * id is the credential id (base64url) the authenticator chose; a check constraint ties the row to
  * exactly one subject of its role (migration 0019).
  */

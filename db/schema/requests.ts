@@ -24,7 +24,7 @@ export const guestRequests = pgTable(
     id: uuid("id").primaryKey(),
     kind: text("kind", { enum: ["booking_request", "property_booking", "membership"] }).notNull(),
     reference: text("reference").notNull().unique(),
-    // Booking statuses (spec point 4), then those of membership applications (decisions.md):
+    // Booking statuses, then those of membership applications (decisions.md):
     // REQUEST_STATUSES of domain/requests/options.ts (db/ sits below domain/, so the list is
     // repeated here; domain/staff/statuses.test.ts keeps the two equal).
     status: text("status", {
@@ -62,7 +62,7 @@ export const guestRequests = pgTable(
     statusTokenHash: text("status_token_hash").notNull().unique(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-    // Issue 20, answered on time (domain/requests/lifecycle.ts). `due_at`: when an open request
+    // Requests answered on time (domain/requests/lifecycle.ts). `due_at`: when an open request
     // is closed by the system (null: never); `remind_at`: when staff are reminded (3/4 of the
     // window); `reminded_at`: set by the one run that sent the reminder.
     dueAt: timestamp("due_at", { withTimezone: true }),
@@ -122,7 +122,7 @@ export const guestRequestStatusHistory = pgTable(
     /**
      * `status` for a change of status; `stay` when staff set the estate and nights the request
      * would take (the status then stays as it was: from = to); `due` when staff moved the due
-     * time (issue 20; from = to as well).
+     * time (from = to as well).
      */
     event: text("event", { enum: ["status", "stay", "due"] })
       .notNull()
@@ -130,7 +130,7 @@ export const guestRequestStatusHistory = pgTable(
     stayPropertyId: integer("stay_property_id"),
     stayStart: date("stay_start", { mode: "string" }),
     stayEnd: date("stay_end", { mode: "string" }),
-    /** Issue 20: for a `due` event (staff extended the request), the new due time. */
+    /** For a `due` event (staff extended the request), the new due time. */
     dueAt: timestamp("due_at", { withTimezone: true }),
     changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
   },

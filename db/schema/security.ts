@@ -1,7 +1,7 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 /**
- * The security log (issue 21): sign-ins, second factors, account changes, refused access,
+ * The security log: sign-ins, second factors, account changes, refused access,
  * exports, owner codes, feed and webhook changes. Append-only: triggers (migration 0014) refuse
  * every UPDATE and TRUNCATE, and every DELETE but the retention prune's, which sets
  * `castellum.security_events_prune` for its own transaction. No foreign key to staff_users, so

@@ -38,7 +38,7 @@ export const staffUsers = pgTable(
 
 /**
  * Signed-in sessions of every role. Only the SHA-256 of the cookie's token is kept. A staff
- * session names its account; an owner session (issue 6) names the owner's email.
+ * session names its account; an owner session names the owner's email.
  */
 export const authSessions = pgTable(
   "auth_sessions",
@@ -48,7 +48,7 @@ export const authSessions = pgTable(
     id: uuid("id").notNull().defaultRandom(),
     role: text("role", { enum: ["staff", "owner"] }).notNull(),
     /**
-     * How far the sign-in has come (issue 21). `complete` opens what the role may open;
+     * How far the sign-in has come. `complete` opens what the role may open;
      * `second_factor` (password right, second factor awaited) and `enrolment` (password right,
      * no factor yet while STAFF_MFA_REQUIRED) open only their next step.
      */
@@ -80,7 +80,7 @@ export const staffSetupTokens = pgTable("staff_setup_tokens", {
 });
 
 /**
- * One-time links mailed by the accounts page (issue 21): an invitation (24 hours) creates an
+ * One-time links mailed by the accounts page: an invitation (24 hours) creates an
  * account at `email`; a password reset (1 hour) sets the password of `staff_user_id`. Only the
  * SHA-256 of the token is kept; `used_at` makes a link single use. The last enabled admin is
  * kept by the trigger `staff_users_keep_an_admin` (migration 0018), not by this table.

@@ -11,7 +11,7 @@ import {
 } from "drizzle-orm/pg-core";
 
 /**
- * The addresses outside Castellum that follow its events (issue 20, signed webhooks).
+ * The addresses outside Castellum that follow its events (signed webhooks).
  * - `events`: the event types the endpoint subscribed to;
  * - `secret`: the signing secret, kept as it was given out, since every delivery is signed
  *   with it (docs/decisions/0018-webhooks.md); never listed, never logged;
