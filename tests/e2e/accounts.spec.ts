@@ -7,7 +7,7 @@ import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { type ServerWithData, startServerWithStaff } from "./server.ts";
 
 /**
- * Accounts in the staff area (issue 21, item 2), on a server of its own whose mail goes to
+ * Accounts in the staff area, on a server of its own whose mail goes to
  * files: an admin invites a colleague, who sets a password from the mailed link and signs in;
  * the admin disables and enables them and mails a reset link; the colleague sees their two
  * sessions and ends the other; a forgotten password by mail. In English and Chinese, at 1280

@@ -18,7 +18,7 @@ import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { ROOT, type RunningServer, startServer } from "./server.ts";
 
 /**
- * Guests see an estate's taken nights (issue 19, point 3), on a server of its own whose
+ * Guests see an estate's taken nights, on a server of its own whose
  * calendar holds a block: the property page's months, the booking form refusing the nights
  * in the browser, picking dates in the calendar, by keyboard, in English and Chinese.
  */

@@ -12,7 +12,7 @@ import { TestSmtpServer } from "../setup/smtp.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { ROOT, type RunningServer, startServer } from "./server.ts";
 
-/** Where the screenshots of the thread go, to be looked at (issue 20). */
+/** Where the screenshots of the thread go, to be looked at. */
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots-msg";
 const DOMAIN = "castellum.example";
 const ADMIN = { email: `writer@${DOMAIN}`, password: "tower-garden-lantern-42" };

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { useBrowser } from "./browser.ts";
 import { startServer } from "./server.ts";
 
-/** The pages issue 22 measures, and a text page. */
+/** The pages whose first paint is measured, and a text page. */
 const PAGES = ["/", "/castles", "/property/gordon-castle", "/tokenomics", "/faqs"];
 const VIEWPORTS = [
   { width: 1280, height: 900 },

@@ -275,7 +275,7 @@ describe("the membership application", () => {
     await page.goto("/membership");
     await fillMembership(page, "no-token@example.com");
     await page.locator('button[type="submit"]').click();
-    // Spec point 5: 'Verification Required', and nothing leaves the browser.
+    // Without a solved bot check: 'Verification Required', and nothing leaves the browser.
     await expect.poll(() => toastText(page)).toContain("Verification Required");
     expect(await toastText(page)).toContain(
       "Please complete the verification challenge to prove you're not a robot.",

@@ -18,7 +18,7 @@ declare module "vitest" {
   }
 }
 
-/** Accounts that exist before the first admin: they must not be let in (issue 9's matrix). */
+/** Accounts that exist before the first admin: they must not be let in (the access matrix). */
 export const E2E_ADMIN_DOMAIN = "castellum.example";
 export const E2E_STAFF_PASSWORD = "tower-garden-lantern-42";
 export const E2E_ACCOUNTS = {

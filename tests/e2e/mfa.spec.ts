@@ -1,5 +1,5 @@
 /**
- * The second factor in a browser (issue 21), on a production server of its own with
+ * The second factor in a browser, on a production server of its own with
  * STAFF_MFA_REQUIRED=true: a password alone opens only enrolment; the authenticator app is
  * set up from the page (its code computed here from the secret the page shows), then the
  * second step takes an app code or a recovery code, once.

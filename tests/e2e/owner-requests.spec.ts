@@ -19,7 +19,7 @@ import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { ROOT, type RunningServer, startServer } from "./server.ts";
 
 /**
- * The owner in the loop (issue 20, point 3), on a server of its own: an owner who claimed an
+ * The owner in the loop, on a server of its own: an owner who claimed an
  * estate in Italian gets an Italian mail for a new request with a link to the Requests tab,
  * sees the estate's requests there (first name and country, never contact details), agrees
  * with a note; staff see that view in the inbox row, above the details and in the history.

@@ -16,7 +16,7 @@ import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { ROOT, type RunningServer, startServer } from "./server.ts";
 
 /**
- * The owner journey of issue 10, on a server of its own (its own embedded database and mail
+ * The owner journey, on a server of its own (its own embedded database and mail
  * directory, no SMTP: mail is filed as .eml in DATA_DIR/mail, as on a fresh machine), so the
  * journey can stop it, re-run the demo seed and start it again.
  */

@@ -10,7 +10,7 @@ import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { freePort, type ServerWithData, startServerWithStaff } from "./server.ts";
 
 /**
- * Passkeys (issue 21) in a real Chromium with its virtual authenticator: an admin adds one and
+ * Passkeys in a real Chromium with its virtual authenticator: an admin adds one and
  * signs in with it alone; an owner adds one after a claim and signs in with it instead of a
  * code. WebAuthn refuses an IP address as the relying party, so this server is `localhost`.
  */

@@ -5,7 +5,7 @@ import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { type RunningServer, startServerWithStaff } from "./server.ts";
 
 /**
- * Findings h and i of issue 21's security review, in a browser, on a server of its own: the
+ * The sign-in's return address and the staff language, in a browser, on a server of its own: the
  * sign-in refuses a return address that only normalises to another site, a `?lang=` page
  * leaves the account's language alone, and the staff header's language menu stores it.
  */

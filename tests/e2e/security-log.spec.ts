@@ -8,7 +8,7 @@ import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { type RunningServer, startServerWithStaff } from "./server.ts";
 
 /**
- * The security log page of issue 21, on a server of its own (a fresh log): a stranger fails to
+ * The security log page, on a server of its own (a fresh log): a stranger fails to
  * sign in and is refused a staff call from another page; the admin signs in, opens
  * /admin/security, filters to the refused calls, sees the row and downloads the CSV. The page
  * in English and Chinese at 1280 and 390 px, axe clean. Screenshots go to /tmp/shots-seclog.

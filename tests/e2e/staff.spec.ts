@@ -90,7 +90,7 @@ describe("the staff area", () => {
     await page.getByRole("button", { name: "Create the admin account" }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/booking-requests");
 
-    // The header of spec point 2, and the requests of the three forms.
+    // The staff header, and the requests of the three forms.
     await page.getByRole("heading", { name: "Booking Requests Management" }).waitFor();
     expect(await page.getByText("Admin Dashboard").count()).toBeGreaterThan(0);
     expect(await page.getByTestId("staff-email").textContent()).toContain(ADMIN.email);
@@ -117,7 +117,7 @@ describe("the staff area", () => {
     await expect.poll(() => table.locator("tbody tr").count()).toBe(1);
     await expectNoAxeViolations(page, "inbox (en)");
 
-    // Details: the cards of spec point 2 and the history.
+    // Details: the request's cards and the history.
     await table.getByRole("link", { name: "View Details" }).click();
     const details = page.getByTestId("request-details");
     await details.waitFor();
@@ -126,7 +126,7 @@ describe("the staff area", () => {
       `/admin/booking-requests/booking-requests/${sent.french!.id}`,
     );
     expect(new URL(page.url()).searchParams.get("q")).toBe("dubois@example");
-    // Check-in and check-out are rows of their own, as 'MMM dd, yyyy' (spec point 2).
+    // Check-in and check-out are rows of their own, as 'MMM dd, yyyy'.
     for (const field of ["checkInDate", "checkOutDate"])
       expect(await details.locator(`[data-field="${field}"] dd`).textContent()).toMatch(
         /^[A-Z][a-z]{2} \d{2}, \d{4}$/,
@@ -269,7 +269,7 @@ describe("the staff area", () => {
       .toMatch(/^View Details/);
   });
 
-  describe("who may enter (spec point 6, enforced on the server)", () => {
+  describe("who may enter (enforced on the server)", () => {
     const pages = [
       "/admin/booking-requests",
       "/admin/booking-requests?kind=membership",
@@ -393,7 +393,7 @@ describe("the staff area", () => {
           await page.evaluate(() => window.scrollTo(0, 0));
           await page.getByTestId("inbox-table").waitFor();
           expect(await page.getByTestId("inbox-table").textContent()).toContain(longEmail);
-          // Issue 20: each open request's due time, under its arrival, without a column more.
+          // Each open request's due time, under its arrival, without a column more.
           expect(await page.getByTestId("due-line").first().isVisible()).toBe(true);
           expect(await layoutProblems(page), `${language} at ${width} px`).toEqual([]);
           if (process.env.E2E_SCREENSHOTS)
@@ -412,7 +412,7 @@ describe("the staff area", () => {
         const page = await signedInPage({ width, height: 900 });
         await page.goto(`/admin/booking-requests?lang=${language}`);
         await page.getByTestId("inbox-table").waitFor();
-        // Issue 20: the due time stays in view on a phone too.
+        // The due time stays in view on a phone too.
         expect(await page.getByTestId("due-line").first().isVisible()).toBe(true);
         if (process.env.E2E_SCREENSHOTS && width === 390)
           await page.screenshot({

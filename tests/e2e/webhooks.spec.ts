@@ -7,7 +7,7 @@ import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { type RunningServer, startServerWithStaff } from "./server.ts";
 
 /**
- * The webhook page of issue 20, on a server of its own that may reach this machine
+ * The webhook page, on a server of its own that may reach this machine
  * (OUTBOUND_ALLOW_PRIVATE_NETWORKS=true): an admin registers a receiver, copies the secret
  * shown once, sends a test event the receiver gets signed, reads the delivery log, pauses and
  * deletes behind a confirmation; the page in Italian too. Screenshots go to /tmp/shots-hooks.

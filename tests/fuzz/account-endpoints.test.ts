@@ -7,7 +7,7 @@ import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.t
 import { encodePathSegment, FUZZ_TIMEOUT_MS, hostileBodies, hostileString } from "./hostile.ts";
 
 /**
- * The accounts calls a stranger can reach (issue 21): the forgotten-password request, and
+ * The accounts calls a stranger can reach: the forgotten-password request, and
  * using an invitation or a reset link. Hostile bodies and tokens get documented refusals only,
  * and no account appears or changes.
  */

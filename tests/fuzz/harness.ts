@@ -250,7 +250,7 @@ export function logReport(name: string, report: FuzzReport) {
   );
 }
 
-// ─── GET query strings (issue 18 m) ──────────────────────────────────────────────────────────
+// ─── GET query strings ───────────────────────────────────────────────────────────────────────
 // A separate block on purpose: fuzzEndpoint above drives bodies; this drives the query string of
 // every documented GET from the parameters the OpenAPI document gives it.
 

@@ -6,7 +6,7 @@ import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.t
 import { FUZZ_TIMEOUT_MS, hostileBodies } from "./hostile.ts";
 
 /**
- * The second factor's calls a stranger with a right password can reach (issue 21): the
+ * The second factor's calls a stranger with a right password can reach: the
  * sign-in's second step and the confirmation of a first authenticator app. No 5xx, only
  * documented refusals, whatever the body.
  */

@@ -73,7 +73,7 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
   let ownerCookie = "";
   let imageKeys: string[] = [];
   let picture = Buffer.alloc(0);
-  /** A pending property booking of the estate, for the owner's views (issue 20). */
+  /** A pending property booking of the estate, for the owner's views. */
   const requestId = randomUUID();
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.t
 import { FUZZ_TIMEOUT_MS, hostileBodies } from "./hostile.ts";
 
 /**
- * The passkey calls a stranger can reach (issue 21): the sign-in options and assertions of
+ * The passkey calls a stranger can reach: the sign-in options and assertions of
  * staff and owners. Every answer is a documented one, nothing is a 5xx, and no hostile body
  * signs anyone in or stores a passkey.
  */

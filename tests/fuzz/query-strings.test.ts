@@ -45,7 +45,7 @@ describeEachBackend("fuzzing the query string of every GET", (database) => {
   it("covers every documented GET", () => {
     expect(documentedGets()).toContain("/api/castles");
     expect(documentedGets()).toContain("/api/booking-requests/export.csv");
-    // The public availability call (issue 19): its window, dates and language fuzzed too.
+    // The public availability call: its window, dates and language fuzzed too.
     expect(documentedGets()).toContain("/api/castles/{idOrSlug}/availability");
   });
 

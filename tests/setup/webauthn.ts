@@ -2,7 +2,7 @@ import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } fr
 import { encodeCBOR } from "@levischuck/tiny-cbor";
 
 /**
- * A software authenticator for API tests (issue 21): what a browser and a platform
+ * A software authenticator for API tests: what a browser and a platform
  * authenticator would send, made with a real P-256 key. Registration answers attestation
  * "none"; assertions are signed over authenticatorData and the clientDataJSON's hash, as the
  * WebAuthn specification says, so the server's library verifies them like a browser's.
