@@ -24,6 +24,8 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** PostgreSQL only: the pool's connections now (for /metrics). */
   poolStats?(): PoolStats;
+  /** PGlite only: the whole database as it is now, for `{ memory: true, from }`. */
+  snapshot?(): Promise<Blob>;
 }
 
 export interface PoolStats {
@@ -48,8 +50,11 @@ export type DatabaseOptions =
       onIdleError?: (error: Error) => void;
     }
   | { dataDir: string }
-  /** In-memory PGlite, for tests. */
-  | { memory: true };
+  /**
+   * In-memory PGlite, for tests: empty, or a copy of a database `snapshot` saved (starting
+   * from a copy skips the migrations' and a seed's work, which a suite would repeat).
+   */
+  | { memory: true; from?: Blob };
 
 /**
  * Opens PostgreSQL when a URL is given, otherwise the embedded PGlite (files under `dataDir`,
@@ -112,13 +117,17 @@ export async function openDatabase(
       throw error;
     }
   } else {
-    client = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+    client = await PGlite.create({
+      extensions: PGLITE_EXTENSIONS,
+      ...("from" in options && options.from ? { loadDataDir: options.from } : {}),
+    });
   }
   const db = drizzlePglite({ client, schema });
   return {
     db,
     backend: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder }),
+    snapshot: () => client.dumpDataDir("none"),
     close: async () => {
       await client.close();
       release();

@@ -1,4 +1,8 @@
 import { afterEach, vi } from "vitest";
+import { checkErrorLogExpectations } from "./error-log.ts";
+
+// Setup files run before every test file; the modules they import load once per worker.
+afterEach(checkErrorLogExpectations);
 
 // An unexpected console.error is a failure, not noise (Epic Stack's rule).
 const errors: unknown[][] = [];

@@ -1,6 +1,5 @@
 import { Writable } from "node:stream";
 import pino, { type Logger } from "pino";
-import { afterEach } from "vitest";
 
 /**
  * The logger the test suites hand to the code: silent below `error`, and an `error` (or
@@ -33,8 +32,13 @@ export function expectErrorLog(pattern: RegExp) {
   expectations.push({ pattern, seen: false });
 }
 
-afterEach(() => {
+/**
+ * Fails the test that expected an error log it never got, and forgets the expectations. Run
+ * after every test by the setup file (tests/setup/console.ts): a hook registered here would
+ * run for the first file of a worker only, as a worker loads this module once.
+ */
+export function checkErrorLogExpectations() {
   const missing = expectations.filter((e) => !e.seen).map((e) => String(e.pattern));
   expectations.length = 0;
   if (missing.length) throw new Error(`expected error log not written: ${missing.join(", ")}`);
-});
+}

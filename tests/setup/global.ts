@@ -1,4 +1,5 @@
 import { FUZZ_RUNS } from "../fuzz/hostile.ts";
+import { dropPostgresTemplates } from "./postgres-templates.ts";
 import { TEST_TIER, testDatabaseUrl } from "./tier.ts";
 
 /** Says which tier runs and on which database backends, before and after the run. */
@@ -13,7 +14,10 @@ export default function setup() {
     `Test tier: ${TEST_TIER} (fuzz: ${FUZZ_RUNS} requests per endpoint). ` +
     `Database suites run on: ${backends}`;
   console.log(`\n${line}\n`);
-  return () => console.log(`\n${line}\n`);
+  return async () => {
+    if (url) await dropPostgresTemplates(url);
+    console.log(`\n${line}\n`);
+  };
 }
 
 function redact(url: string): string {
