@@ -19,8 +19,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Vitest's default is one worker fewer than the cores: one on a two-core machine. Much of
-    // a suite waits (child processes, SMTP, timers), so the fast tier runs two files at once;
-    // the whole suite keeps the default, its timings measured that way.
-    maxWorkers: TEST_TIER === "fast" ? 2 : undefined,
+    // a suite waits (the database server, child processes, SMTP, timers), so both tiers run two
+    // files at once.
+    maxWorkers: 2,
+    // A worker keeps the modules it has loaded from one file to the next: loading the app's
+    // module graph again for every file spent about a quarter of each run. The suites hold
+    // their state in what they create (a database, a server, services), never in a module,
+    // which is what makes this safe; a file that needs a fresh module graph says so itself.
+    isolate: false,
   },
 });
