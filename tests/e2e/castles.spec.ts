@@ -147,6 +147,9 @@ describe("the castle network's loading and error states", () => {
   it("refuses dates past the booking horizon in the browser, and carries good ones to the form", async () => {
     const page = await browser.newPage({ locale: "fr-FR" });
     await page.goto("/castles?lang=fr");
+    // Typed before hydration, the dates would be replaced by the hydrated form's empty state.
+    await page.waitForLoadState("networkidle");
+    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
     const dates = page.getByTestId("stay-dates");
     const checkIn = dates.getByLabel(frCommon.catalogueDates.checkIn, { exact: true });
     const checkOut = dates.getByLabel(frCommon.catalogueDates.checkOut, { exact: true });
@@ -163,7 +166,9 @@ describe("the castle network's loading and error states", () => {
     const end = addDays(start, 4);
     await checkIn.fill(start);
     await checkOut.fill(end);
-    expect(await dates.textContent()).not.toContain(frCommon.validation.dateBeyondWindow);
+    await expect
+      .poll(() => dates.textContent())
+      .not.toContain(frCommon.validation.dateBeyondWindow);
     await page.getByRole("button", { name: frCommon.filters.apply }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get("checkOut")).toBe(end);
     // The first result, its Book button, and the form starts with the dates.
