@@ -172,7 +172,10 @@ describe("the castle network's loading and error states", () => {
     await page.getByRole("button", { name: frCommon.filters.apply }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get("checkOut")).toBe(end);
     // The first result, its Book button, and the form starts with the dates.
-    await page.locator('main ul a[href^="/property/"]').first().click();
+    // The results of the dated search link with the dates (the list before it did not).
+    const firstResult = page.locator('main ul a[href^="/property/"]').first();
+    await expect.poll(() => firstResult.getAttribute("href")).toContain(`checkIn=${start}`);
+    await firstResult.click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/property\//);
     expect(new URL(page.url()).searchParams.get("checkIn")).toBe(start);
     await page.locator('a[href^="/booking/"]').first().click();
