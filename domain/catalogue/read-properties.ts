@@ -256,10 +256,12 @@ export interface Shares {
   facts: Map<string, number>;
   words: Map<string, number>;
 }
-let shares: { at: number; shares: Shares } | undefined;
+/** Per database: a process that opens several (the test suites) must not read one's figures for another. */
+const sharesByDatabase = new WeakMap<object, { at: number; shares: Shares }>();
 const SHARES_TTL_MS = 10 * 60_000;
 
 async function sharesOf(deps: Deps): Promise<Shares> {
+  const shares = sharesByDatabase.get(deps.db);
   if (shares && performance.now() - shares.at < SHARES_TTL_MS) return shares.shares;
   const result = await deps.db.execute(sql`
     select s.attname as column, x.lexeme, x.share
@@ -274,16 +276,22 @@ async function sharesOf(deps: Deps): Promise<Shares> {
     new Map(
       rows.filter((row) => row.column === column).map((row) => [row.lexeme, Number(row.share)]),
     );
-  shares = { at: performance.now(), shares: { facts: of("facts"), words: of("search_vector") } };
-  return shares.shares;
+  const read = { facts: of("facts"), words: of("search_vector") };
+  sharesByDatabase.set(deps.db, { at: performance.now(), shares: read });
+  return read;
 }
 
 /**
  * Replaces the statistics searches use until they are next read (SHARES_TTL_MS): a test makes
  * a word rare with it on a catalogue too small for the database's own figures to say so.
  */
-export function setSearchStatistics(statistics: Shares): void {
-  shares = { at: performance.now(), shares: statistics };
+export function setSearchStatistics(deps: Pick<Deps, "db">, statistics: Shares): void {
+  sharesByDatabase.set(deps.db, { at: performance.now(), shares: statistics });
+}
+
+/** The next search reads the database's own figures again (after an ANALYZE, say). */
+export function forgetSearchStatistics(deps: Pick<Deps, "db">): void {
+  sharesByDatabase.delete(deps.db);
 }
 
 /**
