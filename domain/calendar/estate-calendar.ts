@@ -155,18 +155,7 @@ export async function readEstateCalendar(
     // in it: those with a stay row are the stays; the pending ones and any confirmed one
     // without a row are listed apart.
     db
-      .select({
-        id: guestRequests.id,
-        kind: guestRequests.kind,
-        reference: guestRequests.reference,
-        status: guestRequests.status,
-        firstName: guestRequests.firstName,
-        lastName: guestRequests.lastName,
-        details: guestRequests.details,
-        start: guestRequests.stayStart,
-        end: guestRequests.stayEnd,
-        placed: calendarEntries.id,
-      })
+      .select({ ...REQUEST_ON_CALENDAR, placed: calendarEntries.id })
       .from(guestRequests)
       .leftJoin(calendarEntries, eq(calendarEntries.requestId, guestRequests.id))
       .where(
@@ -436,6 +425,19 @@ async function insertBlock(
   });
 }
 
+/** What the calendar shows of a request, read for its stays and for a block's warning alike. */
+const REQUEST_ON_CALENDAR = {
+  id: guestRequests.id,
+  kind: guestRequests.kind,
+  reference: guestRequests.reference,
+  status: guestRequests.status,
+  firstName: guestRequests.firstName,
+  lastName: guestRequests.lastName,
+  details: guestRequests.details,
+  start: guestRequests.stayStart,
+  end: guestRequests.stayEnd,
+};
+
 /** The pending requests of the estate whose nights share one with `nights`, earliest first. */
 async function readPendingOn(
   db: Database,
@@ -444,17 +446,7 @@ async function readPendingOn(
   viewer: CalendarViewer,
 ): Promise<CalendarRequestEntry[]> {
   const rows = await db
-    .select({
-      id: guestRequests.id,
-      kind: guestRequests.kind,
-      reference: guestRequests.reference,
-      status: guestRequests.status,
-      firstName: guestRequests.firstName,
-      lastName: guestRequests.lastName,
-      details: guestRequests.details,
-      start: guestRequests.stayStart,
-      end: guestRequests.stayEnd,
-    })
+    .select(REQUEST_ON_CALENDAR)
     .from(guestRequests)
     .where(
       and(

@@ -11,7 +11,7 @@ import {
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { enqueueMail, type QueuedMail } from "../mail/outbox.ts";
-import { escapeHtml, layout, type RenderedMail } from "../mail/templates.ts";
+import { factsMail, type RenderedMail } from "../mail/templates.ts";
 import { estateNameIn } from "../owners/owner-requests.ts";
 import { formatDate } from "../requests/summary.ts";
 import { feedLabel } from "./collisions.ts";
@@ -233,33 +233,14 @@ export function renderImportCollisionMail(
   });
   const ask = t("mail.importCollision.ask");
   const linkLabel = t("mail.importCollision.link");
-  const text = [
-    intro,
-    "",
-    ...rows.map(([label, value]) => `${label}: ${value}`),
-    "",
-    ask,
-    `${linkLabel} ${calendarUrl}`,
-    "",
-    t("mail.signature"),
-  ].join("\n");
-  const table = rows
-    .map(
-      ([label, value]) =>
-        `<tr><th align="left" style="padding:4px 12px 4px 0;color:#555">${escapeHtml(label)}</th>` +
-        `<td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
-    )
-    .join("\n");
-  const html = layout(
+  return factsMail({
     language,
     subject,
-    [
-      `<p>${escapeHtml(intro)}</p>`,
-      `<table role="presentation" style="border-collapse:collapse;font-size:14px">\n${table}\n</table>`,
-      `<p>${escapeHtml(ask)}</p>`,
-      `<p><a href="${escapeHtml(calendarUrl)}">${escapeHtml(linkLabel)}</a></p>`,
-      `<p>${escapeHtml(t("mail.signature"))}</p>`,
-    ].join("\n"),
-  );
-  return { subject, text, html };
+    intro,
+    rows,
+    ask,
+    linkLabel,
+    url: calendarUrl,
+    signature: t("mail.signature"),
+  });
 }

@@ -297,3 +297,49 @@ export function escapeHtml(value: string): string {
     .replaceAll('"', "&quot;")
     .replaceAll("'", "&#39;");
 }
+
+/**
+ * A mail that states facts as a table between an introduction and a request to act, with one
+ * link and the signature: the same in text and HTML, so each template only says what it holds.
+ */
+export function factsMail(mail: {
+  language: string;
+  subject: string;
+  intro: string;
+  rows: [label: string, value: string][];
+  ask: string;
+  linkLabel: string;
+  url: string;
+  signature: string;
+}): RenderedMail {
+  const { language, subject, intro, rows, ask, linkLabel, url, signature } = mail;
+  const text = [
+    intro,
+    "",
+    ...rows.map(([label, value]) => `${label}: ${value}`),
+    "",
+    ask,
+    `${linkLabel} ${url}`,
+    "",
+    signature,
+  ].join("\n");
+  const table = rows
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" style="padding:4px 12px 4px 0;color:#555">${escapeHtml(label)}</th>` +
+        `<td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
+    )
+    .join("\n");
+  const html = layout(
+    language,
+    subject,
+    [
+      `<p>${escapeHtml(intro)}</p>`,
+      `<table role="presentation" style="border-collapse:collapse;font-size:14px">\n${table}\n</table>`,
+      `<p>${escapeHtml(ask)}</p>`,
+      `<p><a href="${escapeHtml(url)}">${escapeHtml(linkLabel)}</a></p>`,
+      `<p>${escapeHtml(signature)}</p>`,
+    ].join("\n"),
+  );
+  return { subject, text, html };
+}

@@ -5,7 +5,7 @@ import type { Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { nightsBetween } from "../calendar/nights.ts";
 import { enqueueMail } from "../mail/outbox.ts";
-import { escapeHtml, layout, type RenderedMail } from "../mail/templates.ts";
+import { factsMail, type RenderedMail } from "../mail/templates.ts";
 import { countryName, formatDate } from "../requests/summary.ts";
 import { countryCodeOf, estateNameIn, guestsOf, ownersToTell } from "./owner-requests.ts";
 
@@ -72,35 +72,16 @@ export function renderOwnerRequestMail(
   const intro = t("owner.ownerRequests.mail.intro", { estate: facts.estateName });
   const ask = t("owner.ownerRequests.mail.ask");
   const linkLabel = t("owner.ownerRequests.mail.link");
-  const text = [
-    intro,
-    "",
-    ...rows.map(([label, value]) => `${label}: ${value}`),
-    "",
-    ask,
-    `${linkLabel} ${dashboardUrl}`,
-    "",
-    t("mail.signature"),
-  ].join("\n");
-  const table = rows
-    .map(
-      ([label, value]) =>
-        `<tr><th align="left" style="padding:4px 12px 4px 0;color:#555">${escapeHtml(label)}</th>` +
-        `<td style="padding:4px 0">${escapeHtml(value)}</td></tr>`,
-    )
-    .join("\n");
-  const html = layout(
+  return factsMail({
     language,
     subject,
-    [
-      `<p>${escapeHtml(intro)}</p>`,
-      `<table role="presentation" style="border-collapse:collapse;font-size:14px">\n${table}\n</table>`,
-      `<p>${escapeHtml(ask)}</p>`,
-      `<p><a href="${escapeHtml(dashboardUrl)}">${escapeHtml(linkLabel)}</a></p>`,
-      `<p>${escapeHtml(t("mail.signature"))}</p>`,
-    ].join("\n"),
-  );
-  return { subject, text, html };
+    intro,
+    rows,
+    ask,
+    linkLabel,
+    url: dashboardUrl,
+    signature: t("mail.signature"),
+  });
 }
 
 /**
