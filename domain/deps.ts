@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/client.ts";
+import type { Clock } from "./clock.ts";
 import type { FactsIndex } from "./catalogue/facts-index.ts";
 import type { PasswordCost } from "./staff/passwords.ts";
 
@@ -24,4 +25,6 @@ export interface Deps {
    * the standard cost hashing alone took minutes of every run.
    */
   passwordCost?: PasswordCost;
+  /** The time domain code reads (clock.ts); the system clock unless set. */
+  clock?: Clock;
 }
