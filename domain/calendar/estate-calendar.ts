@@ -8,6 +8,7 @@ import { NotFoundError, ValidationError } from "../errors.ts";
 import { recordEvent } from "../events/record-event.ts";
 import { earliestBookableDate } from "../requests/dates.ts";
 import type { RequestStatus } from "../requests/options.ts";
+import { PROCESSES } from "../requests/process.ts";
 import type { BlockKind, CollidingEntry } from "./calendar.schema.ts";
 import { findCollisions, isDeadlock, isExclusionViolation } from "./collisions.ts";
 import { fromDateRange, type Nights, toDateRange } from "./nights.ts";
@@ -79,7 +80,7 @@ export interface EstateCalendar {
 }
 
 /** Pending requests: tentative, they close no nights to guests. */
-const PENDING: RequestStatus[] = ["New", "Contacted", "In progress"];
+const PENDING = PROCESSES.booking.open;
 
 const COLLECTION_OF = {
   property_booking: "bookings",

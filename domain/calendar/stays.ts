@@ -1,21 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import { withTransaction } from "../../db/client.ts";
-import {
-  calendarEntries,
-  guestRequests,
-  guestRequestStatusHistory,
-  properties,
-} from "../../db/schema/index.ts";
+import { calendarEntries } from "../../db/schema/index.ts";
 import type { Database } from "../../db/client.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import { recordRequestEvent } from "../events/request-events.ts";
-import type { Deps } from "../deps.ts";
-import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
-import { getRequestDetail, isUuid, type RequestDetail } from "../staff/inbox.ts";
-import type { StaffUser } from "../staff/staff-user.ts";
-import type { CollidingEntry, StayKind } from "./calendar.schema.ts";
-import { findCollisions, isDeadlock, isExclusionViolation } from "./collisions.ts";
+import type { CollidingEntry } from "./calendar.schema.ts";
+import { isDeadlock, isExclusionViolation } from "./collisions.ts";
 import { type Nights, toDateRange } from "./nights.ts";
 
 /**
@@ -87,90 +77,6 @@ export async function releaseStay(tx: Database, requestId: string): Promise<void
       { db: tx },
       { propertyIds: released.map((row) => row.propertyId) },
     );
-}
-
-export type SetStayResult =
-  | { outcome: "changed"; request: RequestDetail }
-  | { outcome: "not_found" }
-  | { outcome: "unknown_estate" }
-  | { outcome: "conflict"; current: RequestDetail }
-  | { outcome: "collision"; collidesWith: [CollidingEntry, ...CollidingEntry[]] };
-
-/**
- * Staff set the estate and nights a booking request (or property booking) would take: "assign
- * an estate" on a general request, or exact dates for a flexible one. Recorded in the history.
- * A Confirmed request moves its stay in the same transaction, refused (409) if the new nights
- * are taken; a pending one is checked against the calendar too, so staff learn of a collision
- * now rather than at the confirmation.
- */
-export async function setRequestStay(
-  deps: Pick<Deps, "db" | "log">,
-  input: {
-    id: string;
-    kind: StayKind;
-    propertyId: number;
-    nights: Nights;
-    version?: number;
-    actor: StaffUser;
-    /** With the site's address, the owners of a newly assigned estate are mailed. */
-    ownerMail?: { publicUrl: string };
-  },
-): Promise<SetStayResult> {
-  const { id, kind, propertyId, nights, actor } = input;
-  if (!isUuid(id)) return { outcome: "not_found" };
-  const result = await retryOnTakenNights(
-    () =>
-      withTransaction(deps.db, async (db) => {
-        const [current] = await db
-          .select()
-          .from(guestRequests)
-          .where(and(eq(guestRequests.id, id), eq(guestRequests.kind, kind)))
-          .for("update");
-        if (!current) return { outcome: "not_found" } as const;
-        if (input.version !== undefined && input.version !== current.version)
-          return { outcome: "conflict" } as const;
-        const [estate] = await db
-          .select({ id: properties.id })
-          .from(properties)
-          .where(eq(properties.id, propertyId));
-        if (!estate) return { outcome: "unknown_estate" } as const;
-        const collisions = await findCollisions(db, propertyId, nights, { ignoreRequestId: id });
-        if (collisions.length > 0) throw new NightsTaken(propertyId, nights);
-        await db
-          .update(guestRequests)
-          .set({
-            propertyId,
-            stayStart: nights.start,
-            stayEnd: nights.end,
-            version: sql`${guestRequests.version} + 1`,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(guestRequests.id, id));
-        await db.insert(guestRequestStatusHistory).values({
-          requestId: id,
-          fromStatus: current.status,
-          toStatus: current.status,
-          changedBy: actor.email,
-          changedByUserId: actor.id,
-          event: "stay",
-          stayPropertyId: propertyId,
-          stayStart: nights.start,
-          stayEnd: nights.end,
-        });
-        if (current.status === "Confirmed") await holdStay(db, id, { propertyId, nights });
-        if (input.ownerMail && current.propertyId !== propertyId)
-          await queueOwnerRequestMail(db, { requestId: id, publicUrl: input.ownerMail.publicUrl });
-        return { outcome: "changed" } as const;
-      }),
-    (taken) => findCollisions(deps.db, taken.propertyId, taken.nights, { ignoreRequestId: id }),
-  );
-  if (result.outcome === "not_found" || result.outcome === "unknown_estate") return result;
-  if (result.outcome === "collision") return result;
-  const request = await getRequestDetail(deps, id, kind);
-  if (!request) return { outcome: "not_found" };
-  if (result.outcome === "conflict") return { outcome: "conflict", current: request };
-  deps.log.info({ requestId: id, propertyId, nights, by: actor.id }, "request stay set");
-  return { outcome: "changed", request };
 }
 
 /**

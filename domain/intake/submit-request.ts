@@ -1,20 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { withTransaction } from "../../db/client.ts";
 import { eq } from "drizzle-orm";
-import { guestRequestStatusHistory, guestRequests, properties } from "../../db/schema/index.ts";
+import { properties } from "../../db/schema/index.ts";
 import type { Language } from "../../i18n/config.ts";
 import { checkBotToken, spendBotToken } from "../bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../bot-check/config.ts";
 import type { Deps } from "../deps.ts";
 import { BotCheckError, IdempotencyConflictError } from "../errors.ts";
 import { stayNights } from "../calendar/nights.ts";
-import { recordRequestEvent } from "../events/request-events.ts";
-import { enqueueMail } from "../mail/outbox.ts";
-import { renderGuestConfirmation, renderStaffNotification } from "../mail/templates.ts";
-import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
 import type { RequestKind } from "../requests/options.ts";
-import { dueTimesOf, responseHoursOf, type ResponseWindows } from "../requests/lifecycle.ts";
-import { staffDetailsUrl } from "../staff/collections.ts";
+import { applyTransition } from "../requests/apply-transition.ts";
+import { responseHoursOf, type ResponseWindows } from "../requests/lifecycle.ts";
+import { nowOf } from "../clock.ts";
 import { checkGuestRequest } from "./check-guest-request.ts";
 import {
   claimIdempotencyKey,
@@ -93,7 +90,7 @@ export async function submitGuestRequest(
   if (!verified) throw new BotCheckError();
 
   const id = randomUUID();
-  const createdAt = new Date();
+  const createdAt = nowOf(deps);
   const reference = makeReference(input.kind);
   const statusToken = makeStatusToken();
   const answer: StoredRequestAnswer = {
@@ -101,15 +98,6 @@ export async function submitGuestRequest(
     reference,
     status: "New",
     createdAt: createdAt.toISOString(),
-  };
-  const mailRequest = {
-    kind: input.kind,
-    reference,
-    language: input.language,
-    firstName: details.firstName,
-    lastName: details.lastName,
-    email: details.email,
-    details,
   };
   const statusUrl = `${config.publicUrl}/requests/${statusToken}?lang=${input.language}`;
   // A property booking's nights, which its confirmation will claim on the calendar.
@@ -150,57 +138,39 @@ export async function submitGuestRequest(
       estate?.responseHours ?? null,
       config.responseWindows ?? { responseHours: 48 },
     );
-    const due = hours === null ? { dueAt: null, remindAt: null } : dueTimesOf(createdAt, hours);
-    await db.insert(guestRequests).values({
-      id,
-      kind: input.kind,
-      reference,
-      language: input.language,
-      email: details.email,
-      firstName: details.firstName,
-      lastName: details.lastName,
-      phone: String(details.phoneNumber ?? details.phone ?? ""),
-      memberStatus: typeof details.memberStatus === "string" ? details.memberStatus : null,
-      propertyId,
-      stayStart: stay.start,
-      stayEnd: stay.end,
-      details,
-      statusTokenHash: hashStatusToken(statusToken),
+    await applyTransition(
+      db,
+      null,
+      {
+        type: "submit",
+        row: {
+          id,
+          kind: input.kind,
+          reference,
+          language: input.language,
+          email: details.email,
+          firstName: details.firstName,
+          lastName: details.lastName,
+          phone: String(details.phoneNumber ?? details.phone ?? ""),
+          memberStatus: typeof details.memberStatus === "string" ? details.memberStatus : null,
+          propertyId,
+          stayStart: stay.start,
+          stayEnd: stay.end,
+          details,
+          statusTokenHash: hashStatusToken(statusToken),
+        },
+        responseHours: hours,
+        statusUrl,
+        staff: {
+          staffEmail: config.staffEmail,
+          staffLanguage: config.staffLanguage ?? "en",
+          publicUrl: config.publicUrl,
+        },
+      },
+      { kind: "guest" },
       createdAt,
-      updatedAt: createdAt,
-      dueAt: due.dueAt,
-      remindAt: due.remindAt,
-    });
+    );
     await keepStatusLink(db, linkKey, id, statusToken);
-    await db.insert(guestRequestStatusHistory).values({
-      requestId: id,
-      fromStatus: null,
-      toStatus: "New",
-      changedBy: "guest",
-      changedAt: createdAt,
-    });
-    await recordRequestEvent(db, { type: "request.created", requestId: id, actor: "guest" });
-    await enqueueMail(db, [
-      {
-        template: `${input.kind}.confirmation`,
-        recipient: details.email,
-        requestId: id,
-        ...renderGuestConfirmation(mailRequest, statusUrl),
-      },
-      {
-        template: `${input.kind}.staff`,
-        recipient: config.staffEmail,
-        requestId: id,
-        ...renderStaffNotification(
-          mailRequest,
-          config.staffLanguage,
-          staffDetailsUrl(config.publicUrl, input.kind, id),
-        ),
-      },
-    ]);
-    // The estate's owner hears of a request for it, with the request or not at all.
-    if (propertyId !== null)
-      await queueOwnerRequestMail(db, { requestId: id, publicUrl: config.publicUrl });
   });
   if (raced && input.idempotencyKey) {
     const earlier = await findStoredAnswer(deps.db, input.kind, input.idempotencyKey, bodyHash);

@@ -1,4 +1,5 @@
 import type { RequestKind, RequestStatus } from "../requests/options.ts";
+import { PROCESSES } from "../requests/process.ts";
 
 /**
  * The owner in the loop's shared constants, free of the database so the
@@ -19,7 +20,7 @@ export const COLLECTION_OF_KIND: Record<string, OwnerRequestCollection> = {
 };
 
 /** The statuses on which an owner's view still matters: staff have not decided yet. */
-export const PENDING_STATUSES: readonly RequestStatus[] = ["New", "Contacted", "In progress"];
+export const PENDING_STATUSES: readonly RequestStatus[] = PROCESSES.booking.open;
 
 /** The longest note an owner may add to a view. */
 export const OWNER_VIEW_NOTE_MAX_LENGTH = 1000;

@@ -23,7 +23,8 @@ import { extendRequestDue } from "../staff/extend-due.ts";
 import { getInboxOverview, getRequestDetail, listInbox } from "../staff/inbox.ts";
 import { InboxFilterSchema } from "../staff/inbox.schema.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
-import { dueTimesOf, type LifecycleConfig, responseHoursOf, runLifecycle } from "./lifecycle.ts";
+import { dueTimesOf } from "./apply-transition.ts";
+import { type LifecycleConfig, responseHoursOf, runLifecycle } from "./lifecycle.ts";
 import type { RequestKind, RequestStatus } from "./options.ts";
 
 const T0 = new Date("2026-06-15T12:00:00Z");
@@ -32,14 +33,16 @@ const STAFF = "staff@castellum.test";
 /** REQUEST_RESPONSE_HOURS=0.01: 36 seconds, the reminder at 27. */
 const HOURS = 0.01;
 
-const configAt = (now: Date, overrides: Partial<LifecycleConfig> = {}): LifecycleConfig => ({
+const configOf = (overrides: Partial<LifecycleConfig> = {}): LifecycleConfig => ({
   responseHours: HOURS,
   staffEmail: STAFF,
   staffLanguage: "en",
   publicUrl: "https://castellum.test",
-  now: () => now,
   ...overrides,
 });
+
+/** `deps` reading a clock that stands at `now`. */
+const when = (deps: Deps, now: Date): Deps => ({ ...deps, clock: () => now });
 
 const ACTOR: StaffUser = {
   id: randomUUID(),
@@ -143,10 +146,16 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
 
   it("closes an unanswered request at its due time, not before, and tells the guest in French", async () => {
     const request = await makeRequest(deps(), { language: "fr" });
-    expect(await runLifecycle(deps(), configAt(at(35)))).toEqual({ reminded: 1, expired: 0 });
+    expect(await runLifecycle(when(deps(), at(35)), configOf())).toEqual({
+      reminded: 1,
+      expired: 0,
+    });
     expect((await findRequestByStatusToken(deps(), request.token))?.status).toBe("New");
 
-    expect(await runLifecycle(deps(), configAt(at(36)))).toEqual({ reminded: 0, expired: 1 });
+    expect(await runLifecycle(when(deps(), at(36)), configOf())).toEqual({
+      reminded: 0,
+      expired: 1,
+    });
     const view = await findRequestByStatusToken(deps(), request.token);
     expect(view).toMatchObject({
       status: "Rejected",
@@ -184,7 +193,10 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
   it("leaves a Confirmed request, and so its nights, alone", async () => {
     // A Confirmed request is not open: the job leaves it and its nights alone.
     const confirmed = await makeRequest(deps(), { status: "Confirmed" });
-    expect(await runLifecycle(deps(), configAt(at(3600)))).toEqual({ reminded: 0, expired: 0 });
+    expect(await runLifecycle(when(deps(), at(3600)), configOf())).toEqual({
+      reminded: 0,
+      expired: 0,
+    });
     expect((await findRequestByStatusToken(deps(), confirmed.token))?.status).toBe("Confirmed");
   });
 
@@ -209,14 +221,14 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
       closeSecond = () => handle.close();
     }
     try {
-      const now = configAt(at(60), { batchSize: 3 });
+      const config = configOf({ batchSize: 3 });
       const reports = await Promise.all([
-        runLifecycle(deps(), now),
-        runLifecycle(second, now),
-        runLifecycle(second, now),
+        runLifecycle(when(deps(), at(60)), config),
+        runLifecycle(when(second, at(60)), config),
+        runLifecycle(when(second, at(60)), config),
       ]);
       // "Restart": a fresh runner later finds nothing left to do.
-      const restarted = await runLifecycle(second, configAt(at(120)));
+      const restarted = await runLifecycle(when(second, at(120)), configOf());
       expect(restarted.expired).toBe(0);
       expect(reports.reduce((sum, report) => sum + report.expired, 0)).toBe(made.length);
     } finally {
@@ -253,11 +265,12 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
   it("reminds staff once, in STAFF_LANGUAGE, with a link to the request's details", async () => {
     const request = await makeRequest(deps(), { kind: "booking_request", hours: 4 });
     // Three quarters of four hours: three hours after arrival.
-    expect((await runLifecycle(deps(), configAt(at(3 * 3600 - 1)))).reminded).toBe(0);
-    const config = configAt(at(3 * 3600), { staffLanguage: "it" });
-    const runs = await Promise.all([runLifecycle(deps(), config), runLifecycle(deps(), config)]);
+    expect((await runLifecycle(when(deps(), at(3 * 3600 - 1)), configOf())).reminded).toBe(0);
+    const config = configOf({ staffLanguage: "it" });
+    const atThree = when(deps(), at(3 * 3600));
+    const runs = await Promise.all([runLifecycle(atThree, config), runLifecycle(atThree, config)]);
     expect(runs.reduce((sum, run) => sum + run.reminded, 0)).toBe(1);
-    expect((await runLifecycle(deps(), configAt(at(3 * 3600 + 60)))).reminded).toBe(0);
+    expect((await runLifecycle(when(deps(), at(3 * 3600 + 60)), configOf())).reminded).toBe(0);
 
     await deliver();
     const mails = mailsTo(STAFF);
@@ -278,7 +291,7 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
 
     const never = await makeRequest(deps(), { kind: "membership", hours: null });
     const timed = await makeRequest(deps(), { kind: "membership", hours: 2, language: "zh" });
-    expect((await runLifecycle(deps(), configAt(at(365 * 86_400)))).expired).toBe(1);
+    expect((await runLifecycle(when(deps(), at(365 * 86_400)), configOf())).expired).toBe(1);
     expect((await findRequestByStatusToken(deps(), never.token))?.status).toBe("New");
     expect(await findRequestByStatusToken(deps(), timed.token)).toMatchObject({
       status: "Declined",
@@ -307,7 +320,7 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
     // Contacted is still waiting for an answer: staff extend it if they need longer.
     expect((await change(contacted.id, "booking_request", "Contacted")).outcome).toBe("changed");
 
-    expect((await runLifecycle(deps(), configAt(at(3600)))).expired).toBe(1);
+    expect((await runLifecycle(when(deps(), at(3600)), configOf())).expired).toBe(1);
     expect((await findRequestByStatusToken(deps(), confirmed.token))?.status).toBe("Confirmed");
     expect(await findRequestByStatusToken(deps(), rejected.token)).toMatchObject({
       status: "Rejected",
@@ -320,8 +333,9 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
 
   it("gives a request staff reopen after its due time a fresh window, then closes it once", async () => {
     const request = await makeRequest(deps(), { kind: "booking_request" });
-    expect((await runLifecycle(deps(), configAt(at(3600)))).expired).toBe(1);
-    const reopened = await changeRequestStatus(deps(), {
+    expect((await runLifecycle(when(deps(), at(3600)), configOf())).expired).toBe(1);
+    const reopenedAt = at(7200).getTime();
+    const reopened = await changeRequestStatus(when(deps(), new Date(reopenedAt)), {
       id: request.id,
       kind: "booking_request",
       actor: ACTOR,
@@ -333,31 +347,28 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
       .from(guestRequests)
       .where(eq(guestRequests.id, request.id));
     // The window it had (0.01 hours), counted from the reopening rather than from its arrival.
-    const reopenedAt = Date.now();
-    expect(row?.dueAt?.getTime()).toBeGreaterThan(reopenedAt);
-    expect(row?.dueAt?.getTime()).toBeLessThanOrEqual(reopenedAt + HOURS * 3_600_000);
+    expect(row?.dueAt?.getTime()).toBe(reopenedAt + HOURS * 3_600_000);
     expect(row?.remindedAt).toBeNull();
 
     // A run straight after the reopening leaves it open; one after its new due time closes it.
-    expect((await runLifecycle(deps(), configAt(new Date(reopenedAt)))).expired).toBe(0);
+    expect((await runLifecycle(when(deps(), new Date(reopenedAt)), configOf())).expired).toBe(0);
     expect((await findRequestByStatusToken(deps(), request.token))?.status).toBe("New");
     const later = new Date(reopenedAt + 3_600_000);
-    expect((await runLifecycle(deps(), configAt(later))).expired).toBe(1);
-    expect((await runLifecycle(deps(), configAt(later))).expired).toBe(0);
+    expect((await runLifecycle(when(deps(), later), configOf())).expired).toBe(1);
+    expect((await runLifecycle(when(deps(), later), configOf())).expired).toBe(0);
     expect(await systemRows(request.id)).toHaveLength(2);
   });
 
   it("records a due extension in the history and keeps the request open until the new time", async () => {
     const request = await makeRequest(deps(), { kind: "booking_request", hours: 4 });
     // Reminded at three hours...
-    expect((await runLifecycle(deps(), configAt(at(3 * 3600)))).reminded).toBe(1);
+    expect((await runLifecycle(when(deps(), at(3 * 3600)), configOf())).reminded).toBe(1);
     const newDue = at(10 * 3600);
-    const extended = await extendRequestDue(deps(), {
+    const extended = await extendRequestDue(when(deps(), at(3 * 3600 + 60)), {
       id: request.id,
       kind: "booking_request",
       dueAt: newDue,
       actor: ACTOR,
-      now: at(3 * 3600 + 60),
     });
     expect(extended.outcome).toBe("changed");
     if (extended.outcome !== "changed") return;
@@ -370,34 +381,32 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
       dueAt: newDue.toISOString(),
     });
     // ...past the old due time nothing happens; a new reminder comes before the new one.
-    expect(await runLifecycle(deps(), configAt(at(4 * 3600 + 1)))).toEqual({
+    expect(await runLifecycle(when(deps(), at(4 * 3600 + 1)), configOf())).toEqual({
       reminded: 0,
       expired: 0,
     });
-    expect((await runLifecycle(deps(), configAt(at(9 * 3600)))).reminded).toBe(1);
-    expect((await runLifecycle(deps(), configAt(newDue))).expired).toBe(1);
+    expect((await runLifecycle(when(deps(), at(9 * 3600)), configOf())).reminded).toBe(1);
+    expect((await runLifecycle(when(deps(), newDue), configOf())).expired).toBe(1);
 
     // A due time in the past, or for a closed request, is refused.
     const other = await makeRequest(deps(), { hours: 4 });
     expect(
       (
-        await extendRequestDue(deps(), {
+        await extendRequestDue(when(deps(), at(120)), {
           id: other.id,
           kind: "property_booking",
           dueAt: at(60),
           actor: ACTOR,
-          now: at(120),
         })
       ).outcome,
     ).toBe("not_future");
     expect(
       (
-        await extendRequestDue(deps(), {
+        await extendRequestDue(when(deps(), at(11 * 3600)), {
           id: request.id,
           kind: "booking_request",
           dueAt: at(20 * 3600),
           actor: ACTOR,
-          now: at(11 * 3600),
         })
       ).outcome,
     ).toBe("closed");

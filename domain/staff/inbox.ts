@@ -29,7 +29,7 @@ import type { Language } from "../../i18n/config.ts";
 import { latestOwnerViews, listOwnerViews } from "../owners/owner-requests.ts";
 import { ValidationError } from "../errors.ts";
 import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";
-import { OPEN_STATUSES } from "../requests/lifecycle.ts";
+import { ANY_OPEN_STATUSES_SQL, isOpenStatus } from "../requests/process.ts";
 import type { z } from "zod";
 import type {
   InboxItemSchema,
@@ -99,11 +99,11 @@ function toItem(row: Row, now = new Date()): Omit<InboxItem, "ownerView"> {
   };
 }
 
-const isOpen = (kind: RequestKind, status: RequestStatus) =>
-  OPEN_STATUSES[kind === "membership" ? "membership" : "booking"].includes(status);
+const isOpen = isOpenStatus;
+const OPEN = sql.raw(ANY_OPEN_STATUSES_SQL);
 
 /** Sorting by due time: open requests with a due time first, soonest first; the rest after. */
-const dueKey = sql`coalesce(case when ${guestRequests.status} in ('New', 'Contacted', 'In progress', 'In review') then ${guestRequests.dueAt} end, 'infinity'::timestamptz)`;
+const dueKey = sql`coalesce(case when ${guestRequests.status} in ${OPEN} then ${guestRequests.dueAt} end, 'infinity'::timestamptz)`;
 
 /** Items with the estate owner's latest view of each, read in one query. */
 async function withOwnerViews(
@@ -430,12 +430,7 @@ export async function getInboxOverview(
     deps.db
       .select({ n: count() })
       .from(guestRequests)
-      .where(
-        and(
-          sql`${guestRequests.status} in ('New', 'Contacted', 'In progress', 'In review')`,
-          lte(guestRequests.dueAt, now),
-        ),
-      ),
+      .where(and(sql`${guestRequests.status} in ${OPEN}`, lte(guestRequests.dueAt, now))),
   ]);
   const result: WeeklyCounts[] = [];
   for (let i = 0; i < weeks; i++) {

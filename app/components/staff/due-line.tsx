@@ -3,7 +3,7 @@ import { AlarmClock } from "lucide-react";
 import { cn } from "../ui/cn.ts";
 import { formatMoment } from "./format.ts";
 import type { InboxRow } from "./inbox-row.ts";
-import { OPEN_STATUSES } from "../../../domain/requests/lifecycle-statuses.ts";
+import { isOpenStatus } from "../../../domain/requests/process.ts";
 
 /**
  * A request's due time under its arrival in the inbox: shown while it waits for an
@@ -17,9 +17,7 @@ export function DueLine({
   locale: string;
 }) {
   const { t } = useTranslation();
-  const open = OPEN_STATUSES[row.kind === "membership" ? "membership" : "booking"].includes(
-    row.status,
-  );
+  const open = isOpenStatus(row.kind, row.status);
   if (!row.dueAt || !open) return null;
   return (
     <span

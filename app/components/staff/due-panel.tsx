@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { OPEN_STATUSES } from "../../../domain/requests/lifecycle-statuses.ts";
+import { isOpenStatus } from "../../../domain/requests/process.ts";
 import type { RequestDetail } from "../../../domain/staff/inbox.ts";
 import { DUE_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
 import { callApi } from "../../api-client.ts";
@@ -19,9 +19,7 @@ export function DuePanel({ detail, onChanged }: { detail: RequestDetail; onChang
   const [value, setValue] = useState("");
   const [error, setError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
-  const open = OPEN_STATUSES[detail.kind === "membership" ? "membership" : "booking"].includes(
-    detail.status,
-  );
+  const open = isOpenStatus(detail.kind, detail.status);
   if (!open || !detail.dueAt) return null;
 
   const submit = async (event: React.FormEvent) => {

@@ -1,0 +1,586 @@
+import { and, eq, sql } from "drizzle-orm";
+import { type Database, withTransaction } from "../../db/client.ts";
+import {
+  calendarFeeds,
+  calendarImportAlerts,
+  guestRequests,
+  guestRequestStatusHistory,
+  properties,
+} from "../../db/schema/index.ts";
+import { isLanguage, type Language } from "../../i18n/config.ts";
+import { translate } from "../../i18n/translate.ts";
+import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
+import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
+import type { Nights } from "../calendar/nights.ts";
+import {
+  holdStay,
+  NightsTaken,
+  releaseStay,
+  retryOnTakenNights,
+  stayOf,
+} from "../calendar/stays.ts";
+import { nowOf } from "../clock.ts";
+import type { Deps } from "../deps.ts";
+import { type EventActor, recordRequestEvent } from "../events/request-events.ts";
+import { enqueueMail } from "../mail/outbox.ts";
+import {
+  renderExpiry,
+  renderGuestConfirmation,
+  renderStaffNotification,
+  renderStaffReminder,
+  renderStatusChange,
+} from "../mail/templates.ts";
+import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
+import { staffDetailsUrl } from "../staff/collections.ts";
+import type { RequestKind, RequestStatus } from "./options.ts";
+import {
+  type ActorKind,
+  decide,
+  needsReason,
+  processOf,
+  type Refusal,
+  type TransitionName,
+} from "./process.ts";
+
+/**
+ * Carries out the request process (process.ts): the one place that writes a request's status,
+ * its due times, its history and its events, and that holds or frees its nights. Every caller
+ * hands in a row it has locked (`SELECT … FOR UPDATE`) in the transaction `tx`, so two
+ * instances acting on one request queue on the row and the second sees the first's result.
+ */
+
+export type GuestRequestRow = typeof guestRequests.$inferSelect;
+export type NewGuestRequestRow = Omit<
+  typeof guestRequests.$inferInsert,
+  "status" | "version" | "createdAt" | "updatedAt" | "dueAt" | "remindAt" | "remindedAt"
+>;
+
+export type Actor =
+  { kind: "guest" } | { kind: "system" } | { kind: "staff"; id: string; email: string };
+
+/** Who the history names for a guest or the system. */
+export const SYSTEM_ACTOR = "system" as const;
+
+/** The share of the window after which staff are reminded. */
+export const REMINDER_SHARE = 0.75;
+
+/** Where staff mail goes and in which language, and the site's address for links. */
+export interface StaffMailConfig {
+  staffEmail: string;
+  staffLanguage: Language;
+  publicUrl: string;
+}
+
+export type Transition =
+  | {
+      type: "submit";
+      row: NewGuestRequestRow;
+      /** The hours staff have to answer; null: the request never expires. */
+      responseHours: number | null;
+      /** The guest's status page, for their confirmation mail. */
+      statusUrl: string;
+      staff: StaffMailConfig;
+    }
+  | {
+      type: "set_status";
+      to: RequestStatus;
+      reason?: string | null;
+      /** Whether the guest's status page (and mail) shows the reason. */
+      shareReason?: boolean;
+      notifyGuest?: boolean;
+      /** Confirm although imported calendars mark some of the nights busy. */
+      confirmOverImported?: boolean;
+    }
+  | { type: "expire" }
+  | { type: "remind"; staff: StaffMailConfig }
+  | { type: "set_due"; dueAt: Date }
+  | {
+      type: "set_stay";
+      propertyId: number;
+      nights: Nights;
+      /** With the site's address, the owners of a newly assigned estate are mailed. */
+      ownerMail?: { publicUrl: string };
+    };
+
+export type ApplyResult =
+  | {
+      outcome: "applied";
+      from: RequestStatus | null;
+      to: RequestStatus;
+      /** Whether mail joined the outbox (the mail worker may look at once). */
+      mailed: boolean;
+    }
+  /** A move to the status the request already has: nothing written, nothing sent. */
+  | { outcome: "unchanged" }
+  | {
+      outcome: "refused";
+      refusal:
+        | Refusal
+        /** A refusal status without a reason. */
+        | "reason_required"
+        /** Expiry or a reminder before its time. */
+        | "not_due"
+        /** A due time that is not after now. */
+        | "not_future"
+        /** No such estate. */
+        | "unknown_estate";
+    }
+  /** Confirmed, but imported calendars hold some of the nights: nothing was written. */
+  | { outcome: "imported_busy"; importedBusy: [ImportedBusy, ...ImportedBusy[]] };
+
+const actorKindOf = (actor: Actor): ActorKind => actor.kind;
+
+const changedByOf = (actor: Actor): { changedBy: string; changedByUserId: string | null } =>
+  actor.kind === "staff"
+    ? { changedBy: actor.email, changedByUserId: actor.id }
+    : { changedBy: actor.kind === "guest" ? "guest" : SYSTEM_ACTOR, changedByUserId: null };
+
+const eventActorOf = (actor: Actor): EventActor => actor.kind;
+
+/** The due and reminder times of a window of `hours` starting at `from`. */
+export function dueTimesOf(from: Date, hours: number): { dueAt: Date; remindAt: Date } {
+  return windowFrom(from, hours * 3_600_000);
+}
+
+function windowFrom(from: Date, ms: number): { dueAt: Date; remindAt: Date } {
+  return {
+    dueAt: new Date(from.getTime() + ms),
+    remindAt: new Date(from.getTime() + ms * REMINDER_SHARE),
+  };
+}
+
+const guestLanguageOf = (row: { language: string }): Language =>
+  isLanguage(row.language) ? row.language : "en";
+
+const mailRequestOf = (row: GuestRequestRow) => ({
+  kind: row.kind,
+  reference: row.reference,
+  language: guestLanguageOf(row),
+  firstName: row.firstName,
+  lastName: row.lastName,
+  email: row.email,
+  details: row.details,
+});
+
+/**
+ * Applies `transition` to the request `current` (locked by the caller in `tx`; null for
+ * `submit`) as `actor`, at `now`. Refusals and no-ops write nothing. Throws NightsTaken when
+ * the calendar refuses the nights (the transaction must then roll back: see
+ * retryOnTakenNights).
+ */
+export async function applyTransition(
+  tx: Database,
+  current: GuestRequestRow | null,
+  transition: Transition,
+  actor: Actor,
+  now: Date,
+): Promise<ApplyResult> {
+  if (transition.type === "submit") return submit(tx, transition, actor, now);
+  if (!current) throw new Error("a transition other than submit needs the request's row");
+  const chosen = transition.type === "set_status" ? transition.to : undefined;
+  const decision = decide(
+    current.kind,
+    current.status,
+    transition.type as TransitionName,
+    actorKindOf(actor),
+    chosen,
+  );
+  if (!decision.allowed) return { outcome: "refused", refusal: decision.refusal };
+  switch (transition.type) {
+    case "set_status":
+      if (!decision.changes) return { outcome: "unchanged" };
+      return setStatus(tx, current, transition, actor, now);
+    case "expire":
+      return expire(tx, current, now);
+    case "remind":
+      return remind(tx, current, transition, now);
+    case "set_due":
+      return setDue(tx, current, transition, actor, now);
+    case "set_stay":
+      return setStay(tx, current, transition, actor, now);
+  }
+}
+
+async function submit(
+  tx: Database,
+  transition: Extract<Transition, { type: "submit" }>,
+  actor: Actor,
+  now: Date,
+): Promise<ApplyResult> {
+  const { row } = transition;
+  const decision = decide(row.kind, null, "submit", actorKindOf(actor));
+  if (!decision.allowed) return { outcome: "refused", refusal: decision.refusal };
+  const due =
+    transition.responseHours === null
+      ? { dueAt: null, remindAt: null }
+      : dueTimesOf(now, transition.responseHours);
+  const [inserted] = await tx
+    .insert(guestRequests)
+    .values({ ...row, status: decision.to, createdAt: now, updatedAt: now, ...due })
+    .returning();
+  if (!inserted) throw new Error("the request was not stored");
+  await tx.insert(guestRequestStatusHistory).values({
+    requestId: inserted.id,
+    fromStatus: null,
+    toStatus: decision.to,
+    ...changedByOf(actor),
+    changedAt: now,
+  });
+  await recordRequestEvent(tx, {
+    type: "request.created",
+    requestId: inserted.id,
+    actor: eventActorOf(actor),
+  });
+  const mailRequest = mailRequestOf(inserted);
+  const { staff } = transition;
+  await enqueueMail(tx, [
+    {
+      template: `${inserted.kind}.confirmation`,
+      recipient: inserted.email,
+      requestId: inserted.id,
+      ...renderGuestConfirmation(mailRequest, transition.statusUrl),
+    },
+    {
+      template: `${inserted.kind}.staff`,
+      recipient: staff.staffEmail,
+      requestId: inserted.id,
+      ...renderStaffNotification(
+        mailRequest,
+        staff.staffLanguage,
+        staffDetailsUrl(staff.publicUrl, inserted.kind, inserted.id),
+      ),
+    },
+  ]);
+  // The estate's owner hears of a request for it, with the request or not at all.
+  if (inserted.propertyId !== null)
+    await queueOwnerRequestMail(tx, { requestId: inserted.id, publicUrl: staff.publicUrl });
+  return { outcome: "applied", from: null, to: decision.to, mailed: true };
+}
+
+/** Writes the new status and version, guarded by the version the caller locked. */
+async function writeStatus(
+  tx: Database,
+  current: GuestRequestRow,
+  to: RequestStatus,
+  now: Date,
+  extra: Partial<typeof guestRequests.$inferInsert> = {},
+): Promise<void> {
+  const written = await tx
+    .update(guestRequests)
+    .set({ status: to, version: current.version + 1, updatedAt: now, ...extra })
+    .where(and(eq(guestRequests.id, current.id), eq(guestRequests.version, current.version)))
+    .returning({ id: guestRequests.id });
+  // The caller holds the row's lock: a different version means a caller forgot to lock it.
+  if (written.length === 0) throw new Error(`request ${current.id} changed under its lock`);
+}
+
+/**
+ * Entering the stay-holding status checks the calendar first: another stay or a block refuses
+ * outright (NightsTaken), imported busy nights ask staff to confirm knowingly.
+ */
+async function checkNightsFree(
+  tx: Database,
+  current: GuestRequestRow,
+  stay: { propertyId: number; nights: Nights },
+  confirmOverImported: boolean,
+): Promise<Extract<ApplyResult, { outcome: "imported_busy" }> | null> {
+  // Another stay or a block refuses outright, whatever imported calendars say: read it first
+  // so that staff are never asked to accept a busy time for nights they cannot have.
+  const taken = await findCollisions(tx, stay.propertyId, stay.nights, {
+    ignoreRequestId: current.id,
+  });
+  if (taken.length > 0) throw new NightsTaken(stay.propertyId, stay.nights);
+  // A sync of the estate's feeds holds its feed's row until it commits: waiting for it here
+  // means a busy time it brings is either read now (and warned of) or read by the sync after
+  // this stay commits (and mailed), never missed by both.
+  await tx
+    .select({ id: calendarFeeds.id })
+    .from(calendarFeeds)
+    .where(eq(calendarFeeds.propertyId, stay.propertyId))
+    .for("share");
+  const busy = await findImportedBusy(tx, stay.propertyId, stay.nights);
+  const [first, ...rest] = busy;
+  if (first && !confirmOverImported)
+    return { outcome: "imported_busy", importedBusy: [first, ...rest] };
+  // Staff confirmed knowingly: a later sync does not tell them of these collisions again.
+  if (busy.length > 0)
+    await tx
+      .insert(calendarImportAlerts)
+      .values(
+        busy.map((entry) => ({
+          feedId: entry.feedId,
+          externalUid: entry.externalUid,
+          requestId: current.id,
+          cause: "confirmed" as const,
+        })),
+      )
+      .onConflictDoNothing();
+  return null;
+}
+
+async function setStatus(
+  tx: Database,
+  current: GuestRequestRow,
+  transition: Extract<Transition, { type: "set_status" }>,
+  actor: Actor,
+  now: Date,
+): Promise<ApplyResult> {
+  const to = transition.to;
+  const reason = transition.reason?.trim() || null;
+  if (needsReason(current.kind, to) && !reason)
+    return { outcome: "refused", refusal: "reason_required" };
+  const process = processOf(current.kind);
+  const stay = stayOf(current);
+  const holds = process.holdsStay !== null && to === process.holdsStay && stay !== null;
+  if (holds) {
+    const busy = await checkNightsFree(tx, current, stay, Boolean(transition.confirmOverImported));
+    if (busy) return busy;
+  }
+  // A closed request staff reopen gets its window again from now: without it, a request
+  // reopened after its due time would be closed by the next lifecycle run.
+  const reopened =
+    current.dueAt !== null && !process.open.includes(current.status) && process.open.includes(to);
+  const window = reopened
+    ? windowFrom(now, (current.dueAt as Date).getTime() - current.createdAt.getTime())
+    : null;
+  await writeStatus(
+    tx,
+    current,
+    to,
+    now,
+    window ? { dueAt: window.dueAt, remindAt: window.remindAt, remindedAt: null } : {},
+  );
+  // The calendar follows the status in the same transaction: the stay-holding status takes the
+  // request's nights (refused by the database when taken), any other status frees them.
+  if (holds) await holdStay(tx, current.id, stay);
+  else await releaseStay(tx, current.id);
+  await tx.insert(guestRequestStatusHistory).values({
+    requestId: current.id,
+    fromStatus: current.status,
+    toStatus: to,
+    ...changedByOf(actor),
+    reason,
+    reasonShared: Boolean(reason && transition.shareReason),
+    changedAt: now,
+  });
+  await recordRequestEvent(tx, {
+    type: "request.status_changed",
+    requestId: current.id,
+    actor: eventActorOf(actor),
+    extra: { previousStatus: current.status },
+  });
+  const notify = Boolean(transition.notifyGuest);
+  if (notify)
+    await enqueueMail(tx, [
+      {
+        template: `${current.kind}.status`,
+        recipient: current.email,
+        requestId: current.id,
+        ...renderStatusChange(
+          mailRequestOf(current),
+          { status: to, reason: transition.shareReason ? reason : null },
+          null,
+        ),
+      },
+    ]);
+  return { outcome: "applied", from: current.status, to, mailed: notify };
+}
+
+async function expire(tx: Database, current: GuestRequestRow, now: Date): Promise<ApplyResult> {
+  if (current.dueAt === null || current.dueAt.getTime() > now.getTime())
+    return { outcome: "refused", refusal: "not_due" };
+  const to = processOf(current.kind).expiresTo;
+  const language = guestLanguageOf(current);
+  // The reason is stored as the guest reads it: their status page shows it as written.
+  const reason = translate(language, "lifecycle.expiredReason");
+  await writeStatus(tx, current, to, now);
+  await releaseStay(tx, current.id);
+  await tx.insert(guestRequestStatusHistory).values({
+    requestId: current.id,
+    fromStatus: current.status,
+    toStatus: to,
+    ...changedByOf({ kind: "system" }),
+    reason,
+    reasonShared: true,
+    changedAt: now,
+  });
+  await enqueueMail(tx, [
+    {
+      template: `${current.kind}.expired`,
+      recipient: current.email,
+      requestId: current.id,
+      ...renderExpiry(mailRequestOf(current)),
+    },
+  ]);
+  await recordRequestEvent(tx, {
+    type: "request.expired",
+    requestId: current.id,
+    actor: SYSTEM_ACTOR,
+    extra: { previousStatus: current.status, dueAt: current.dueAt.toISOString() },
+  });
+  await recordRequestEvent(tx, {
+    type: "request.status_changed",
+    requestId: current.id,
+    actor: SYSTEM_ACTOR,
+    extra: { previousStatus: current.status },
+  });
+  return { outcome: "applied", from: current.status, to, mailed: true };
+}
+
+async function remind(
+  tx: Database,
+  current: GuestRequestRow,
+  transition: Extract<Transition, { type: "remind" }>,
+  now: Date,
+): Promise<ApplyResult> {
+  const due =
+    current.remindedAt === null &&
+    current.remindAt !== null &&
+    current.remindAt.getTime() <= now.getTime() &&
+    current.dueAt !== null &&
+    current.dueAt.getTime() > now.getTime();
+  if (!due) return { outcome: "refused", refusal: "not_due" };
+  await tx.update(guestRequests).set({ remindedAt: now }).where(eq(guestRequests.id, current.id));
+  const { staff } = transition;
+  await enqueueMail(tx, [
+    {
+      template: `${current.kind}.reminder`,
+      recipient: staff.staffEmail,
+      requestId: current.id,
+      ...renderStaffReminder(
+        {
+          kind: current.kind,
+          reference: current.reference,
+          firstName: current.firstName,
+          lastName: current.lastName,
+          dueAt: current.dueAt as Date,
+        },
+        staff.staffLanguage,
+        staffDetailsUrl(staff.publicUrl, current.kind, current.id),
+      ),
+    },
+  ]);
+  return { outcome: "applied", from: current.status, to: current.status, mailed: true };
+}
+
+async function setDue(
+  tx: Database,
+  current: GuestRequestRow,
+  transition: Extract<Transition, { type: "set_due" }>,
+  actor: Actor,
+  now: Date,
+): Promise<ApplyResult> {
+  const { dueAt } = transition;
+  if (dueAt.getTime() <= now.getTime()) return { outcome: "refused", refusal: "not_future" };
+  // Reminded again three quarters of the way from now to the new due time.
+  const remindAt = new Date(now.getTime() + (dueAt.getTime() - now.getTime()) * REMINDER_SHARE);
+  await tx
+    .update(guestRequests)
+    .set({ dueAt, remindAt, remindedAt: null, version: current.version + 1, updatedAt: now })
+    .where(eq(guestRequests.id, current.id));
+  await tx.insert(guestRequestStatusHistory).values({
+    requestId: current.id,
+    fromStatus: current.status,
+    toStatus: current.status,
+    ...changedByOf(actor),
+    event: "due",
+    dueAt,
+    changedAt: now,
+  });
+  return { outcome: "applied", from: current.status, to: current.status, mailed: false };
+}
+
+async function setStay(
+  tx: Database,
+  current: GuestRequestRow,
+  transition: Extract<Transition, { type: "set_stay" }>,
+  actor: Actor,
+  now: Date,
+): Promise<ApplyResult> {
+  const { propertyId, nights } = transition;
+  const [estate] = await tx
+    .select({ id: properties.id })
+    .from(properties)
+    .where(eq(properties.id, propertyId));
+  if (!estate) return { outcome: "refused", refusal: "unknown_estate" };
+  // A pending request is checked against the calendar too, so staff learn of a collision now
+  // rather than at the confirmation.
+  const collisions = await findCollisions(tx, propertyId, nights, { ignoreRequestId: current.id });
+  if (collisions.length > 0) throw new NightsTaken(propertyId, nights);
+  await tx
+    .update(guestRequests)
+    .set({
+      propertyId,
+      stayStart: nights.start,
+      stayEnd: nights.end,
+      version: sql`${guestRequests.version} + 1`,
+      updatedAt: now,
+    })
+    .where(eq(guestRequests.id, current.id));
+  await tx.insert(guestRequestStatusHistory).values({
+    requestId: current.id,
+    fromStatus: current.status,
+    toStatus: current.status,
+    ...changedByOf(actor),
+    event: "stay",
+    stayPropertyId: propertyId,
+    stayStart: nights.start,
+    stayEnd: nights.end,
+    changedAt: now,
+  });
+  if (current.status === processOf(current.kind).holdsStay)
+    await holdStay(tx, current.id, { propertyId, nights });
+  const newEstate = current.propertyId !== propertyId;
+  if (transition.ownerMail && newEstate)
+    await queueOwnerRequestMail(tx, {
+      requestId: current.id,
+      publicUrl: transition.ownerMail.publicUrl,
+    });
+  return {
+    outcome: "applied",
+    from: current.status,
+    to: current.status,
+    mailed: Boolean(transition.ownerMail && newEstate),
+  };
+}
+
+export type RequestTransitionResult =
+  | ApplyResult
+  | { outcome: "not_found" }
+  /** Someone changed the request since the version the caller read: nothing was written. */
+  | { outcome: "conflict" }
+  /** The nights are taken by another stay or a block: nothing was written. */
+  | { outcome: "collision"; collidesWith: [CollidingEntry, ...CollidingEntry[]] };
+
+/**
+ * One transition on one request, in its own transaction: locks the request (of `kind`), checks
+ * the caller's `version` when given, applies the transition at the clock's time, and turns the
+ * calendar's refusal into `collision` (retryOnTakenNights).
+ */
+export async function transitionRequest(
+  deps: Pick<Deps, "db" | "clock">,
+  input: {
+    id: string;
+    kind: RequestKind;
+    version?: number;
+    transition: Exclude<Transition, { type: "submit" }>;
+    actor: Actor;
+  },
+): Promise<RequestTransitionResult> {
+  return retryOnTakenNights(
+    () =>
+      withTransaction(deps.db, async (tx): Promise<RequestTransitionResult> => {
+        const [current] = await tx
+          .select()
+          .from(guestRequests)
+          .where(and(eq(guestRequests.id, input.id), eq(guestRequests.kind, input.kind)))
+          .for("update");
+        if (!current) return { outcome: "not_found" };
+        if (input.version !== undefined && input.version !== current.version)
+          return { outcome: "conflict" };
+        return applyTransition(tx, current, input.transition, input.actor, nowOf(deps));
+      }),
+    (taken) =>
+      findCollisions(deps.db, taken.propertyId, taken.nights, { ignoreRequestId: input.id }),
+  );
+}

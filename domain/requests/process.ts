@@ -1,0 +1,252 @@
+import {
+  BOOKING_STATUSES,
+  MEMBERSHIP_STATUSES,
+  type RequestKind,
+  type RequestStatus,
+} from "./options.ts";
+
+/**
+ * How a request moves: per kind of request, its states, the transitions between them, who may
+ * take each, and what each does. This module only declares; `apply` (apply-transition.ts) is
+ * the one function that carries a transition out, and the only code that writes a request's
+ * status. Without database code, so pages read the same rules (which statuses are open, which
+ * need a reason).
+ */
+
+/** Booking requests and property bookings share one process; membership applications have theirs. */
+export type ProcessKind = "booking" | "membership";
+
+export const processKindOf = (kind: RequestKind): ProcessKind =>
+  kind === "membership" ? "membership" : "booking";
+
+/** Who takes a transition. Owners give their view of a request but move none. */
+export const ACTOR_KINDS = ["guest", "staff", "owner", "system"] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
+
+export interface ProcessDefinition {
+  /** Every state, in workflow order. */
+  states: readonly RequestStatus[];
+  /** The state a new request starts in. */
+  initial: RequestStatus;
+  /** States in which a request waits for staff: it has a due time and the system may expire it. */
+  open: readonly RequestStatus[];
+  /** The state the system closes an expired request with. */
+  expiresTo: RequestStatus;
+  /** States that refuse the request: entering one needs a reason. */
+  refusals: readonly RequestStatus[];
+  /** The state in which a request holds its nights on the estate's calendar, if any. */
+  holdsStay: RequestStatus | null;
+}
+
+export const PROCESSES: Record<ProcessKind, ProcessDefinition> = {
+  booking: {
+    states: BOOKING_STATUSES,
+    initial: "New",
+    open: ["New", "Contacted", "In progress"],
+    expiresTo: "Rejected",
+    refusals: ["Rejected"],
+    holdsStay: "Confirmed",
+  },
+  membership: {
+    states: MEMBERSHIP_STATUSES,
+    initial: "New",
+    open: ["New", "Contacted", "In review"],
+    expiresTo: "Declined",
+    refusals: ["Declined"],
+    holdsStay: null,
+  },
+};
+
+export const processOf = (kind: RequestKind): ProcessDefinition => PROCESSES[processKindOf(kind)];
+
+/** The open states of `kind`: the request waits for staff, and its due time runs. */
+export const openStatusesOf = (kind: RequestKind): readonly RequestStatus[] => processOf(kind).open;
+
+export const isOpenStatus = (kind: RequestKind, status: RequestStatus): boolean =>
+  openStatusesOf(kind).includes(status);
+
+/** Every state that is open in some process, for queries across kinds. */
+export const ANY_OPEN_STATUSES: readonly RequestStatus[] = [
+  ...new Set([...PROCESSES.booking.open, ...PROCESSES.membership.open]),
+];
+
+/**
+ * The same set as SQL text, for the partial index on due times and the queries that must match
+ * its predicate word for word (a parameter list would not let the planner use the index).
+ */
+export const ANY_OPEN_STATUSES_SQL = `(${ANY_OPEN_STATUSES.map((status) => `'${status}'`).join(", ")})`;
+
+/** The effects a transition may have, in the order `apply` carries them out. */
+export const EFFECTS = [
+  /** The status (and version) changes. */
+  "status",
+  /** The request's due and reminder times are set (at intake, or again when a closed request reopens). */
+  "due_times",
+  /** Entering `holdsStay` takes the nights on the calendar; leaving it frees them. */
+  "stay",
+  /** One row in the request's history. */
+  "history",
+  /** `request.created`, `request.status_changed`, `request.expired` or `stay.confirmed`. */
+  "events",
+  /** Mail to the guest, staff or the estate's owner. */
+  "mail",
+] as const;
+export type Effect = (typeof EFFECTS)[number];
+
+export const TRANSITION_NAMES = [
+  "submit",
+  "set_status",
+  "expire",
+  "remind",
+  "set_due",
+  "set_stay",
+] as const;
+export type TransitionName = (typeof TRANSITION_NAMES)[number];
+
+export interface TransitionRule {
+  /** Who may take it. */
+  actors: readonly ActorKind[];
+  /** The states it may start from: `none` for a request that does not exist yet. */
+  from: "none" | "any" | "open";
+  /** Where it leads: a chosen state, the process's own (`initial`, `expiresTo`), or nowhere (`same`). */
+  to: "initial" | "chosen" | "expiresTo" | "same";
+  /** Whether requests of a kind without nights (membership) may take it. */
+  needsStay?: boolean;
+  effects: readonly Effect[];
+  /** What a reader of the diagram needs to know beyond the table. */
+  note: string;
+}
+
+export const TRANSITIONS: Record<TransitionName, TransitionRule> = {
+  submit: {
+    actors: ["guest"],
+    from: "none",
+    to: "initial",
+    effects: ["status", "due_times", "history", "events", "mail"],
+    note: "a guest sends a form; staff, the guest and the estate's owners are mailed",
+  },
+  set_status: {
+    actors: ["staff"],
+    from: "any",
+    to: "chosen",
+    effects: ["status", "due_times", "stay", "history", "events", "mail"],
+    note: "staff may move a request to any state of its kind; a refusal needs a reason; the same state is no change",
+  },
+  expire: {
+    actors: ["system"],
+    from: "open",
+    to: "expiresTo",
+    effects: ["status", "stay", "history", "events", "mail"],
+    note: "only an open request whose due time has passed",
+  },
+  remind: {
+    actors: ["system"],
+    from: "open",
+    to: "same",
+    effects: ["mail"],
+    note: "once, when three quarters of the window have passed and the request is not yet due",
+  },
+  set_due: {
+    actors: ["staff"],
+    from: "open",
+    to: "same",
+    effects: ["due_times", "history"],
+    note: "only to a time after now",
+  },
+  set_stay: {
+    actors: ["staff"],
+    from: "any",
+    to: "same",
+    needsStay: true,
+    effects: ["stay", "history", "mail"],
+    note: "a confirmed request moves its held nights; a newly assigned estate's owners are mailed",
+  },
+};
+
+/** Why the process refuses a transition. */
+export type Refusal =
+  /** This actor may not take this transition. */
+  | "actor"
+  /** Not from this state (for example, the system expires only an open request). */
+  | "from_status"
+  /** The chosen state is not one of this kind's. */
+  | "invalid_status"
+  /** Requests of this kind hold no nights. */
+  | "no_stay";
+
+export type Decision =
+  { allowed: true; to: RequestStatus; changes: boolean } | { allowed: false; refusal: Refusal };
+
+/**
+ * Whether `actor` may take `transition` on a request of `kind` in state `from` (null: not yet
+ * created), and where it leads. `changes` is false when the status stays as it was: a move to
+ * the same status is no change at all for `set_status`.
+ */
+export function decide(
+  kind: RequestKind,
+  from: RequestStatus | null,
+  transition: TransitionName,
+  actor: ActorKind,
+  chosen?: RequestStatus,
+): Decision {
+  const process = processOf(kind);
+  const rule = TRANSITIONS[transition];
+  if (!rule.actors.includes(actor)) return { allowed: false, refusal: "actor" };
+  if (rule.needsStay && process.holdsStay === null) return { allowed: false, refusal: "no_stay" };
+  if (rule.from === "none" ? from !== null : from === null)
+    return { allowed: false, refusal: "from_status" };
+  if (rule.from === "open" && from !== null && !process.open.includes(from))
+    return { allowed: false, refusal: "from_status" };
+  if (from !== null && !process.states.includes(from))
+    return { allowed: false, refusal: "from_status" };
+  switch (rule.to) {
+    case "initial":
+      return { allowed: true, to: process.initial, changes: true };
+    case "expiresTo":
+      return { allowed: true, to: process.expiresTo, changes: true };
+    case "same":
+      return { allowed: true, to: from as RequestStatus, changes: false };
+    case "chosen":
+      if (chosen === undefined || !process.states.includes(chosen))
+        return { allowed: false, refusal: "invalid_status" };
+      return { allowed: true, to: chosen, changes: chosen !== from };
+  }
+}
+
+/** Whether entering `status` needs a reason. */
+export const needsReason = (kind: RequestKind, status: RequestStatus): boolean =>
+  processOf(kind).refusals.includes(status);
+
+const stateId = (status: RequestStatus) => status.replaceAll(" ", "");
+
+/**
+ * The process of `kind` as a Mermaid state diagram, drawn from the tables above:
+ * docs/architecture.md carries it, and a test keeps the two the same.
+ */
+export function processDiagram(kind: ProcessKind): string {
+  const process = PROCESSES[kind];
+  const lines = ["stateDiagram-v2"];
+  for (const status of process.states)
+    if (status.includes(" ")) lines.push(`  state "${status}" as ${stateId(status)}`);
+  lines.push(`  [*] --> ${stateId(process.initial)}: submit (guest)`);
+  for (const from of process.states) {
+    for (const to of process.states) {
+      if (from === to) continue;
+      const labels = ["set_status (staff)"];
+      if (process.open.includes(from) && to === process.expiresTo) labels.push("expire (system)");
+      lines.push(`  ${stateId(from)} --> ${stateId(to)}: ${labels.join(", ")}`);
+    }
+  }
+  const open = process.open.map(stateId).join(", ");
+  lines.push(`  note right of ${stateId(process.initial)}`);
+  lines.push(`    Open: ${open}. Staff move the due time (set_due),`);
+  lines.push("    the system reminds staff once (remind).");
+  lines.push("  end note");
+  if (process.holdsStay) {
+    lines.push(`  note right of ${stateId(process.holdsStay)}`);
+    lines.push("    Holds the nights on the estate's calendar.");
+    lines.push("    Staff set the estate and nights in any state (set_stay).");
+    lines.push("  end note");
+  }
+  return lines.join("\n");
+}
