@@ -34,7 +34,8 @@ import {
 } from "../domain/staff/inbox.ts";
 import { isSetupTokenUsable } from "../domain/staff/setup.ts";
 import { nameEstates } from "../domain/staff/estate-names.ts";
-import { staffRoutes } from "./api/staff.ts";
+import { staffSignInRoutes } from "./api/staff-sign-in.ts";
+import { inboxRoutes } from "./api/inbox.ts";
 import { staffMfaRoutes } from "./api/staff-mfa.ts";
 import { describeFactors, secondFactorMethods } from "../domain/staff/mfa/second-factor.ts";
 import { accountRoutes } from "./api/accounts.ts";
@@ -182,7 +183,8 @@ export function createExpressApp({
       "/api",
       passkeyRoutes(deps, services.staff, { cookie: sessionCookie, publicUrl: env.PUBLIC_URL }),
     );
-    app.use("/api", staffRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
+    app.use("/api", staffSignInRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
+    app.use("/api", inboxRoutes(deps, services.staff, env.PUBLIC_URL));
     app.use("/api", staffMfaRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
     app.use("/api", accountRoutes(deps, services.staff, sessionCookie, env.PUBLIC_URL));
     app.use("/api", staffEstateRoutes(deps, services.staff, env.PUBLIC_URL));

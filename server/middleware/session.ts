@@ -120,3 +120,10 @@ export function requireAdminApi(adminEmailDomain: string) {
     next();
   };
 }
+
+/** The staff member `requireAdminApi` let through; a route without that guard is a bug. */
+export function signedInAdmin(res: Response) {
+  const session = res.locals.session;
+  if (!session || session.role !== "staff") throw new Error("requireAdminApi must run first");
+  return session.user;
+}

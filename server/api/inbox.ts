@@ -1,8 +1,7 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
-import { type Response, Router } from "express";
-import { createSession, revokeSession } from "../../domain/auth/sessions.ts";
+import { Router } from "express";
 import type { Deps } from "../../domain/deps.ts";
 import { ValidationError } from "../../domain/errors.ts";
 import {
@@ -40,23 +39,11 @@ import {
   listInbox,
 } from "../../domain/staff/inbox.ts";
 import { INBOX_PAGE_SIZE, inboxFilterToSearch } from "../../domain/staff/inbox.schema.ts";
-import { loginStaff } from "../../domain/staff/login.ts";
-import { setStaffLanguage } from "../../domain/staff/accounts.ts";
 import { recordSecurityEvent } from "../../domain/security/security-log.ts";
-import { completeStaffSetup } from "../../domain/staff/setup.ts";
-import * as auth from "../../domain/staff/staff-auth.contract.ts";
-import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { securityActorOf, securityClientOf } from "../middleware/security-log.ts";
-import {
-  clearSessionCookie,
-  readSessionToken,
-  requireAdminApi,
-  type SessionCookie,
-  setSessionCookie,
-} from "../middleware/session.ts";
-import { signInStepOf } from "../middleware/sign-in-stage.ts";
+import { requireAdminApi, signedInAdmin } from "../middleware/session.ts";
 import type { StaffServices } from "../services.ts";
 import { defineRoute, refuse, STREAMED } from "./define-route.ts";
 
@@ -67,133 +54,16 @@ async function* startingWith<T>(first: IteratorResult<T>, rest: AsyncGenerator<T
   yield* rest;
 }
 
-function signedInStaff(res: Response) {
-  const session = res.locals.session;
-  if (!session || session.role !== "staff") throw new Error("requireAdminApi must run first");
-  return session.user;
-}
-
-/** Sign-in, sign-out, first-admin setup and the staff inbox's calls (all JSON but the CSV). */
-export function staffRoutes(
-  deps: Deps,
-  staff: StaffServices,
-  cookie: SessionCookie,
-  publicUrl: string,
-): Router {
+/**
+ * The staff inbox (domain/staff/inbox.contract.ts): the overview, and for each kind of request
+ * its list, CSV export, details, status change, due time, stay and notes; with the staff side
+ * of the conversation with the guest and the mail the outbox could not deliver, which the
+ * inbox pages show. All JSON but the CSV.
+ */
+export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string): Router {
   const router = Router();
   const sameOrigin = sameOriginOnly(publicUrl);
   const requireAdmin = requireAdminApi(staff.adminEmailDomain);
-
-  const signIn = (res: Response, token: string, expiresAt: Date, language: string) => {
-    setSessionCookie(res, cookie, token, expiresAt);
-    // The staff area opens in the account's own language.
-    res.cookie(LANGUAGE_COOKIE, language, {
-      maxAge: LANGUAGE_COOKIE_MAX_AGE_SECONDS * 1000,
-      sameSite: "strict",
-      secure: cookie.secure,
-      path: "/",
-    });
-  };
-
-  defineRoute(router, auth.loginStaff, {
-    before: [sameOrigin],
-    async handle({ body, req, res }) {
-      const result = await loginStaff(
-        deps,
-        staff.loginLimits,
-        { ...body, ip: req.ip, userAgent: req.get("user-agent") },
-        cookie.policy,
-        { mfaRequired: staff.mfaRequired },
-      );
-      res.set("Cache-Control", "no-store");
-      if (result.outcome === "rate_limited") {
-        res.set("Retry-After", String(result.retryAfterSeconds));
-        return refuse(429, "staff.login.tooManyAttempts", {
-          minutes: Math.ceil(result.retryAfterSeconds / 60),
-        });
-      }
-      if (result.outcome === "unavailable") return refuse(503, "staff.login.unavailable");
-      if (result.outcome === "invalid") return refuse(401, "staff.login.invalid");
-      signIn(res, result.token, result.expiresAt, result.user.language);
-      if (result.outcome === "second_factor")
-        return {
-          status: 200,
-          body: { step: "second_factor", mfaRequired: true, methods: result.methods },
-        };
-      if (result.outcome === "enrolment")
-        return { status: 200, body: { step: "enrolment", enrolmentRequired: true } };
-      return { status: 200, body: { step: "signed_in", user: result.user } };
-    },
-  });
-
-  defineRoute(router, auth.logoutStaff, {
-    before: [sameOrigin],
-    async handle({ req, res }) {
-      const token = readSessionToken(req, cookie);
-      const session = res.locals.session;
-      const user = session?.role === "staff" ? session.user : signInStepOf(res)?.user;
-      if (token) await revokeSession(deps, token);
-      if (user)
-        await recordSecurityEvent(deps.db, {
-          type: "sign_out",
-          actor: { kind: "staff", staffUserId: user.id, email: user.email },
-          client: { ip: req.ip, userAgent: req.get("user-agent") },
-        });
-      clearSessionCookie(res, cookie);
-      res.set("Cache-Control", "no-store");
-      return { status: 200, body: { ok: true } };
-    },
-  });
-
-  defineRoute(router, auth.getSignedInStaffUser, {
-    async handle({ res }) {
-      res.set("Cache-Control", "private, no-store");
-      const session = res.locals.session;
-      if (!session || session.role !== "staff") return refuse(401, "staff.errors.notSignedIn");
-      return { status: 200, body: { user: session.user } };
-    },
-  });
-
-  // The only way the account's language changes: a GET with `?lang=` shows a page in a
-  // language and stores nothing.
-  defineRoute(router, auth.rememberStaffLanguage, {
-    before: [sameOrigin, requireAdmin],
-    async handle({ body, res }) {
-      await setStaffLanguage(deps, signedInStaff(res).id, body.language);
-      return { status: 200, body: { ok: true } };
-    },
-  });
-
-  defineRoute(router, auth.completeStaffSetup, {
-    before: [sameOrigin],
-    async handle({ body, req, res }) {
-      const result = await completeStaffSetup(deps, body, staff.adminEmailDomain);
-      res.set("Cache-Control", "no-store");
-      if (result.outcome === "link_invalid") return refuse(400, "staff.setup.linkInvalid");
-      if (result.outcome === "duplicate")
-        throw new ValidationError([{ path: "email", message: "staff.setup.emailTaken" }]);
-      if (result.outcome === "invalid_email")
-        throw new ValidationError([{ path: "email", message: "validation.emailInvalid" }]);
-      if (result.outcome === "wrong_domain")
-        throw new ValidationError([{ path: "email", message: "staff.setup.wrongDomain" }]);
-      if (result.outcome === "weak_password")
-        throw new ValidationError([
-          { path: "password", message: `staff.password.${result.problem}` },
-        ]);
-      // While a second factor is required, the link is worth a password, not a full sign-in.
-      const step = staff.mfaRequired ? "enrolment" : "signed_in";
-      const session = await createSession(
-        deps,
-        { role: "staff", staffUserId: result.user.id },
-        { ip: req.ip, userAgent: req.get("user-agent") },
-        cookie.policy,
-        step === "enrolment" ? "enrolment" : "complete",
-      );
-      signIn(res, session.token, session.expiresAt, result.user.language);
-      deps.log.info({ staffUserId: result.user.id }, "first admin created from the setup link");
-      return { status: 201, body: { user: result.user, step } };
-    },
-  });
 
   defineRoute(router, getInboxOverview, {
     before: [requireAdmin],
@@ -231,7 +101,7 @@ export function staffRoutes(
   defineRoute(router, discardUndeliveredMail, {
     before: [sameOrigin, requireAdmin],
     async handle({ params, res }) {
-      const result = await discardMail(deps, params.id, { by: signedInStaff(res).email });
+      const result = await discardMail(deps, params.id, { by: signedInAdmin(res).email });
       if (result.outcome === "not_found") return refuse(404, "errors.notFound");
       if (result.outcome === "not_failed") return refuse(409, "staff.mail.notFailed");
       return { status: 204 };
@@ -314,7 +184,7 @@ export function staffRoutes(
       async handle({ params, body, res }) {
         const result = await changeRequestStatus(
           deps,
-          { id: params.id, kind, change: body, actor: signedInStaff(res) },
+          { id: params.id, kind, change: body, actor: signedInAdmin(res) },
           { onMailQueued: staff.onMailQueued },
         );
         if (result.outcome === "not_found") return refuse(404, "errors.notFound");
@@ -367,7 +237,7 @@ export function staffRoutes(
           kind,
           dueAt,
           version: body.version,
-          actor: signedInStaff(res),
+          actor: signedInAdmin(res),
           now,
         });
         if (result.outcome === "not_found") return refuse(404, "errors.notFound");
@@ -398,7 +268,7 @@ export function staffRoutes(
             propertyId: body.propertyId,
             nights: { start: body.start, end: body.end },
             version: body.version,
-            actor: signedInStaff(res),
+            actor: signedInAdmin(res),
             ownerMail: { publicUrl },
           });
           const language = res.locals.language;
@@ -431,7 +301,7 @@ export function staffRoutes(
           id: params.id,
           kind,
           body: body.body,
-          author: signedInStaff(res),
+          author: signedInAdmin(res),
         });
         if (!note) return refuse(404, "errors.notFound");
         return { status: 201, body: note };
@@ -458,7 +328,7 @@ export function staffRoutes(
             kind,
             body: body.body,
             lastSeenMessageId: body.lastSeenMessageId,
-            actor: signedInStaff(res),
+            actor: signedInAdmin(res),
             publicUrl,
           },
           { onMailQueued: staff.onMailQueued },
