@@ -1,6 +1,7 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { staffUsers } from "../../db/schema/index.ts";
+import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";
 import { type StaffUser, staffAccessOf, toStaffUser } from "../staff/staff-user.ts";
@@ -22,7 +23,7 @@ export type StaffPasskeySignIn =
  * session. A disabled account, or one that may not open the staff area, is refused.
  */
 export async function signInStaffWithPasskey(
-  deps: Pick<Deps, "db" | "log">,
+  deps: Pick<Deps, "db" | "log" | "clock">,
   rp: RelyingParty,
   input: {
     response: AuthenticationResponseJSON;
@@ -85,7 +86,7 @@ export async function signInStaffWithPasskey(
   );
   await deps.db
     .update(staffUsers)
-    .set({ lastLoginAt: sql`now()` })
+    .set({ lastLoginAt: nowOf(deps) })
     .where(eq(staffUsers.id, user.id));
   await recordSecurityEvent(deps.db, {
     type: "sign_in.succeeded",
@@ -102,7 +103,7 @@ export type OwnerPasskeySignIn =
 
 /** Signs an owner in with a passkey: an owner session for the passkey's email. */
 export async function signInOwnerWithPasskey(
-  deps: Pick<Deps, "db" | "log">,
+  deps: Pick<Deps, "db" | "log" | "clock">,
   rp: RelyingParty,
   input: { response: AuthenticationResponseJSON; client: SecurityClient; policy?: SessionPolicy },
 ): Promise<OwnerPasskeySignIn> {

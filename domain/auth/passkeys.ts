@@ -8,8 +8,9 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
-import { and, asc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { passkeys, webauthnChallenges } from "../../db/schema/index.ts";
+import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import {
   recordSecurityEvent,
@@ -81,23 +82,25 @@ function holderFilter(holder: PasskeyHolder) {
 }
 
 async function storeChallenge(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   challenge: string,
   purpose: "register" | "authenticate",
   role: PasskeyRole,
   subject: string | null,
 ) {
+  const now = nowOf(deps);
   await deps.db.insert(webauthnChallenges).values({
     challenge,
     purpose,
     role,
     subject,
-    expiresAt: new Date(Date.now() + CHALLENGE_TTL_MS),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
   });
   // Housekeeping: challenges long past their life go with each new one.
   await deps.db
     .delete(webauthnChallenges)
-    .where(sql`${webauthnChallenges.expiresAt} < now() - interval '1 day'`);
+    .where(lt(webauthnChallenges.expiresAt, new Date(now.getTime() - 86_400_000)));
 }
 
 /** The challenge a response signed, read from its clientDataJSON (the library checks the rest). */
@@ -118,16 +121,17 @@ function challengeOf(clientDataJSON: string): string | null {
  * nobody (passkey-first); a value accepts only one issued to that person.
  */
 async function spendChallenge(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   challenge: string | null,
   purpose: "register" | "authenticate",
   role: PasskeyRole,
   subject: string | null,
 ): Promise<boolean> {
   if (!challenge) return false;
+  const now = nowOf(deps);
   const rows = await deps.db
     .update(webauthnChallenges)
-    .set({ usedAt: sql`now()` })
+    .set({ usedAt: now })
     .where(
       and(
         eq(webauthnChallenges.challenge, challenge),
@@ -137,7 +141,7 @@ async function spendChallenge(
           ? isNull(webauthnChallenges.subject)
           : eq(webauthnChallenges.subject, subject),
         isNull(webauthnChallenges.usedAt),
-        gt(webauthnChallenges.expiresAt, sql`now()`),
+        gt(webauthnChallenges.expiresAt, now),
       ),
     )
     .returning({ id: webauthnChallenges.id });
@@ -192,7 +196,7 @@ export async function removeStaffPasskeys(
  * verification required.
  */
 export async function startPasskeyRegistration(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   rp: RelyingParty,
   holder: PasskeyHolder,
 ): Promise<WebAuthnOptions> {
@@ -223,7 +227,7 @@ export type RegistrationResult =
  * saves the credential under the person's label. A credential already registered is refused.
  */
 export async function finishPasskeyRegistration(
-  deps: Pick<Deps, "db" | "log">,
+  deps: Pick<Deps, "db" | "log" | "clock">,
   rp: RelyingParty,
   holder: PasskeyHolder,
   input: { response: RegistrationResponseJSON; name: string; client?: SecurityClient },
@@ -308,7 +312,7 @@ export async function removePasskey(
  * (passkey-first) the browser offers any discoverable passkey for this site.
  */
 export async function startPasskeyAuthentication(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   rp: RelyingParty,
   role: PasskeyRole,
   holder?: PasskeyHolder,
@@ -352,7 +356,7 @@ export type AuthenticationResult =
  * guarded UPDATE, so two assertions racing with the same counter cannot both pass.
  */
 export async function finishPasskeyAuthentication(
-  deps: Pick<Deps, "db" | "log">,
+  deps: Pick<Deps, "db" | "log" | "clock">,
   rp: RelyingParty,
   role: PasskeyRole,
   response: AuthenticationResponseJSON,
@@ -400,7 +404,7 @@ export async function finishPasskeyAuthentication(
   // Authenticators that keep no counter always send 0; any other must move forward.
   const moved = await deps.db
     .update(passkeys)
-    .set({ counter: newCounter, lastUsedAt: sql`now()` })
+    .set({ counter: newCounter, lastUsedAt: nowOf(deps) })
     .where(
       and(
         eq(passkeys.id, key.id),

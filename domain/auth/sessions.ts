@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lte, ne, or } from "drizzle-orm";
 import { authSessions, staffUsers } from "../../db/schema/index.ts";
+import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { type StaffUser, toStaffUser } from "../staff/staff-user.ts";
 
@@ -42,15 +43,20 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{22}$/;
  * Every sign-in gets a new token, so a token planted before sign-in is worthless after it.
  */
 export async function createSession(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   subject: SessionSubject,
   client: { ip?: string; userAgent?: string },
   policy: SessionPolicy = DEFAULT_SESSION_POLICY,
   stage: SessionStage = "complete",
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(16).toString("base64url");
-  const expiresAt = new Date(Date.now() + policy.absoluteMs);
+  // Both times from the clock, not the columns' defaults: the idle limit is measured from
+  // `last_seen_at` against the same clock.
+  const now = nowOf(deps);
+  const expiresAt = new Date(now.getTime() + policy.absoluteMs);
   await deps.db.insert(authSessions).values({
+    createdAt: now,
+    lastSeenAt: now,
     tokenHash: hashSessionToken(token),
     role: subject.role,
     stage: subject.role === "staff" ? stage : "complete",
@@ -69,13 +75,14 @@ export async function createSession(
  * disabled: all checked here, on every request, so a revocation takes effect at once.
  */
 export async function resolveSession(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   token: string | undefined,
   policy: SessionPolicy = DEFAULT_SESSION_POLICY,
 ): Promise<SignedIn | null> {
   if (!token || !TOKEN_SHAPE.test(token)) return null;
   const tokenHash = hashSessionToken(token);
-  const idleSince = new Date(Date.now() - policy.idleMs);
+  const now = nowOf(deps);
+  const idleSince = new Date(now.getTime() - policy.idleMs);
   const [row] = await deps.db
     .select({ session: authSessions, user: staffUsers })
     .from(authSessions)
@@ -83,17 +90,17 @@ export async function resolveSession(
     .where(
       and(
         eq(authSessions.tokenHash, tokenHash),
-        gt(authSessions.expiresAt, sql`now()`),
+        gt(authSessions.expiresAt, now),
         gt(authSessions.lastSeenAt, idleSince),
       ),
     );
   if (!row) return null;
   const { session, user } = row;
   if (session.role === "staff" && (!user || user.disabled)) return null;
-  if (Date.now() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     await deps.db
       .update(authSessions)
-      .set({ lastSeenAt: sql`now()` })
+      .set({ lastSeenAt: now })
       .where(eq(authSessions.tokenHash, tokenHash));
   }
   if (session.role === "staff" && user)
@@ -186,10 +193,11 @@ export interface SessionSummary {
 
 /** The live sessions of a staff account, newest first (for the CLI). */
 export async function listStaffSessions(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   staffUserId: string,
   policy: SessionPolicy = DEFAULT_SESSION_POLICY,
 ): Promise<SessionSummary[]> {
+  const now = nowOf(deps);
   return deps.db
     .select({
       createdAt: authSessions.createdAt,
@@ -202,8 +210,8 @@ export async function listStaffSessions(
     .where(
       and(
         eq(authSessions.staffUserId, staffUserId),
-        gt(authSessions.expiresAt, sql`now()`),
-        gt(authSessions.lastSeenAt, new Date(Date.now() - policy.idleMs)),
+        gt(authSessions.expiresAt, now),
+        gt(authSessions.lastSeenAt, new Date(now.getTime() - policy.idleMs)),
       ),
     )
     .orderBy(desc(authSessions.createdAt));
@@ -211,12 +219,16 @@ export async function listStaffSessions(
 
 /** Deletes sessions past their absolute expiry (housekeeping). Idle ones go at the next pass. */
 export async function purgeExpiredSessions(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   policy: SessionPolicy = DEFAULT_SESSION_POLICY,
 ): Promise<void> {
+  const now = nowOf(deps);
   await deps.db
     .delete(authSessions)
     .where(
-      sql`${authSessions.expiresAt} <= now() or ${authSessions.lastSeenAt} <= ${new Date(Date.now() - policy.idleMs)}`,
+      or(
+        lte(authSessions.expiresAt, now),
+        lte(authSessions.lastSeenAt, new Date(now.getTime() - policy.idleMs)),
+      ),
     );
 }
