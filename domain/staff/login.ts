@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { staffUsers } from "../../db/schema/index.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
+import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { recordSecurityEvent } from "../security/security-log.ts";
@@ -19,7 +20,7 @@ export interface LoginLimits {
   /**
    * Tries per account across every address in the window (default: 3 × perAccount). Its
    * refusal does not stop the right password of an account with a second factor, whose next
-   * step is limited on its own: strangers cannot lock the real person out (finding 21.5.d).
+   * step is limited on its own: strangers cannot lock the real person out.
    */
   perAccountAllAddresses?: number;
   windowMs: number;
@@ -106,7 +107,7 @@ export async function refundLoginTry(
  * `mfaRequired`), a right password opens a session that can only take the next step.
  */
 export async function loginStaff(
-  deps: Pick<Deps, "db" | "log" | "passwordCost">,
+  deps: Pick<Deps, "db" | "log" | "passwordCost" | "clock">,
   limits: LoginLimits,
   input: StaffLogin & { ip?: string; userAgent?: string },
   policy?: SessionPolicy,
@@ -197,9 +198,10 @@ export async function loginStaff(
     deps.log.info({ staffUserId: user.id }, "staff password right; enrolment required");
     return { outcome: "enrolment", user, ...session };
   }
+  const signedInAt = nowOf(deps);
   await deps.db
     .update(staffUsers)
-    .set({ lastLoginAt: sql`now()` })
+    .set({ lastLoginAt: signedInAt })
     .where(eq(staffUsers.id, account.id));
   await recordSecurityEvent(deps.db, {
     type: "sign_in.succeeded",
@@ -210,7 +212,7 @@ export async function loginStaff(
   deps.log.info({ staffUserId: user.id }, "staff signed in");
   return {
     outcome: "signed_in",
-    user: { ...user, lastLoginAt: new Date().toISOString() },
+    user: { ...user, lastLoginAt: signedInAt.toISOString() },
     ...session,
   };
 }

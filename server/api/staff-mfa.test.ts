@@ -1,8 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { generate } from "otplib";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { securityEvents, staffRecoveryCodes, staffTotp } from "../../db/schema/index.ts";
-import { createSession, type SessionStage } from "../../domain/auth/sessions.ts";
+import {
+  createSession,
+  DEFAULT_SESSION_POLICY,
+  type SessionStage,
+} from "../../domain/auth/sessions.ts";
+import { type ManualClock, manualClock, nowOf } from "../../domain/clock.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { ValidationErrorSchema } from "../../domain/api/operation.ts";
 import * as mfa from "../../domain/staff/mfa/mfa.contract.ts";
@@ -21,30 +26,37 @@ import { serveIntake } from "../../tests/setup/intake.ts";
 import {
   createTestStaff,
   sessionCookieOf,
+  signIn,
   STAFF_PASSWORD,
   staffCall,
 } from "../../tests/setup/staff.ts";
 
 const STEP_MS = 30_000;
+/** A known time for the servers' clocks, a few seconds into a TOTP step. */
+const T0 = Date.UTC(2026, 0, 5, 9, 0, 10);
 
-/**
- * The TOTP code of the step `offset` steps from now, as an authenticator app shows it. Codes are
- * asked for away from a step's edge, so the server reads the same step the test meant.
- */
-async function codeAt(secret: string, offset = 0): Promise<string> {
-  while (Date.now() % STEP_MS > STEP_MS - 2_000)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  return generate({ secret, epoch: Math.floor((Date.now() + offset * STEP_MS) / 1000) });
+/** Deps whose clock a test sets: codes are then computed for the time the server reads. */
+function withClock(deps: Deps, start: number = T0): Deps & { clock: ManualClock } {
+  return { ...deps, clock: manualClock(start) };
 }
 
-/** An account with a confirmed authenticator app; returns its secret and recovery codes. */
-async function enrolDirectly(deps: Deps, email: string, confirmAtMs = Date.now() - STEP_MS) {
-  const user = await createTestStaff(deps, email, { isAdmin: true });
-  const started = await startTotpEnrolment(deps, user);
+/** The TOTP code of the step `offset` steps from `deps`' clock, as an authenticator app shows it. */
+function codeAt(deps: Pick<Deps, "clock">, secret: string, offset = 0): Promise<string> {
+  const ms = nowOf(deps).getTime() + offset * STEP_MS;
+  return generate({ secret, epoch: Math.floor(ms / 1000) });
+}
+
+/**
+ * An account with a confirmed authenticator app, confirmed a step before `deps`' clock (so the
+ * step the clock is in is still unspent); returns its secret and recovery codes.
+ */
+async function enrolDirectly(deps: Deps, email: string, confirmAtMs?: number) {
+  const at = { ...deps, clock: manualClock(confirmAtMs ?? nowOf(deps).getTime() - STEP_MS) };
+  const user = await createTestStaff(at, email, { isAdmin: true });
+  const started = await startTotpEnrolment(at, user);
   if (started.outcome !== "started") throw new Error("enrolment did not start");
   const secret = started.enrolment.secret;
-  const code = await generate({ secret, epoch: Math.floor(confirmAtMs / 1000) });
-  const confirmed = await confirmTotpEnrolment(deps, { user, code, nowMs: confirmAtMs });
+  const confirmed = await confirmTotpEnrolment(at, { user, code: await codeAt(at, secret) });
   if (confirmed.outcome !== "confirmed") throw new Error("enrolment not confirmed");
   return { user, secret, recoveryCodes: confirmed.recoveryCodes };
 }
@@ -67,43 +79,24 @@ describeEachBackend(
   "TOTP and recovery codes (domain)",
   (database) => {
     it("accepts a code within one step either side, never twice, never an older one", async () => {
-      const deps = database().deps;
-      const t0 = Date.UTC(2026, 0, 5, 9, 0, 0);
+      const deps = withClock(database().deps, Date.UTC(2026, 0, 5, 9, 0, 0));
+      const t0 = nowOf(deps).getTime();
       const { user, secret } = await enrolDirectly(deps, "clock@castellum.test", t0);
       const at = (ms: number) => generate({ secret, epoch: Math.floor(ms / 1000) });
+      const accept = (code: string) => acceptTotpCode(deps, { staffUserId: user.id, code });
       // The confirming code was step t0: it cannot sign in again, even a step later.
-      expect(
-        await acceptTotpCode(deps, {
-          staffUserId: user.id,
-          code: await at(t0),
-          nowMs: t0 + STEP_MS,
-        }),
-      ).toBe(false);
+      deps.clock.set(t0 + STEP_MS);
+      expect(await accept(await at(t0))).toBe(false);
       // Two steps behind the clock: outside the window.
-      expect(
-        await acceptTotpCode(deps, {
-          staffUserId: user.id,
-          code: await at(t0 + STEP_MS),
-          nowMs: t0 + 3 * STEP_MS,
-        }),
-      ).toBe(false);
+      deps.clock.set(t0 + 3 * STEP_MS);
+      expect(await accept(await at(t0 + STEP_MS))).toBe(false);
       // One step behind: inside the window, and accepted once only.
       const late = await at(t0 + 2 * STEP_MS);
-      expect(
-        await acceptTotpCode(deps, { staffUserId: user.id, code: late, nowMs: t0 + 3 * STEP_MS }),
-      ).toBe(true);
-      expect(
-        await acceptTotpCode(deps, { staffUserId: user.id, code: late, nowMs: t0 + 3 * STEP_MS }),
-      ).toBe(false);
+      expect(await accept(late)).toBe(true);
+      expect(await accept(late)).toBe(false);
       // One step ahead (a phone a little fast), spaces as apps show it.
       const ahead = await at(t0 + 4 * STEP_MS);
-      expect(
-        await acceptTotpCode(deps, {
-          staffUserId: user.id,
-          code: `${ahead.slice(0, 3)} ${ahead.slice(3)}`,
-          nowMs: t0 + 3 * STEP_MS,
-        }),
-      ).toBe(true);
+      expect(await accept(`${ahead.slice(0, 3)} ${ahead.slice(3)}`)).toBe(true);
       // The secret is kept sealed, not in clear.
       const [row] = await deps.db
         .select()
@@ -113,22 +106,20 @@ describeEachBackend(
     });
 
     it("seals new secrets with APP_SECRETS_KEY when set, and still opens those sealed before it", async () => {
-      const plain = database().deps;
+      const plain = withClock(database().deps, Date.UTC(2026, 0, 5, 9, 0, 0));
       const keyed = { ...plain, secretsKey: "an-outside-key-of-at-least-32-characters" };
-      const t0 = Date.UTC(2026, 0, 5, 9, 0, 0);
-      const code = (secret: string, ms: number) =>
-        generate({ secret, epoch: Math.floor(ms / 1000) });
+      const t0 = nowOf(plain).getTime();
       // Enrolled before the key was set: the server with the key still takes its codes.
       const before = await enrolDirectly(plain, "sealed.before@castellum.test", t0);
-      const accept = (deps: Deps, staffUserId: string, secret: string, ms: number) =>
-        code(secret, ms).then((token) =>
-          acceptTotpCode(deps, { staffUserId, code: token, nowMs: ms }),
-        );
-      expect(await accept(keyed, before.user.id, before.secret, t0 + 2 * STEP_MS)).toBe(true);
+      const accept = async (deps: Deps, staffUserId: string, secret: string) =>
+        acceptTotpCode(deps, { staffUserId, code: await codeAt(deps, secret) });
+      plain.clock.set(t0 + 2 * STEP_MS);
+      expect(await accept(keyed, before.user.id, before.secret)).toBe(true);
       // Enrolled with the key: the database's own key alone cannot open it.
       const after = await enrolDirectly(keyed, "sealed.after@castellum.test", t0);
-      expect(await accept(plain, after.user.id, after.secret, t0 + 2 * STEP_MS)).toBe(false);
-      expect(await accept(keyed, after.user.id, after.secret, t0 + 4 * STEP_MS)).toBe(true);
+      expect(await accept(plain, after.user.id, after.secret)).toBe(false);
+      plain.clock.set(t0 + 4 * STEP_MS);
+      expect(await accept(keyed, after.user.id, after.secret)).toBe(true);
     });
 
     it("spends a recovery code once, however it is typed, and makes 10 distinct ones", async () => {
@@ -189,13 +180,15 @@ describeEachBackend(
 describeEachBackend(
   "the sign-in's second step (STAFF_MFA_REQUIRED=false)",
   (database) => {
+    const clock = manualClock(T0);
     const server = serveIntake(
-      () => database().deps,
+      () => ({ ...database().deps, clock }),
       () => ({ STAFF_MFA_REQUIRED: false }),
     );
+    beforeEach(() => clock.set(T0));
 
     it("answers mfaRequired after a right password; the session opens nothing until a code", async () => {
-      const deps = database().deps;
+      const deps = { ...database().deps, clock };
       const { secret } = await enrolDirectly(deps, "two@castellum.test");
       const answer = await login(server().url, "two@castellum.test");
       expect(dataOf(loginStaff, answer, 200)).toEqual({
@@ -215,7 +208,7 @@ describeEachBackend(
       expect(ValidationErrorSchema.parse(wrong.body).errors![0]!.path).toBe("code");
       const right = await staffCall(server().url, "POST", "/api/admin/login/mfa", {
         cookie,
-        body: { code: await codeAt(secret) },
+        body: { code: await codeAt(deps, secret) },
       });
       dataOf(mfa.completeSecondFactor, right, 200);
       // The session is renewed as it completes: the token seen before the code opens nothing.
@@ -235,8 +228,47 @@ describeEachBackend(
       ).toEqual([{ reason: "second_factor" }]);
     });
 
+    it("refuses a code from two steps back, and takes one from the step before", async () => {
+      const deps = { ...database().deps, clock };
+      const { secret } = await enrolDirectly(deps, "steps@castellum.test");
+      clock.advance(5 * STEP_MS);
+      const cookie = sessionCookieOf(
+        (await login(server().url, "steps@castellum.test")) as unknown as Response,
+      );
+      const send = (code: string) =>
+        staffCall(server().url, "POST", "/api/admin/login/mfa", { cookie, body: { code } });
+      const stale = await send(await codeAt(deps, secret, -2));
+      expect(ValidationErrorSchema.parse(stale.body).errors![0]!.path).toBe("code");
+      dataOf(mfa.completeSecondFactor, await send(await codeAt(deps, secret, -1)), 200);
+    });
+
+    it("ends a session idle for longer than its limit, and any session at its absolute limit", async () => {
+      await createTestStaff(database().deps, "idle@castellum.test", { isAdmin: true });
+      const { idleMs, absoluteMs } = DEFAULT_SESSION_POLICY;
+      const me = (cookie: string) =>
+        staffCall(server().url, "GET", "/api/admin/me", { cookie }).then((a) => a.status);
+      const idle = await signIn(server().url, "idle@castellum.test");
+      clock.advance(idleMs - 60_000);
+      expect(await me(idle)).toBe(200);
+      // That request counted: the idle time starts again from it.
+      clock.advance(idleMs - 60_000);
+      expect(await me(idle)).toBe(200);
+      clock.advance(idleMs + 1);
+      expect(await me(idle)).toBe(401);
+
+      clock.set(T0);
+      const busy = await signIn(server().url, "idle@castellum.test");
+      const signedInAt = nowOf({ clock }).getTime();
+      while (nowOf({ clock }).getTime() + idleMs / 2 < signedInAt + absoluteMs) {
+        clock.advance(idleMs / 2);
+        expect(await me(busy)).toBe(200);
+      }
+      clock.set(signedInAt + absoluteMs);
+      expect(await me(busy)).toBe(401);
+    });
+
     it("lets a recovery code through once, not twice", async () => {
-      const deps = database().deps;
+      const deps = { ...database().deps, clock };
       const { recoveryCodes } = await enrolDirectly(deps, "recover@castellum.test");
       const pending = sessionCookieOf(
         (await login(server().url, "recover@castellum.test")) as unknown as Response,
@@ -265,7 +297,7 @@ describeEachBackend(
     });
 
     it("ends the session at the fifth wrong code", async () => {
-      const deps = database().deps;
+      const deps = { ...database().deps, clock };
       const { secret } = await enrolDirectly(deps, "guess@castellum.test");
       const cookie = sessionCookieOf(
         (await login(server().url, "guess@castellum.test")) as unknown as Response,
@@ -283,7 +315,7 @@ describeEachBackend(
       expect(statuses).toEqual([400, 400, 400, 400, 401]);
       const late = await staffCall(server().url, "POST", "/api/admin/login/mfa", {
         cookie,
-        body: { code: await codeAt(secret) },
+        body: { code: await codeAt(deps, secret) },
       });
       expect(late.status).toBe(401);
       expect(
@@ -292,7 +324,7 @@ describeEachBackend(
     });
 
     it("adds an authenticator app to a complete session only with the password again", async () => {
-      const deps = database().deps;
+      const deps = { ...database().deps, clock };
       await createTestStaff(deps, "adds@castellum.test", { isAdmin: true });
       const signedIn = await login(server().url, "adds@castellum.test");
       expect(dataOf(loginStaff, signedIn, 200).step).toBe("signed_in");
@@ -307,7 +339,7 @@ describeEachBackend(
       expect(started.qrSvg).toMatch(/^<svg[^>]*>.*<\/svg>\s*$/s);
       const confirmed = await staffCall(server().url, "POST", "/api/admin/mfa/totp/confirm", {
         cookie,
-        body: { code: await codeAt(started.secret) },
+        body: { code: await codeAt(deps, started.secret) },
       });
       expect(dataOf(mfa.confirmTotpEnrolment, confirmed, 200).recoveryCodes).toHaveLength(10);
       expect((await call({ password: STAFF_PASSWORD })).status).toBe(409);
@@ -348,13 +380,15 @@ async function idOf(deps: Deps, email: string): Promise<string> {
 describeEachBackend(
   "second factor required (STAFF_MFA_REQUIRED=true)",
   (database) => {
+    const clock = manualClock(T0);
     const server = serveIntake(
-      () => database().deps,
+      () => ({ ...database().deps, clock }),
       () => ({ STAFF_MFA_REQUIRED: true }),
     );
+    beforeEach(() => clock.set(T0));
 
     it("sends a password-only account to enrolment, which completes the session", async () => {
-      const deps = database().deps;
+      const deps = { ...database().deps, clock };
       await createTestStaff(deps, "new@castellum.test", { isAdmin: true });
       const answer = await login(server().url, "new@castellum.test");
       expect(dataOf(loginStaff, answer, 200)).toEqual({
@@ -378,7 +412,7 @@ describeEachBackend(
       expect((await inbox()).status).toBe(401);
       const confirmed = await staffCall(server().url, "POST", "/api/admin/mfa/totp/confirm", {
         cookie,
-        body: { code: await codeAt(started.secret) },
+        body: { code: await codeAt(deps, started.secret) },
       });
       dataOf(mfa.confirmTotpEnrolment, confirmed, 200);
       cookie = sessionCookieOf(confirmed as unknown as Response);
@@ -395,7 +429,7 @@ describeEachBackend(
     });
 
     it("answers every new call by the caller's stage (authorisation matrix)", async () => {
-      const deps = database().deps;
+      const deps = { ...database().deps, clock };
       const { user } = await enrolDirectly(deps, "matrix@castellum.test");
       const cookieOf = async (stage: SessionStage | "owner" | "anonymous") => {
         if (stage === "anonymous") return undefined;
@@ -454,15 +488,17 @@ describeEachBackend(
 );
 
 describeEachBackend(
-  "sign-in throttling that strangers cannot turn into a lockout (finding 21.5.d)",
+  "sign-in throttling that strangers cannot turn into a lockout",
   (database) => {
+    const clock = manualClock(T0);
     const server = serveIntake(
-      () => database().deps,
+      () => ({ ...database().deps, clock }),
       () => ({ STAFF_MFA_REQUIRED: false }),
     );
+    beforeEach(() => clock.set(T0));
 
     it("locks the address that guessed, not the person elsewhere", async () => {
-      const deps = database().deps;
+      const deps = { ...database().deps, clock };
       await createTestStaff(deps, "plain@castellum.test", { isAdmin: true });
       const fromX: number[] = [];
       for (let i = 0; i < 10; i++)
@@ -483,7 +519,7 @@ describeEachBackend(
     });
 
     it("after 30 wrong passwords from many addresses, a right password with a TOTP code still opens", async () => {
-      const deps = database().deps;
+      const deps = { ...database().deps, clock };
       const { secret } = await enrolDirectly(deps, "target2@castellum.test");
       await createTestStaff(deps, "nofactor@castellum.test", { isAdmin: true });
       for (const email of ["target2@castellum.test", "nofactor@castellum.test"])
@@ -508,7 +544,7 @@ describeEachBackend(
       expect(dataOf(loginStaff, right, 200).step).toBe("second_factor");
       const second = await staffCall(server().url, "POST", "/api/admin/login/mfa", {
         cookie: sessionCookieOf(right as unknown as Response),
-        body: { code: await codeAt(secret) },
+        body: { code: await codeAt(deps, secret) },
       });
       dataOf(mfa.completeSecondFactor, second, 200);
       const cookie = sessionCookieOf(second as unknown as Response);

@@ -2,6 +2,7 @@ import { createHash, randomInt } from "node:crypto";
 import { and, count, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../../db/client.ts";
 import { staffRecoveryCodes } from "../../../db/schema/index.ts";
+import { nowOf } from "../../clock.ts";
 import type { Deps } from "../../deps.ts";
 
 /** Codes per batch. */
@@ -68,7 +69,7 @@ export async function countUnusedRecoveryCodes(
  * when two instances receive it at the same moment. Returns whether it was accepted.
  */
 export async function useRecoveryCode(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   staffUserId: string,
   code: string,
 ): Promise<boolean> {
@@ -76,7 +77,7 @@ export async function useRecoveryCode(
   if (!normalised) return false;
   const rows = await deps.db
     .update(staffRecoveryCodes)
-    .set({ usedAt: new Date() })
+    .set({ usedAt: nowOf(deps) })
     .where(
       and(
         eq(staffRecoveryCodes.staffUserId, staffUserId),

@@ -14,6 +14,7 @@ import {
   removeStaffPasskeys,
   type StaffPasskeyHolder,
 } from "../../auth/passkeys.ts";
+import { nowOf } from "../../clock.ts";
 import type { Deps } from "../../deps.ts";
 import { type RateLimitStore } from "../../rate-limit/rate-limiter.ts";
 import { recordSecurityEvent, type SecurityClient } from "../../security/security-log.ts";
@@ -74,20 +75,19 @@ const staffActor = (user: Pick<StaffUser, "id" | "email">) =>
  * first batch of 10 recovery codes is made, in one transaction with their log entries.
  */
 export async function confirmTotpEnrolment(
-  deps: Pick<Deps, "db" | "secretsKey">,
+  deps: Pick<Deps, "db" | "secretsKey" | "clock">,
   input: {
     user: StaffUser;
     code: string;
     /** The session that confirms it: every other one still at enrolment must now give it. */
     sessionId?: string;
     client?: SecurityClient;
-    nowMs?: number;
   },
 ): Promise<{ outcome: "confirmed"; recoveryCodes: string[] } | { outcome: "invalid" }> {
   return withTransaction(deps.db, async (db) => {
     const right = await acceptTotpCode(
-      { db, secretsKey: deps.secretsKey },
-      { staffUserId: input.user.id, code: input.code, pending: true, nowMs: input.nowMs },
+      { db, secretsKey: deps.secretsKey, clock: deps.clock },
+      { staffUserId: input.user.id, code: input.code, pending: true },
     );
     if (!right) return { outcome: "invalid" } as const;
     await closeEnrolmentSessions({ db }, input.user.id, input.sessionId);
@@ -211,7 +211,7 @@ export type SecondStepResult =
  * and per account across sessions, before any code is checked.
  */
 export async function completeSecondFactor(
-  deps: Pick<Deps, "db" | "log">,
+  deps: Pick<Deps, "db" | "log" | "secretsKey" | "clock">,
   limits: SecondStepLimits,
   input: {
     user: StaffUser;
@@ -219,7 +219,6 @@ export async function completeSecondFactor(
     sessionId: string;
     code: string;
     client?: SecurityClient;
-    nowMs?: number;
   },
 ): Promise<SecondStepResult> {
   const actor = staffActor(input.user);
@@ -248,11 +247,7 @@ export async function completeSecondFactor(
   const method = normaliseTotpCode(input.code) ? "totp" : "recovery";
   const right =
     method === "totp"
-      ? await acceptTotpCode(deps, {
-          staffUserId: input.user.id,
-          code: input.code,
-          nowMs: input.nowMs,
-        })
+      ? await acceptTotpCode(deps, { staffUserId: input.user.id, code: input.code })
       : await useRecoveryCode(deps, input.user.id, input.code);
   if (right && sessionCount <= limits.perSession) {
     const moved = await advanceSessionStage(deps, input.token, "second_factor", "complete");
@@ -260,7 +255,7 @@ export async function completeSecondFactor(
     const token = moved.token;
     await deps.db
       .update(staffUsers)
-      .set({ lastLoginAt: sql`now()` })
+      .set({ lastLoginAt: nowOf(deps) })
       .where(eq(staffUsers.id, input.user.id));
     await recordSecurityEvent(deps.db, {
       type: method === "totp" ? "second_factor.used" : "recovery_code.used",

@@ -9,6 +9,7 @@ import {
   openStatusToken as openSealed,
   sealStatusToken as seal,
 } from "../../conversation/status-link.ts";
+import { nowOf } from "../../clock.ts";
 import type { Deps } from "../../deps.ts";
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30-second steps. */
@@ -67,7 +68,7 @@ export async function hasConfirmedTotp(deps: Pick<Deps, "db">, staffUserId: stri
  * it first), so a half-made enrolment never replaces a working factor.
  */
 export async function startTotpEnrolment(
-  deps: Pick<Deps, "db" | "secretsKey">,
+  deps: Pick<Deps, "db" | "secretsKey" | "clock">,
   account: { id: string; email: string },
 ): Promise<{ outcome: "started"; enrolment: TotpEnrolment } | { outcome: "already_enrolled" }> {
   if (await hasConfirmedTotp(deps, account.id)) return { outcome: "already_enrolled" };
@@ -75,10 +76,10 @@ export async function startTotpEnrolment(
   const sealedSecret = seal(await sealingKey(deps), secret);
   const rows = await deps.db
     .insert(staffTotp)
-    .values({ staffUserId: account.id, sealedSecret })
+    .values({ staffUserId: account.id, sealedSecret, createdAt: nowOf(deps) })
     .onConflictDoUpdate({
       target: staffTotp.staffUserId,
-      set: { sealedSecret, lastUsedStep: null, createdAt: new Date() },
+      set: { sealedSecret, lastUsedStep: null, createdAt: nowOf(deps) },
       // A confirmed row that appeared meanwhile is left alone.
       setWhere: isNull(staffTotp.confirmedAt),
     })
@@ -102,12 +103,13 @@ export function normaliseTotpCode(code: string): string | null {
 /**
  * Checks a code against the account's secret (confirmed or, with `pending`, not yet) and, when
  * right, moves `last_used_step` forward in one guarded UPDATE: a code (or an older one) already
- * accepted is refused, on any instance. `nowMs` is the clock (tests pass their own).
+ * accepted is refused, on any instance. The step is the one `deps.clock` is in.
  */
 export async function acceptTotpCode(
-  deps: Pick<Deps, "db" | "secretsKey">,
-  input: { staffUserId: string; code: string; pending?: boolean; nowMs?: number },
+  deps: Pick<Deps, "db" | "secretsKey" | "clock">,
+  input: { staffUserId: string; code: string; pending?: boolean },
 ): Promise<boolean> {
+  const now = nowOf(deps);
   const token = normaliseTotpCode(input.code);
   if (!token) return false;
   const [row] = await deps.db
@@ -120,7 +122,7 @@ export async function acceptTotpCode(
   const result = await verify({
     secret,
     token,
-    epoch: Math.floor((input.nowMs ?? Date.now()) / 1000),
+    epoch: Math.floor(now.getTime() / 1000),
     epochTolerance: TOLERANCE_SECONDS,
   });
   if (!result.valid || !("timeStep" in result)) return false;
@@ -129,7 +131,7 @@ export async function acceptTotpCode(
     .update(staffTotp)
     .set({
       lastUsedStep: step,
-      ...(input.pending ? { confirmedAt: new Date() } : {}),
+      ...(input.pending ? { confirmedAt: now } : {}),
     })
     .where(
       and(
