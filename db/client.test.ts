@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -30,15 +31,28 @@ describe.skipIf(!BACKENDS.includes("postgres"))(
       const unhandled: unknown[] = [];
       const onUncaught = (error: unknown) => unhandled.push(error);
       process.on("uncaughtException", onUncaught);
+      // The connections the pool hands out, to find the one the transaction holds.
+      const pool = (db as unknown as { $client: pg.Pool }).$client;
+      const acquired = new Set<pg.PoolClient>();
+      const onAcquire = (client: pg.PoolClient) => acquired.add(client);
+      pool.on("acquire", onAcquire);
       try {
         const work = withTransaction(db, async (tx) => {
           const result = (await tx.execute(sql`select pg_backend_pid() as pid`)) as {
             rows: { pid: number }[];
           };
-          const [row] = result.rows;
-          await admin.query("select pg_terminate_backend($1)", [row!.pid]);
-          // The server's notice arrives while the connection sits idle in the transaction.
-          await new Promise((resolve) => setTimeout(resolve, 300));
+          const pid = result.rows[0]!.pid;
+          const held = [...acquired].find(
+            (client) => (client as unknown as { processID: number }).processID === pid,
+          );
+          if (!held) throw new Error("the transaction's connection was not seen");
+          // Listening for its end, not its error: a listener of 'error' here would hide the one
+          // the pool must add.
+          const ended = once(held, "end");
+          await admin.query("select pg_terminate_backend($1)", [pid]);
+          // The server's notice arrives while the connection sits idle in the transaction (the
+          // 'error' event that, unheard, would end the process), then the connection ends.
+          await ended;
           await tx.execute(sql`select 1`);
         });
         await expect(work).rejects.toThrow();
@@ -46,6 +60,7 @@ describe.skipIf(!BACKENDS.includes("postgres"))(
         expect(after.rows).toEqual([{ two: 2 }]);
         expect(unhandled).toEqual([]);
       } finally {
+        pool.off("acquire", onAcquire);
         process.off("uncaughtException", onUncaught);
       }
     });
