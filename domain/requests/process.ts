@@ -221,32 +221,40 @@ const stateId = (status: RequestStatus) => status.replaceAll(" ", "");
 
 /**
  * The process of `kind` as a Mermaid state diagram, drawn from the tables above:
- * docs/architecture.md carries it, and a test keeps the two the same.
+ * docs/architecture.md carries it, and a test keeps the two the same. The open states are one
+ * box (staff move between them in any order; the arrows inside show the usual one).
  */
 export function processDiagram(kind: ProcessKind): string {
   const process = PROCESSES[kind];
-  const lines = ["stateDiagram-v2"];
-  for (const status of process.states)
-    if (status.includes(" ")) lines.push(`  state "${status}" as ${stateId(status)}`);
-  lines.push(`  [*] --> ${stateId(process.initial)}: submit (guest)`);
-  for (const from of process.states) {
-    for (const to of process.states) {
-      if (from === to) continue;
-      const labels = ["set_status (staff)"];
-      if (process.open.includes(from) && to === process.expiresTo) labels.push("expire (system)");
-      lines.push(`  ${stateId(from)} --> ${stateId(to)}: ${labels.join(", ")}`);
-    }
-  }
-  const open = process.open.map(stateId).join(", ");
-  lines.push(`  note right of ${stateId(process.initial)}`);
-  lines.push(`    Open: ${open}. Staff move the due time (set_due),`);
-  lines.push("    the system reminds staff once (remind).");
-  lines.push("  end note");
-  if (process.holdsStay) {
-    lines.push(`  note right of ${stateId(process.holdsStay)}`);
-    lines.push("    Holds the nights on the estate's calendar.");
-    lines.push("    Staff set the estate and nights in any state (set_stay).");
-    lines.push("  end note");
-  }
+  const closed = process.states.filter((status) => !process.open.includes(status));
+  const by = (to: RequestStatus, from: RequestStatus | "open") => {
+    const labels = [
+      process.refusals.includes(to) ? "set_status (staff, with a reason)" : "set_status (staff)",
+    ];
+    if (from === "open" && to === process.expiresTo) labels.push("expire (system, when due)");
+    if (to === process.holdsStay) labels.push("takes the nights");
+    if (from === process.holdsStay) labels.push("frees the nights");
+    return labels.join(", ");
+  };
+  const lines = [
+    "stateDiagram-v2",
+    "    direction LR",
+    `    state "open: the due time runs" as Open {`,
+    `        [*] --> ${stateId(process.initial)}: submit (guest)`,
+  ];
+  process.open.forEach((status, index) => {
+    const next = process.open[index + 1];
+    if (next) lines.push(`        ${stateId(status)} --> ${stateId(next)}`);
+    if (status.includes(" ")) lines.push(`        ${stateId(status)}: ${status}`);
+  });
+  lines.push("    }");
+  for (const to of closed) lines.push(`    Open --> ${stateId(to)}: ${by(to, "open")}`);
+  for (const from of closed)
+    for (const to of closed)
+      if (from !== to) lines.push(`    ${stateId(from)} --> ${stateId(to)}: ${by(to, from)}`);
+  for (const from of closed)
+    lines.push(
+      `    ${stateId(from)} --> Open: set_status (staff), a new window${from === process.holdsStay ? ", frees the nights" : ""}`,
+    );
   return lines.join("\n");
 }
