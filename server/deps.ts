@@ -8,6 +8,7 @@ import {
   seedCatalogue,
 } from "../domain/catalogue/seed-catalogue.ts";
 import type { Deps } from "../domain/deps.ts";
+import { fileOffsetClock } from "./clock-file.ts";
 import type { Env } from "./env.ts";
 import { createLogger } from "./logger.ts";
 
@@ -26,7 +27,12 @@ export async function createDeps(
     onIdleError: (error) => log.warn({ err: error }, "idle database connection lost"),
   });
   await database.migrate();
-  const deps: Deps = { db: database.db, log, secretsKey: env.APP_SECRETS_KEY };
+  const deps: Deps = {
+    db: database.db,
+    log,
+    secretsKey: env.APP_SECRETS_KEY,
+    ...(env.CLOCK_OFFSET_FILE ? { clock: fileOffsetClock(env.CLOCK_OFFSET_FILE) } : {}),
+  };
   if (env.SEED_DEMO_CATALOGUE && (await isCatalogueEmpty(deps))) {
     await seedCatalogue(deps, loadPropertyContent(join(rootDir, "content/properties")));
   } else {

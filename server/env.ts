@@ -170,6 +170,12 @@ export const EnvSchema = z.object({
     .min(0.001)
     .max(24 * 365)
     .optional(),
+  /**
+   * For browser journeys only: a JSON file `{ "offsetMs": n }` whose offset the server's clock
+   * adds to the system time (server/clock-file.ts), so a journey reaches a due time by moving
+   * the clock. Never set in production.
+   */
+  CLOCK_OFFSET_FILE: z.string().min(1).optional(),
   /** Seconds between two runs of the lifecycle job (reminders, expiry) on each instance. */
   LIFECYCLE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   /** Days the security log keeps an entry; older ones are pruned once a day. */

@@ -24,6 +24,7 @@ import {
 import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
 import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
 import type { Database } from "../../db/client.ts";
+import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import type { Language } from "../../i18n/config.ts";
 import { latestOwnerViews, listOwnerViews } from "../owners/owner-requests.ts";
@@ -84,7 +85,7 @@ type Row = {
 /** A row's columns and the guest's unread messages. */
 const itemColumns = { ...columns, unreadMessages: unreadMessagesOf };
 
-function toItem(row: Row, now = new Date()): Omit<InboxItem, "ownerView"> {
+function toItem(row: Row, now: Date): Omit<InboxItem, "ownerView"> {
   const status = row.status as RequestStatus;
   return {
     ...row,
@@ -197,7 +198,10 @@ function orderOf(filter: InboxFilter) {
  * One page of the inbox, newest first by default, paged by (created_at, id): a page costs the
  * same wherever it is, and a request arriving meanwhile neither repeats nor hides a row.
  */
-export async function listInbox(deps: Pick<Deps, "db">, filter: InboxFilter): Promise<InboxPage> {
+export async function listInbox(
+  deps: Pick<Deps, "db" | "clock">,
+  filter: InboxFilter,
+): Promise<InboxPage> {
   assertStatusOfKind(filter.kind, filter.status);
   const where = whereOf(filter);
   const cursor = afterCursor(filter);
@@ -212,7 +216,7 @@ export async function listInbox(deps: Pick<Deps, "db">, filter: InboxFilter): Pr
   ]);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
-  const now = new Date();
+  const now = nowOf(deps);
   return {
     items: await withOwnerViews(
       deps.db,
@@ -225,7 +229,7 @@ export async function listInbox(deps: Pick<Deps, "db">, filter: InboxFilter): Pr
 
 /** Every request matching the filter, in page order, a batch at a time (for the CSV export). */
 export async function* streamInboxBatches(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   filter: InboxFilter,
   batchSize = 500,
 ): AsyncGenerator<InboxItem[]> {
@@ -243,7 +247,7 @@ export async function* streamInboxBatches(
     if (rows.length > 0)
       yield await withOwnerViews(
         deps.db,
-        rows.map((row) => toItem(row)),
+        rows.map((row) => toItem(row, nowOf(deps))),
       );
     const last = rows.at(-1);
     if (rows.length < batchSize || !last) return;
@@ -279,7 +283,7 @@ export type RequestDetail = z.infer<typeof RequestDetailSchema>;
 
 /** One request with its status history and internal notes, or null for an unknown id. */
 export async function getRequestDetail(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "clock">,
   id: string,
   kind?: RequestKind,
 ): Promise<RequestDetail | null> {
@@ -306,7 +310,7 @@ export async function getRequestDetail(
     listOwnerViews(deps.db, id),
   ]);
   return {
-    ...toItem(row),
+    ...toItem(row, nowOf(deps)),
     ownerView: ownerViews.at(-1) ?? null,
     ownerViews,
     history: history.map((entry) => ({
@@ -402,11 +406,11 @@ export async function listBookedEstateChoices(
 }
 
 export async function getInboxOverview(
-  deps: Pick<Deps, "db">,
-  options: { weeks?: number; now?: Date } = {},
+  deps: Pick<Deps, "db" | "clock">,
+  options: { weeks?: number } = {},
 ): Promise<InboxOverview> {
   const weeks = options.weeks ?? 12;
-  const now = options.now ?? new Date();
+  const now = nowOf(deps);
   const thisMonday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   thisMonday.setUTCDate(thisMonday.getUTCDate() - ((thisMonday.getUTCDay() + 6) % 7));
   const first = new Date(thisMonday);
