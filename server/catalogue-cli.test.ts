@@ -1,11 +1,8 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../db/client.ts";
 import {
   properties,
   propertyFieldEdits,
@@ -22,47 +19,13 @@ import {
   type PropertyContent,
   validateCatalogue,
 } from "../domain/catalogue/property-content.schema.ts";
-import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
 import type { Deps } from "../domain/deps.ts";
-import { DEMO_CATALOGUE } from "../tests/setup/database.ts";
+import { runInProcess } from "../tests/setup/cli.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "../tests/setup/database.ts";
 import { demoEstate } from "../tests/factories/demo-estates.ts";
+import { runCatalogueCli } from "./catalogue-cli.ts";
 
 const GORDON = demoEstate("gordon-castle");
-
-const CLI = join(import.meta.dirname, "catalogue-cli.ts");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `npm run catalogue -- ...` as a user would (the same Node), stderr not a terminal. */
-function catalogue(dataDir: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      {
-        env: { PATH: process.env.PATH, DATA_DIR: dataDir, NODE_ENV: "test" },
-        cwd: tmpdir(), // no .env of the project's
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-/** Opens the CLI's database in this process for a moment (PGlite admits one process). */
-async function withDatabase<T>(dataDir: string, work: (deps: Deps) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ dataDir });
-  try {
-    await database.migrate();
-    return await work({ db: database.db, log: pino({ level: "silent" }) });
-  } finally {
-    await database.close();
-  }
-}
 
 async function translation(deps: Deps, propertyId: number, lang: string) {
   const [row] = await deps.db
@@ -86,25 +49,23 @@ function newEstate(): PropertyContent {
   return estate;
 }
 
-describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
-  const dataDir = mkdtempSync(join(tmpdir(), "castellum-catalogue-"));
+// Each command runs in this process on the suite's database, seeded with the demo catalogue;
+// catalogue-cli.process.test.ts runs the command as a user does, a process of its own on the
+// embedded database's files.
+describeEachBackend("npm run catalogue", (database) => {
+  const catalogue = (args: string[]) =>
+    runInProcess((io) => runCatalogueCli(args, io), database().handle, { NODE_ENV: "test" });
+  /** The suite's database, as the command leaves it. */
+  const withDatabase = <T>(work: (deps: Deps) => Promise<T>) => work(database().deps);
   const files = mkdtempSync(join(tmpdir(), "castellum-catalogue-files-"));
   const file = (name: string) => join(files, name);
   const OWNER_TEXT =
     "Il testo scritto dal proprietario: una descrizione della tenuta che nessuna importazione deve sovrascrivere.";
 
-  beforeAll(async () => {
-    await withDatabase(dataDir, async (deps) => {
-      await seedCatalogue(deps, DEMO_CATALOGUE);
-    });
-  });
-  afterAll(() => {
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(files, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(files, { recursive: true, force: true }));
 
   it("exports the catalogue as JSON and as CSV, each reading back as the demo catalogue", async () => {
-    const json = await catalogue(dataDir, ["export", file("catalogue.json")]);
+    const json = await catalogue(["export", file("catalogue.json")]);
     expect(json).toEqual({
       code: 0,
       stdout: `Exported 42 estates to ${file("catalogue.json")}.\n`,
@@ -112,14 +73,14 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
     });
     expect(JSON.parse(readFileSync(file("catalogue.json"), "utf8"))).toEqual(DEMO_CATALOGUE);
 
-    const csv = await catalogue(dataDir, ["export", file("catalogue.csv")]);
+    const csv = await catalogue(["export", file("catalogue.csv")]);
     expect(csv).toEqual({
       code: 0,
       stdout: `Exported 42 estates to ${file("catalogue.csv")}.\n`,
       stderr: "",
     });
     // Both exports are in the security log.
-    const logged = await withDatabase(dataDir, (deps) =>
+    const logged = await withDatabase((deps) =>
       deps.db
         .select({
           type: securityEvents.type,
@@ -145,7 +106,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
   });
 
   it("imports its own export and changes nothing", async () => {
-    const run = await catalogue(dataDir, ["import", file("catalogue.csv")]);
+    const run = await catalogue(["import", file("catalogue.csv")]);
     expect(run).toEqual({
       code: 0,
       stdout: [
@@ -155,7 +116,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
       ].join("\n"),
       stderr: "",
     });
-    expect(await withDatabase(dataDir, exportCatalogue)).toEqual(DEMO_CATALOGUE);
+    expect(await withDatabase(exportCatalogue)).toEqual(DEMO_CATALOGUE);
   });
 
   it("lists every problem of a CSV file by line and column, and writes nothing", async () => {
@@ -173,7 +134,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
       .replace(`\n"43",`, `\n"${first.id}",`);
     writeFileSync(file("broken.csv"), broken);
 
-    const run = await catalogue(dataDir, ["import", file("broken.csv")]);
+    const run = await catalogue(["import", file("broken.csv")]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toBe(
@@ -186,7 +147,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
       ].join("\n"),
     );
     // The valid new estate in the same file was not written either.
-    expect(await withDatabase(dataDir, exportCatalogue)).toEqual(DEMO_CATALOGUE);
+    expect(await withDatabase(exportCatalogue)).toEqual(DEMO_CATALOGUE);
   });
 
   it("lists the problems of a JSON file by place in the array and estate", async () => {
@@ -197,7 +158,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
       file("broken.json"),
       JSON.stringify([newEstate(), second, { ...DEMO_CATALOGUE[2], bedrooms: "tre" }]),
     );
-    const run = await catalogue(dataDir, ["import", file("broken.json")]);
+    const run = await catalogue(["import", file("broken.json")]);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       [
@@ -208,7 +169,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
         "",
       ].join("\n"),
     );
-    const written = await withDatabase(dataDir, (deps) =>
+    const written = await withDatabase((deps) =>
       deps.db.select().from(properties).where(eq(properties.id, 43)),
     );
     expect(written).toEqual([]);
@@ -225,7 +186,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
     beforeAll(async () => {
       writeFileSync(file("edited.csv"), formatCatalogueCsv(edited));
       // The owner of the estate has rewritten its Italian description on the dashboard.
-      await withDatabase(dataDir, async (deps) => {
+      await withDatabase(async (deps) => {
         await deps.db
           .update(propertyTranslations)
           .set({ summary: OWNER_TEXT })
@@ -253,7 +214,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
     ];
 
     it("is only reported with --dry-run", async () => {
-      const run = await catalogue(dataDir, ["import", file("edited.csv"), "--dry-run"]);
+      const run = await catalogue(["import", file("edited.csv"), "--dry-run"]);
       expect(run).toEqual({
         code: 0,
         stdout: [
@@ -263,7 +224,7 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
         ].join("\n"),
         stderr: "",
       });
-      await withDatabase(dataDir, async (deps) => {
+      await withDatabase(async (deps) => {
         expect(await deps.db.select().from(properties).where(eq(properties.id, 43))).toEqual([]);
         expect((await translation(deps, 7, "fr"))?.name).toBe("Côte amalfitaine");
         expect((await translation(deps, GORDON.id, "it"))?.summary).toBe(OWNER_TEXT);
@@ -271,13 +232,13 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
     });
 
     it("is written, keeping the owner's text", async () => {
-      const run = await catalogue(dataDir, ["import", file("edited.csv")]);
+      const run = await catalogue(["import", file("edited.csv")]);
       expect(run).toEqual({
         code: 0,
         stdout: [...report({ create: "Created", update: "updated", keep: "Kept" }), ""].join("\n"),
         stderr: "",
       });
-      await withDatabase(dataDir, async (deps) => {
+      await withDatabase(async (deps) => {
         const [estate] = await deps.db.select().from(properties).where(eq(properties.id, 7));
         expect(estate?.guestCapacity).toBe(18);
         expect((await translation(deps, 7, "fr"))?.name).toBe("Côte amalfitaine, villa Sospesa");
@@ -290,28 +251,8 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
     });
   });
 
-  it("says what to do when the server holds the embedded database", async () => {
-    const held = await openDatabase({ dataDir });
-    try {
-      for (const args of [
-        ["export", file("again.json")],
-        ["import", file("catalogue.json")],
-      ]) {
-        const run = await catalogue(dataDir, args);
-        expect(run.code).toBe(1);
-        expect(run.stdout).toBe("");
-        expect(run.stderr).toMatch(
-          /^Error: The embedded database in .+ is open in another process \(pid \d+\), most likely the running server\. PGlite admits one process at a time: stop the server, run this command, then start the server again\./,
-        );
-      }
-    } finally {
-      await held.close();
-    }
-    expect((await catalogue(dataDir, ["export", file("again.json")])).code).toBe(0);
-  });
-
   it("explains usage mistakes with exit 2 and a missing file with exit 1", async () => {
-    const none = await catalogue(dataDir, []);
+    const none = await catalogue([]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(
       /^Error: no command given\n\nUsage: npm run catalogue -- <command>\n/,
@@ -327,15 +268,15 @@ describe("npm run catalogue (embedded database)", { timeout: 180_000 }, () => {
       [["import", file("a.csv"), file("b.csv")], `unexpected argument: ${file("b.csv")}`],
     ];
     for (const [args, message] of cases) {
-      const run = await catalogue(dataDir, args);
+      const run = await catalogue(args);
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr.split("\n")[0]).toBe(`Error: ${message}`);
     }
-    const unknownOption = await catalogue(dataDir, ["import", file("x.csv"), "--force"]);
+    const unknownOption = await catalogue(["import", file("x.csv"), "--force"]);
     expect(unknownOption.code).toBe(2);
     expect(unknownOption.stderr).toContain("Unknown option '--force'");
 
-    const missing = await catalogue(dataDir, ["import", file("missing.csv")]);
+    const missing = await catalogue(["import", file("missing.csv")]);
     expect(missing).toEqual({
       code: 1,
       stdout: "",

@@ -11,10 +11,11 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { extname, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import type { WriteStream } from "node:tty";
+import { inspect, parseArgs } from "node:util";
 import pino from "pino";
-import { DatabaseBusyError } from "../db/client.ts";
-import { loadDotEnv, openDatabaseFromEnv } from "../db/open-from-env.ts";
+import { DatabaseBusyError, type DatabaseHandle } from "../db/client.ts";
+import { type DatabaseEnv, loadDotEnv, openDatabaseFromEnv } from "../db/open-from-env.ts";
 import {
   csvFieldName,
   formatCatalogueCsv,
@@ -43,6 +44,40 @@ class RefusedError extends Error {}
 
 type Format = "json" | "csv";
 
+/** What a run of the command reads and writes: the process's own, or a test's. */
+export interface CatalogueCliIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string): unknown };
+  /** A progress bar is drawn on it while an import runs, when it is a terminal. */
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** Opens the database `env` names (the default); a test hands in one it already holds. */
+  openDatabase?: (env: DatabaseEnv) => Promise<DatabaseHandle>;
+}
+
+/**
+ * Runs one command, as `npm run catalogue -- <argv>` does, and answers its exit code: 0 done,
+ * 1 refused (a message on stderr), 2 a usage mistake.
+ */
+export async function runCatalogueCli(argv: string[], io: CatalogueCliIo): Promise<number> {
+  try {
+    await main(argv, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`Error: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (
+      error instanceof RefusedError ||
+      error instanceof DatabaseBusyError ||
+      error instanceof EnvError
+    )
+      io.stderr.write(`Error: ${error.message}\n`);
+    else io.stderr.write(`${inspect(error)}\n`);
+    return 1;
+  }
+}
+
 function parseArguments(argv: string[]) {
   try {
     return parseArgs({
@@ -61,10 +96,12 @@ function parseArguments(argv: string[]) {
   }
 }
 
-async function main(argv: string[]): Promise<void> {
+async function main(argv: string[], io: CatalogueCliIo): Promise<void> {
+  const print = (text: string) => void io.stdout.write(`${text}\n`);
+  const withDatabase = (work: (deps: Deps) => Promise<void>) => withDatabaseOf(io, work);
   const { values, positionals } = parseArguments(argv);
   const [command, file, ...extra] = positionals;
-  if (values.help) return void console.log(USAGE);
+  if (values.help) return print(USAGE);
   if (!command) throw new UsageError("no command given");
   if (command !== "export" && command !== "import")
     throw new UsageError(`unknown command: ${command}`);
@@ -74,7 +111,7 @@ async function main(argv: string[]): Promise<void> {
     throw new UsageError("--dry-run is for import only");
   const format = formatOf(file);
   // npm runs scripts in the project's folder; a relative path means the caller's folder.
-  const path = resolve(process.env.INIT_CWD ?? process.cwd(), file);
+  const path = resolve(io.env.INIT_CWD ?? process.cwd(), file);
 
   if (command === "export") {
     await withDatabase(async (deps) => {
@@ -94,7 +131,7 @@ async function main(argv: string[]): Promise<void> {
         actor: { kind: "system" },
         data: { export: "catalogue", format, via: "cli", estates: catalogue.length },
       });
-      console.log(`Exported ${estates(catalogue.length)} to ${file}.`);
+      print(`Exported ${estates(catalogue.length)} to ${file}.`);
     });
     return;
   }
@@ -119,7 +156,7 @@ async function main(argv: string[]): Promise<void> {
 
   const dryRun = values["dry-run"];
   await withDatabase(async (deps) => {
-    const progress = progressBar(process.stderr);
+    const progress = progressBar(io.stderr);
     let report;
     try {
       report = await seedCatalogue(deps, catalogue, { dryRun, onProgress: progress.update });
@@ -143,7 +180,7 @@ async function main(argv: string[]): Promise<void> {
       );
     }
     if (dryRun) lines.push("Dry run: nothing was written.");
-    console.log(lines.join("\n"));
+    print(lines.join("\n"));
   });
 }
 
@@ -207,11 +244,12 @@ function formatKept(kept: SeedReport["skipped"][number]): string {
 }
 
 /** A bar redrawn in place on a terminal; nothing at all when stderr is a file or a pipe. */
-function progressBar(stream: NodeJS.WriteStream): {
+function progressBar(output: CatalogueCliIo["stderr"]): {
   update: (done: number, total: number) => void;
   end: () => void;
 } {
-  if (!stream.isTTY) return { update: () => {}, end: () => {} };
+  if (!output.isTTY) return { update: () => {}, end: () => {} };
+  const stream = output as WriteStream;
   const width = 30;
   let drawn = false;
   return {
@@ -231,9 +269,11 @@ function progressBar(stream: NodeJS.WriteStream): {
 }
 
 /** Opens the configured database, migrates it, runs `work` and always closes it again. */
-async function withDatabase(work: (deps: Deps) => Promise<void>): Promise<void> {
-  loadDotEnv();
-  const database = await openDatabaseFromEnv(parseEnv());
+async function withDatabaseOf(
+  io: CatalogueCliIo,
+  work: (deps: Deps) => Promise<void>,
+): Promise<void> {
+  const database = await (io.openDatabase ?? openDatabaseFromEnv)(parseEnv(io.env));
   try {
     await database.migrate();
     await work({ db: database.db, log: pino({ level: "silent" }) });
@@ -242,21 +282,11 @@ async function withDatabase(work: (deps: Deps) => Promise<void>): Promise<void> 
   }
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`Error: ${error.message}\n\n${USAGE}`);
-    process.exitCode = 2;
-  } else if (
-    error instanceof RefusedError ||
-    error instanceof DatabaseBusyError ||
-    error instanceof EnvError
-  ) {
-    console.error(`Error: ${error.message}`);
-    process.exitCode = 1;
-  } else {
-    console.error(error);
-    process.exitCode = 1;
-  }
+if (import.meta.main) {
+  loadDotEnv();
+  process.exitCode = await runCatalogueCli(process.argv.slice(2), {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
 }

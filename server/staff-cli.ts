@@ -9,10 +9,11 @@
  * terminal (`printf '%s\n' "$PASSWORD" | npm run staff -- create ...`); never from argv, which
  * other users of the machine can see. Exits 0 on success, 1 on a refused command, 2 on usage.
  */
-import { parseArgs } from "node:util";
+import type { ReadStream } from "node:tty";
+import { inspect, parseArgs } from "node:util";
 import pino from "pino";
-import { DatabaseBusyError } from "../db/client.ts";
-import { loadDotEnv, openDatabaseFromEnv } from "../db/open-from-env.ts";
+import { DatabaseBusyError, type DatabaseHandle } from "../db/client.ts";
+import { type DatabaseEnv, loadDotEnv, openDatabaseFromEnv } from "../db/open-from-env.ts";
 import { listStaffSessions, revokeStaffSessions } from "../domain/auth/sessions.ts";
 import {
   createStaffAccount,
@@ -49,7 +50,39 @@ const PASSWORD_PROBLEMS = {
 class UsageError extends Error {}
 class RefusedError extends Error {}
 
-async function main(argv: string[]): Promise<void> {
+/** What a run of the command reads and writes: the process's own, or a test's. */
+export interface StaffCliIo {
+  env: Record<string, string | undefined>;
+  /** Where a password is read from: a hidden prompt when it is a terminal, else its first line. */
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Opens the database `env` names (the default); a test hands in one it already holds. */
+  openDatabase?: (env: DatabaseEnv) => Promise<DatabaseHandle>;
+}
+
+/**
+ * Runs one command, as `npm run staff -- <argv>` does, and answers its exit code: 0 done,
+ * 1 refused (a message on stderr), 2 a usage mistake.
+ */
+export async function runStaffCli(argv: string[], io: StaffCliIo): Promise<number> {
+  try {
+    await main(argv, io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`Error: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof RefusedError || error instanceof DatabaseBusyError)
+      io.stderr.write(`Error: ${error.message}\n`);
+    else io.stderr.write(`${inspect(error)}\n`);
+    return 1;
+  }
+}
+
+async function main(argv: string[], io: StaffCliIo): Promise<void> {
+  const print = (line: string) => void io.stdout.write(`${line}\n`);
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -62,7 +95,7 @@ async function main(argv: string[]): Promise<void> {
   });
   const [command, email] = positionals;
   if (values.help || !command) {
-    console.log(USAGE);
+    print(USAGE);
     if (!command && !values.help) throw new UsageError("no command given");
     return;
   }
@@ -70,15 +103,14 @@ async function main(argv: string[]): Promise<void> {
   if (needsEmail && !email) throw new UsageError(`${command} needs an email`);
   if (!isLanguage(values.language)) throw new UsageError("--language must be en, fr, it or zh");
 
-  loadDotEnv();
-  const env = parseEnv();
-  const database = await openDatabaseFromEnv(env);
+  const env = parseEnv(io.env);
+  const database = await (io.openDatabase ?? openDatabaseFromEnv)(env);
   const deps = { db: database.db, log: pino({ level: "silent" }) };
   try {
     await database.migrate();
     switch (command) {
       case "create": {
-        const password = await readPassword("Password for the new account: ");
+        const password = await readPassword(io, "Password for the new account: ");
         const result = await createStaffAccount(deps, {
           email: email!,
           password,
@@ -92,20 +124,18 @@ async function main(argv: string[]): Promise<void> {
           throw new RefusedError(`an account with ${email} already exists`);
         if (result.outcome === "weak_password")
           throw new RefusedError(PASSWORD_PROBLEMS[result.problem]);
-        console.log(
-          `Created ${result.user.isAdmin ? "admin" : "staff"} account ${result.user.email}.`,
-        );
+        print(`Created ${result.user.isAdmin ? "admin" : "staff"} account ${result.user.email}.`);
         if (result.user.isAdmin && !isCompanyEmail(result.user.email, env.ADMIN_EMAIL_DOMAIN))
-          console.warn(
-            `Note: ${result.user.email} is not at @${env.ADMIN_EMAIL_DOMAIN} (ADMIN_EMAIL_DOMAIN); this admin will see 'Access Denied'.`,
+          io.stderr.write(
+            `Note: ${result.user.email} is not at @${env.ADMIN_EMAIL_DOMAIN} (ADMIN_EMAIL_DOMAIN); this admin will see 'Access Denied'.\n`,
           );
         return;
       }
       case "list": {
         const accounts = await listStaffAccounts(deps);
-        if (accounts.length === 0) console.log("No staff accounts.");
+        if (accounts.length === 0) print("No staff accounts.");
         for (const a of accounts)
-          console.log(
+          print(
             [
               a.email,
               a.isAdmin ? "admin" : "staff",
@@ -130,7 +160,7 @@ async function main(argv: string[]): Promise<void> {
           },
         );
         if (result.outcome === "not_found") throw new RefusedError(`no account with ${email}`);
-        console.log(
+        print(
           `${result.user.email} is ${command === "disable" ? "disabled; its sessions have ended" : "enabled"}.`,
         );
         return;
@@ -138,12 +168,12 @@ async function main(argv: string[]): Promise<void> {
       case "reset-password": {
         if (!(await findStaffByEmail(deps, email!)))
           throw new RefusedError(`no account with ${email}`);
-        const password = await readPassword(`New password for ${email}: `);
+        const password = await readPassword(io, `New password for ${email}: `);
         const result = await resetStaffPassword(deps, email!, password);
         if (result.outcome === "not_found") throw new RefusedError(`no account with ${email}`);
         if (result.outcome === "weak_password")
           throw new RefusedError(PASSWORD_PROBLEMS[result.problem]);
-        console.log(`Password of ${result.user.email} changed; its sessions have ended.`);
+        print(`Password of ${result.user.email} changed; its sessions have ended.`);
         return;
       }
       case "sessions":
@@ -152,13 +182,13 @@ async function main(argv: string[]): Promise<void> {
         if (!account) throw new RefusedError(`no account with ${email}`);
         if (command === "revoke") {
           const n = await revokeStaffSessions(deps, account.id);
-          console.log(`Ended ${n} session${n === 1 ? "" : "s"} of ${account.email}.`);
+          print(`Ended ${n} session${n === 1 ? "" : "s"} of ${account.email}.`);
           return;
         }
         const sessions = await listStaffSessions(deps, account.id);
-        if (sessions.length === 0) console.log(`${account.email} has no open session.`);
+        if (sessions.length === 0) print(`${account.email} has no open session.`);
         for (const s of sessions)
-          console.log(
+          print(
             [
               `since ${s.createdAt.toISOString()}`,
               `last seen ${s.lastSeenAt.toISOString()}`,
@@ -173,7 +203,7 @@ async function main(argv: string[]): Promise<void> {
         const result = await resetStaffMfa(deps, email!);
         if (result.outcome === "not_found") throw new RefusedError(`no account with ${email}`);
         const n = result.sessionsEnded;
-        console.log(
+        print(
           `Second factor of ${email!.trim().toLowerCase()} removed; ended ${n} session${n === 1 ? "" : "s"}. ` +
             "The next sign-in enrols a new one.",
         );
@@ -188,24 +218,27 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /** A hidden prompt on a terminal; otherwise the first line of stdin. */
-async function readPassword(prompt: string): Promise<string> {
-  if (!process.stdin.isTTY) {
+async function readPassword(io: StaffCliIo, prompt: string): Promise<string> {
+  if (!io.stdin.isTTY) {
     let input = "";
-    for await (const chunk of process.stdin) input += String(chunk);
+    for await (const chunk of io.stdin) input += String(chunk);
     const line = input.split(/\r?\n/)[0] ?? "";
     if (!line) throw new RefusedError("no password on stdin");
     return line;
   }
-  const first = await hiddenPrompt(prompt);
-  const second = await hiddenPrompt("Repeat it: ");
+  const terminal = { stdin: io.stdin as ReadStream, stderr: io.stderr };
+  const first = await hiddenPrompt(terminal, prompt);
+  const second = await hiddenPrompt(terminal, "Repeat it: ");
   if (first !== second) throw new RefusedError("the two passwords differ");
   return first;
 }
 
-function hiddenPrompt(prompt: string): Promise<string> {
+function hiddenPrompt(
+  { stdin, stderr }: { stdin: ReadStream; stderr: StaffCliIo["stderr"] },
+  prompt: string,
+): Promise<string> {
   return new Promise((resolvePrompt, reject) => {
-    const stdin = process.stdin;
-    process.stderr.write(prompt);
+    stderr.write(prompt);
     stdin.setRawMode(true);
     stdin.resume();
     stdin.setEncoding("utf8");
@@ -216,12 +249,12 @@ function hiddenPrompt(prompt: string): Promise<string> {
           stdin.setRawMode(false);
           stdin.pause();
           stdin.off("data", onData);
-          process.stderr.write("\n");
+          stderr.write("\n");
           return resolvePrompt(value);
         }
         if (char === "\u0003") {
           stdin.setRawMode(false);
-          process.stderr.write("\n");
+          stderr.write("\n");
           return reject(new RefusedError("cancelled"));
         }
         if (char === "\u007f") value = value.slice(0, -1);
@@ -232,17 +265,12 @@ function hiddenPrompt(prompt: string): Promise<string> {
   });
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`Error: ${error.message}\n\n${USAGE}`);
-    process.exitCode = 2;
-  } else if (error instanceof RefusedError || error instanceof DatabaseBusyError) {
-    console.error(`Error: ${error.message}`);
-    process.exitCode = 1;
-  } else {
-    console.error(error);
-    process.exitCode = 1;
-  }
+if (import.meta.main) {
+  loadDotEnv();
+  process.exitCode = await runStaffCli(process.argv.slice(2), {
+    env: process.env,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
 }

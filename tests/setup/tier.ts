@@ -11,15 +11,17 @@ export const TEST_TIER: TestTier = readTier(process.env.TEST_TIER);
 
 /**
  * Suites only the whole suite runs. Each spends its time outside the code it checks: starting
- * a Node process per command, or building a catalogue of thousands of estates. Together about
- * 170 s of a serial run, more than a third of the fast tier's Vitest time; the domain functions
- * behind the CLIs keep their in-process tests in both tiers.
+ * a Node process per command (each opens the embedded database from its files, the first makes
+ * it), or building a catalogue of thousands of estates. Every command of the CLIs also runs
+ * in-process in both tiers (server/staff-cli.test.ts, server/catalogue-cli.test.ts), a few
+ * milliseconds a command where a process took seconds.
  */
 export const ALL_TIER_ONLY = [
-  // `npm run staff` and `npm run db:seed -- --demo-admin` as a user runs them (~90 s).
-  "server/staff-cli.test.ts",
-  // `npm run catalogue` export and import as a user runs them (~50 s).
-  "server/catalogue-cli.test.ts",
+  // `npm run staff` and `npm run db:seed -- --demo-admin` as a user runs them: exit codes,
+  // stdin, a new data directory and its lock.
+  "server/staff-cli.process.test.ts",
+  // `npm run catalogue` export and import as a user runs them: exit codes, files, the lock.
+  "server/catalogue-cli.process.test.ts",
   // Every filter, text and cursor served by an index, on a generated catalogue (~30 s).
   "domain/catalogue/search-plans.test.ts",
 ];
