@@ -28,6 +28,7 @@ export async function createApp(env: Env, rootDir: string) {
     metricsToken: env.METRICS_TOKEN,
     responseCache: services.responseCache,
     mailWorker: services.mailWorker,
+    jobs: services.jobs,
   });
   const app = createExpressApp({
     deps,

@@ -34,7 +34,8 @@ import {
 import { listenForCatalogueChanges } from "../domain/catalogue/catalogue-changes.ts";
 import { FactsIndex } from "../domain/catalogue/facts-index.ts";
 import { ResponseCache } from "./middleware/response-cache.ts";
-import { type LifecycleJob, startLifecycleJob } from "../domain/requests/lifecycle.ts";
+import { startLifecycleJob } from "../domain/requests/lifecycle.ts";
+import { JobRunner } from "../domain/jobs/job-runner.ts";
 import type { PolledWorker } from "../domain/jobs/polled-worker.ts";
 import { startSecurityLogRetention } from "../domain/security/retention.ts";
 import {
@@ -143,8 +144,10 @@ export interface Services {
    * listener (null when SEARCH_FACTS_INDEX is off). The app's deps carry it (`withServices`).
    */
   factsIndex: FactsIndex | null;
+  /** Every background job of this instance, by name, with its counters for /metrics. */
+  jobs: JobRunner;
   /** Reminds staff of and closes requests past their due time, on every instance. */
-  lifecycle: LifecycleJob;
+  lifecycle: PolledWorker;
   /** Prunes the security log past its retention, once a day on every instance. */
   securityLogRetention: PolledWorker;
   close(): Promise<void>;
@@ -178,7 +181,10 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     messageIdDomain: new URL(env.PUBLIC_URL).hostname,
     smtpConnections: env.SMTP_CONNECTIONS,
   });
+  // One runner for every background job of this instance (domain/jobs/job-runner.ts).
+  const jobs = new JobRunner(deps.log);
   const mailWorker = startMailWorker(deps, transport, {
+    jobs,
     pollMs: env.MAIL_POLL_MS,
     retry: {
       baseMs: env.MAIL_RETRY_BASE_MS,
@@ -201,7 +207,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       publicUrl: env.PUBLIC_URL,
     },
   };
-  const feedWorker = startFeedSyncWorker(deps, feedConfig);
+  const feedWorker = startFeedSyncWorker(deps, feedConfig, { jobs });
 
   // Every instance runs the lifecycle; its row locks keep two from acting on one request.
   const responseWindows = {
@@ -215,10 +221,12 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     publicUrl: env.PUBLIC_URL,
     intervalMs: env.LIFECYCLE_INTERVAL_SECONDS * 1000,
     onMailQueued: () => mailWorker.kick(),
+    jobs,
   });
 
   const securityLogRetention = startSecurityLogRetention(deps, {
     retentionDays: env.SECURITY_LOG_RETENTION_DAYS,
+    jobs,
   });
 
   // Every instance fans events out and delivers webhooks; leases keep them from sending twice.
@@ -228,6 +236,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   };
   const webhookWorker = startWebhookWorker(deps, webhookConfig, {
     pollMs: env.NODE_ENV === "test" ? 100 : 2000,
+    jobs,
   });
 
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
@@ -254,16 +263,18 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
 
   // Spent bot tokens, old Idempotency-Keys and wrong owner codes past their window are
   // forgotten once they can no longer matter.
-  const housekeeping = setInterval(() => {
-    Promise.all([
-      purgeExpiredBotTokens(deps),
-      purgeExpiredIdempotencyKeys(deps),
-      purgeExpiredSessions(deps),
-      purgeExpiredRateLimitCounters(deps.db),
-      purgeOldOwnerCodeFailures(deps),
-    ]).catch((error: unknown) => deps.log.warn({ err: error }, "housekeeping failed"));
-  }, 60 * 60_000);
-  housekeeping.unref();
+  jobs.start("housekeeping", {
+    everyMs: 60 * 60_000,
+    async run() {
+      await Promise.all([
+        purgeExpiredBotTokens(deps),
+        purgeExpiredIdempotencyKeys(deps),
+        purgeExpiredSessions(deps),
+        purgeExpiredRateLimitCounters(deps.db),
+        purgeOldOwnerCodeFailures(deps),
+      ]);
+    },
+  });
 
   // The cache and the facts index serve only while this instance hears every catalogue
   // change: they start when the listener does, and are off (and emptied) while it reconnects.
@@ -344,14 +355,11 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     webhooks: { config: webhookConfig, worker: webhookWorker },
     responseCache,
     factsIndex,
+    jobs,
     lifecycle,
     securityLogRetention,
     async close() {
-      clearInterval(housekeeping);
-      await lifecycle.stop();
-      await securityLogRetention.stop();
-      await feedWorker.stop();
-      await webhookWorker.stop();
+      await jobs.stop();
       await catalogueChanges?.close();
       responseCache.disable();
       factsIndex?.stop();

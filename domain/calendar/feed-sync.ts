@@ -1,4 +1,4 @@
-import { startPolledWorker } from "../jobs/polled-worker.ts";
+import { JobRunner } from "../jobs/job-runner.ts";
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { calendarEntries, calendarFeeds } from "../../db/schema/index.ts";
@@ -285,17 +285,16 @@ export interface FeedSyncWorker {
 export function startFeedSyncWorker(
   deps: Pick<Deps, "db" | "log">,
   config: FeedSyncConfig,
-  options: { pollMs?: number; now?: () => Date } = {},
+  options: { pollMs?: number; now?: () => Date; jobs?: JobRunner } = {},
 ): FeedSyncWorker {
   const now = options.now ?? (() => new Date());
   const batch = config.batch ?? DEFAULT_BATCH;
-  return startPolledWorker({
-    pollMs: options.pollMs ?? 60_000,
-    runOnce: async (isStopped) => {
+  const jobs = options.jobs ?? new JobRunner(deps.log);
+  return jobs.start("calendar-feed-sync", {
+    everyMs: options.pollMs ?? 60_000,
+    run: async (isStopped) => {
       // A full batch means more may be due.
       while (!isStopped() && (await syncDueFeeds(deps, config, now())) >= batch);
-      return false;
     },
-    onError: (error) => deps.log.warn({ err: error }, "calendar feed sync run failed"),
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { JobRunner } from "../jobs/job-runner.ts";
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { mailOutbox } from "../../db/schema/index.ts";
@@ -229,6 +230,8 @@ async function expireWaitingMail(deps: Deps, retry: RetryPolicy, error: string):
 export interface MailWorker {
   /** Look for due mail now (after a request commits) instead of at the next tick. */
   kick(): void;
+  /** A whole delivery pass that starts after this call; resolves when it has ended. */
+  runNow(): Promise<void>;
   /** Since when (epoch ms) the relay cannot be reached; null while it answers. */
   relayUnreachableSince(): number | null;
   /** Waits for a delivery in progress, then stops. */
@@ -237,6 +240,8 @@ export interface MailWorker {
 
 export interface MailWorkerOptions {
   pollMs?: number;
+  /** The instance's job runner; a runner of its own when not given (tests). */
+  jobs?: JobRunner;
   retry?: RetryPolicy;
   batch?: number;
   concurrency?: number;
@@ -247,7 +252,8 @@ export interface MailWorkerOptions {
 }
 
 /**
- * Polls the outbox every `pollMs` and whenever kicked; one delivery run at a time. When the
+ * Polls the outbox every `pollMs` and whenever kicked, as the job `mail`; one delivery run at a
+ * time. When the
  * relay cannot be reached, the worker stops sending and tries one mail now and then (from
  * `relayProbeMinMs`, doubling up to `relayProbeMaxMs`) until the relay answers; then the whole
  * backlog goes out at once, none of it having spent an attempt on the outage.
@@ -261,64 +267,43 @@ export function startMailWorker(
   const probeMinMs = options.relayProbeMinMs ?? 1000;
   const probeMaxMs = options.relayProbeMaxMs ?? 10_000;
   const relay = new OutageWatch(probeMinMs, probeMaxMs);
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  const run = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    // While the relay is away, only a probe goes, and only when it is due. (Checked here, not
-    // only in the loop: a run that ended without awaiting would finish before it is recorded.)
-    if (!relay.mayTry()) return;
-    running = (async () => {
-      try {
-        do {
-          again = false;
-          if (!relay.mayTry()) break;
-          const isDown = relay.since() !== null;
-          const report = await deliverDueMail(deps, transport, {
-            retry: options.retry,
-            batch: isDown ? 1 : batch,
-            concurrency: options.concurrency,
-          });
-          if (report.relayUnreachable !== undefined) {
-            if (relay.failed().isNew)
-              deps.log.warn(
-                { transport: transport.description, err: report.relayUnreachable },
-                "mail relay unreachable: mail waits in the outbox until it answers",
-              );
-            break;
-          }
-          if (isDown && report.sent + report.failed > 0) {
-            deps.log.info(
-              { transport: transport.description, unreachableMs: relay.answered() },
-              "mail relay answers again: sending the waiting mail",
-            );
-            again = true;
-          }
-          // A full batch means more may be waiting.
-          if (report.sent + report.failed >= batch) again = true;
-        } while (again && !stopped);
-      } catch (error) {
-        deps.log.error({ err: error }, "mail outbox run failed");
-      } finally {
-        running = null;
+  const jobs = options.jobs ?? new JobRunner(deps.log);
+  const worker = jobs.start("mail", {
+    everyMs: options.pollMs ?? 5000,
+    async run() {
+      // While the relay is away, only a probe goes, and only when it is due.
+      if (!relay.mayTry()) return false;
+      const isDown = relay.since() !== null;
+      const report = await deliverDueMail(deps, transport, {
+        retry: options.retry,
+        batch: isDown ? 1 : batch,
+        concurrency: options.concurrency,
+      });
+      if (report.relayUnreachable !== undefined) {
+        if (relay.failed().isNew)
+          deps.log.warn(
+            { transport: transport.description, err: report.relayUnreachable },
+            "mail relay unreachable: mail waits in the outbox until it answers",
+          );
+        return false;
       }
-    })();
-  };
-  const timer = setInterval(run, options.pollMs ?? 5000);
-  timer.unref();
-  run();
+      if (isDown && report.sent + report.failed > 0) {
+        deps.log.info(
+          { transport: transport.description, unreachableMs: relay.answered() },
+          "mail relay answers again: sending the waiting mail",
+        );
+        return true;
+      }
+      // A full batch means more may be waiting.
+      return report.sent + report.failed >= batch;
+    },
+  });
   return {
-    kick: run,
+    kick: () => worker.kick(),
+    runNow: () => worker.runNow(),
     relayUnreachableSince: () => relay.since(),
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      await worker.stop();
       transport.close();
     },
   };

@@ -4,6 +4,8 @@ import { guestRequests } from "../../db/schema/index.ts";
 import type { Language } from "../../i18n/config.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
+import { JobRunner } from "../jobs/job-runner.ts";
+import type { PolledWorker } from "../jobs/polled-worker.ts";
 import { type Actor, applyTransition } from "./apply-transition.ts";
 import type { RequestKind } from "./options.ts";
 import { ANY_OPEN_STATUSES_SQL } from "./process.ts";
@@ -154,49 +156,24 @@ export async function runLifecycle(
   return { reminded, expired };
 }
 
-export interface LifecycleJob {
-  /** Run now (tests, or after a change) instead of waiting for the next tick. */
-  runNow(): Promise<LifecycleReport>;
-  /** Waits for a run in progress, then stops. */
-  stop(): Promise<void>;
-}
-
 /**
- * Runs the lifecycle every `intervalMs` on this instance. Every instance runs it; the row locks
- * keep them from acting twice on one request. `onMailQueued` kicks the mail worker.
+ * Runs the lifecycle every `intervalMs` on this instance, as the job `request-lifecycle` of
+ * `jobs`. Every instance runs it; the row locks keep them from acting twice on one request.
+ * `onMailQueued` kicks the mail job.
  */
 export function startLifecycleJob(
   deps: Deps,
-  config: LifecycleConfig & { intervalMs: number; onMailQueued?: () => void },
-): LifecycleJob {
-  let running: Promise<LifecycleReport> | null = null;
-  let stopped = false;
-  const runNow = () => {
-    if (running) return running;
-    running = runLifecycle(deps, config)
-      .then((report) => {
-        if (report.expired + report.reminded > 0) {
-          config.onMailQueued?.();
-          deps.log.info(report, "request lifecycle run");
-        }
-        return report;
-      })
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-  const timer = setInterval(() => {
-    if (stopped) return;
-    runNow().catch((error: unknown) => deps.log.warn({ err: error }, "request lifecycle failed"));
-  }, config.intervalMs);
-  timer.unref();
-  return {
-    runNow,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
+  config: LifecycleConfig & { intervalMs: number; onMailQueued?: () => void; jobs?: JobRunner },
+): PolledWorker {
+  const jobs = config.jobs ?? new JobRunner(deps.log);
+  return jobs.start("request-lifecycle", {
+    everyMs: config.intervalMs,
+    async run() {
+      const report = await runLifecycle(deps, config);
+      if (report.expired + report.reminded > 0) {
+        config.onMailQueued?.();
+        deps.log.info(report, "request lifecycle run");
+      }
     },
-  };
+  });
 }

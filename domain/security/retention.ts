@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
-import { startPolledWorker, type PolledWorker } from "../jobs/polled-worker.ts";
+import { JobRunner } from "../jobs/job-runner.ts";
+import type { PolledWorker } from "../jobs/polled-worker.ts";
 import { pruneSecurityEvents } from "./security-log.ts";
 
 /** Once a day: the log's retention is counted in days, so a daily prune keeps it within one. */
@@ -12,16 +13,15 @@ export const SECURITY_LOG_PRUNE_INTERVAL_MS = 24 * 60 * 60_000;
  */
 export function startSecurityLogRetention(
   deps: Deps,
-  config: { retentionDays: number; pollMs?: number },
+  config: { retentionDays: number; pollMs?: number; jobs?: JobRunner },
 ): PolledWorker {
-  return startPolledWorker({
-    pollMs: config.pollMs ?? SECURITY_LOG_PRUNE_INTERVAL_MS,
-    async runOnce() {
+  const jobs = config.jobs ?? new JobRunner(deps.log);
+  return jobs.start("security-log-retention", {
+    everyMs: config.pollMs ?? SECURITY_LOG_PRUNE_INTERVAL_MS,
+    async run() {
       const pruned = await pruneSecurityEvents(deps.db, config.retentionDays);
       if (pruned > 0)
         deps.log.info({ pruned, retentionDays: config.retentionDays }, "security log pruned");
-      return false;
     },
-    onError: (error) => deps.log.warn({ err: error }, "security log prune failed"),
   });
 }

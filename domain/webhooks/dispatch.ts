@@ -1,4 +1,5 @@
-import { type PolledWorker, startPolledWorker } from "../jobs/polled-worker.ts";
+import { JobRunner } from "../jobs/job-runner.ts";
+import type { PolledWorker } from "../jobs/polled-worker.ts";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { domainEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -374,13 +375,14 @@ export type WebhookWorker = PolledWorker;
 export function startWebhookWorker(
   deps: Deps,
   config: WebhookConfig,
-  options: { pollMs?: number; batch?: number; concurrency?: number } = {},
+  options: { pollMs?: number; batch?: number; concurrency?: number; jobs?: JobRunner } = {},
 ): WebhookWorker {
   const batch = options.batch ?? DEFAULT_BATCH;
   const outages = new Map<string, OutageWatch>();
-  return startPolledWorker({
-    pollMs: options.pollMs ?? 5000,
-    runOnce: async (isStopped) => {
+  const jobs = options.jobs ?? new JobRunner(deps.log);
+  return jobs.start("webhooks", {
+    everyMs: options.pollMs ?? 5000,
+    run: async (isStopped) => {
       while ((await fanOutEvents(deps)) >= FAN_OUT_BATCH && !isStopped());
       const report = await deliverDueWebhooks(deps, config, {
         batch,
@@ -389,6 +391,5 @@ export function startWebhookWorker(
       });
       return report.delivered + report.failed >= batch;
     },
-    onError: (error) => deps.log.error({ err: error }, "webhook dispatch run failed"),
   });
 }

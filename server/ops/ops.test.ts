@@ -62,6 +62,7 @@ describeEachBackend("ops endpoints", (database, backend) => {
       metricsToken: METRICS_TOKEN,
       responseCache: services.responseCache,
       mailWorker: services.mailWorker,
+      jobs: services.jobs,
     });
     const app = createExpressApp({
       deps,
@@ -188,6 +189,15 @@ describeEachBackend("ops endpoints", (database, backend) => {
     expect(text).toMatch(/\ncastellum_mail_outbox_pending \d+\n/);
     // The suite's mail goes to files: the "relay" is always there.
     expect(text).toContain("\ncastellum_mail_relay_up 1\n");
+    // Every background job is counted by name: each has run its first pass at start.
+    for (const job of [
+      "mail",
+      "webhooks",
+      "request-lifecycle",
+      "calendar-feed-sync",
+      "housekeeping",
+    ])
+      expect(text).toMatch(new RegExp(`\ncastellum_job_runs_total\\{job="${job}"\\} [1-9]\\d*\n`));
     expect(text).toMatch(/\ncastellum_mail_outbox_oldest_pending_age_seconds [\d.]+\n/);
     // The second read of the same estate came from the response cache.
     const hits = Number(/\ncastellum_response_cache_hits_total (\d+)\n/.exec(text)?.[1]);

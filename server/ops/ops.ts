@@ -9,6 +9,7 @@ import express, { type Router } from "express";
 import type { DatabaseHandle } from "../../db/client.ts";
 import { readMigrationStatus } from "../../db/health.ts";
 import type { Deps } from "../../domain/deps.ts";
+import type { JobRunner } from "../../domain/jobs/job-runner.ts";
 import type { MailWorker } from "../../domain/mail/outbox.ts";
 import { readOutboxDepth } from "../../domain/mail/outbox-depth.ts";
 import type { ResponseCache } from "../middleware/response-cache.ts";
@@ -27,6 +28,8 @@ export interface OpsOptions {
   responseCache?: ResponseCache;
   /** The mail worker, for whether this instance can reach the SMTP relay. */
   mailWorker?: Pick<MailWorker, "relayUnreachableSince">;
+  /** The instance's background jobs, counted per job. */
+  jobs?: Pick<JobRunner, "metrics">;
 }
 
 export interface Ops {
@@ -94,6 +97,39 @@ export function createOps(options: OpsOptions): Ops {
         type: "gauge",
         value: since === null ? 1 : 0,
       });
+    }
+    for (const job of options.jobs?.metrics() ?? []) {
+      const labels = { job: job.name };
+      samples.push(
+        {
+          name: "castellum_job_runs_total",
+          help: "Passes of a background job on this instance.",
+          type: "counter",
+          value: job.runs,
+          labels,
+        },
+        {
+          name: "castellum_job_failures_total",
+          help: "Passes of a background job that failed.",
+          type: "counter",
+          value: job.failures,
+          labels,
+        },
+        {
+          name: "castellum_job_failing_passes",
+          help: "Failed passes of a background job since its last good one (0: healthy).",
+          type: "gauge",
+          value: job.failingFor,
+          labels,
+        },
+        {
+          name: "castellum_job_last_pass_seconds",
+          help: "How long a background job's last pass took.",
+          type: "gauge",
+          value: job.lastPassMs / 1000,
+          labels,
+        },
+      );
     }
     try {
       const outbox = await readOutboxDepth(deps);
