@@ -18,7 +18,8 @@ import { type RequestKind, REQUEST_KINDS, STATUS_KEYS } from "../../domain/reque
 import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
 import { isStayKind } from "../../domain/calendar/calendar.schema.ts";
 import { collisionAnswer, importedBusyAnswer } from "../../domain/calendar/collisions.ts";
-import { setRequestStay } from "../../domain/calendar/stays.ts";
+import { nowOf } from "../../domain/clock.ts";
+import { setRequestStay } from "../../domain/requests/set-stay.ts";
 import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
 import { STAFF_MESSAGE_OPERATIONS } from "../../domain/conversation/messages.contract.ts";
 import { readThreadAsStaff, sendStaffMessage } from "../../domain/conversation/messages.ts";
@@ -228,7 +229,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
       before: [sameOrigin, requireAdmin],
       async handle({ params, body, res }) {
         const dueAt = new Date(body.dueAt);
-        const now = new Date();
+        const now = nowOf(deps);
         const language = res.locals.language;
         if (dueAt.getTime() > now.getTime() + DUE_MAX_DAYS * 86_400_000)
           throw new ValidationError([{ path: "dueAt", message: "staff.lifecycle.extend.invalid" }]);
@@ -238,7 +239,6 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
           dueAt,
           version: body.version,
           actor: signedInAdmin(res),
-          now,
         });
         if (result.outcome === "not_found") return refuse(404, "errors.notFound");
         if (result.outcome === "not_future")
