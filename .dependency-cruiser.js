@@ -22,6 +22,14 @@ const unreachable = (name, comment, from, to) => ({
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
   forbidden: [
+    {
+      name: "no-import-circle",
+      comment:
+        "No module reaches itself through its imports (type imports included): a circle makes load order matter and hides which area depends on which.",
+      severity: "error",
+      from: { pathNot: "^node_modules/" },
+      to: { circular: true, pathNot: "^node_modules/" },
+    },
     unreachable(
       "db-is-the-bottom",
       "db/ is the bottom layer: schema, migrations and opening the database.",

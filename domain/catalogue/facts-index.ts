@@ -14,7 +14,17 @@
  * estate's facts itself (migration 0021), so no writer can leave it stale.
  */
 import { sql } from "drizzle-orm";
-import type { Deps } from "../deps.ts";
+import type { Logger } from "pino";
+import type { Database } from "../../db/client.ts";
+
+/**
+ * What the index reads with: the database and the log. Named here rather than picked from Deps,
+ * which carries the index itself.
+ */
+interface IndexDeps {
+  db: Database;
+  log: Logger;
+}
 import type { CatalogueFilter } from "./catalogue-filter.schema.ts";
 import { factsTerms } from "./search-facts.ts";
 
@@ -245,7 +255,10 @@ function search(store: Store, input: FactsSearch): FactsMatch {
   return { ids, total: Math.min(total, input.cap + 1) };
 }
 
-async function readRows(deps: Pick<Deps, "db">, where: ReturnType<typeof sql>): Promise<Row[]> {
+async function readRows(
+  deps: Pick<IndexDeps, "db">,
+  where: ReturnType<typeof sql>,
+): Promise<Row[]> {
   const result = await deps.db.execute(sql`
     select id, tsvector_to_array(facts) as lexemes, guest_capacity, bedrooms
     from properties ${where}`);
@@ -254,7 +267,7 @@ async function readRows(deps: Pick<Deps, "db">, where: ReturnType<typeof sql>): 
 
 /** The facts index of one instance. Create it off; the catalogue listener turns it on. */
 export class FactsIndex {
-  #deps: Pick<Deps, "db" | "log">;
+  #deps: IndexDeps;
   #store: Store | null = null;
   #state: FactsIndexState = "off";
   /** Bumped whenever what is being built or kept is dropped, so a stale build discards itself. */
@@ -264,7 +277,7 @@ export class FactsIndex {
   #pending = new Set<number>();
   #syncing: Promise<void> | undefined;
 
-  constructor(deps: Pick<Deps, "db" | "log">) {
+  constructor(deps: IndexDeps) {
     this.#deps = deps;
   }
 
