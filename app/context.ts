@@ -7,7 +7,7 @@ import type { CalendarFeed } from "./components/calendar/feeds-api.ts";
 import type { CataloguePage, SearchInput } from "../domain/catalogue/read-properties.ts";
 import type { Property, PropertyImage } from "../domain/catalogue/property.ts";
 import type { Nights } from "../domain/calendar/nights.ts";
-import type { GuestRequestView } from "../domain/intake/request-status.ts";
+import type { GuestRequestView } from "../domain/requests/intake/request-status.ts";
 import type { Language } from "../i18n/config.ts";
 import type { SignedIn } from "../domain/auth/sessions.ts";
 import type { StaffUser } from "../domain/staff/staff-user.ts";

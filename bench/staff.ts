@@ -26,7 +26,7 @@ import { type Database, type DatabaseBackend, openDatabase } from "../db/client.
 import { guestRequests } from "../db/schema/index.ts";
 import { slugify } from "../domain/catalogue/slug.ts";
 import type { Deps } from "../domain/deps.ts";
-import { hashStatusToken } from "../domain/intake/reference.ts";
+import { hashStatusToken } from "../domain/requests/intake/reference.ts";
 import {
   AMENITY_KEYS,
   BOOKING_TYPES,

@@ -20,7 +20,7 @@ import {
   listPropertiesBySlug,
   searchProperties,
 } from "../domain/catalogue/read-properties.ts";
-import { findRequestByStatusToken } from "../domain/intake/request-status.ts";
+import { findRequestByStatusToken } from "../domain/requests/intake/request-status.ts";
 import { readThreadByStatusToken } from "../domain/conversation/messages.ts";
 import { readUnavailableNights } from "../domain/calendar/availability.ts";
 import { listUndeliveredMail } from "../domain/mail/outbox-health.ts";

@@ -8,9 +8,9 @@ import { getOrCreateSecret } from "../domain/app-secrets.ts";
 import { purgeExpiredBotTokens } from "../domain/bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../domain/bot-check/config.ts";
 import type { Deps } from "../domain/deps.ts";
-import { purgeExpiredIdempotencyKeys } from "../domain/intake/idempotency.ts";
-import type { IntakeConfig } from "../domain/intake/submit-request.ts";
-import { type MailWorker, startMailWorker } from "../domain/mail/outbox.ts";
+import { purgeExpiredIdempotencyKeys } from "../domain/requests/intake/idempotency.ts";
+import type { IntakeConfig } from "../domain/requests/intake/submit-request.ts";
+import { type MailWorker, startMailWorker } from "../domain/mail/mail-outbox.ts";
 import { createMailTransport } from "../domain/mail/transport.ts";
 import {
   createMemoryRateLimitStore,

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { beforeAll, expect, it } from "vitest";
 import { guestRequests } from "../db/schema/index.ts";
-import { hashStatusToken, makeReference, makeStatusToken } from "../domain/intake/reference.ts";
+import { hashStatusToken, makeReference, makeStatusToken } from "../domain/requests/intake/reference.ts";
 import { nameEstates } from "../domain/staff/estate-names.ts";
 import { translate } from "../i18n/translate.ts";
 import type { RequestKind } from "../domain/requests/options.ts";

@@ -12,7 +12,7 @@ import { describeEachBackend } from "../../tests/setup/database.ts";
 import { allDayCalendar, serveFeeds } from "../../tests/setup/feed-server.ts";
 import { createTestStaff } from "../../tests/setup/staff.ts";
 import { formatDate } from "../requests/summary.ts";
-import { changeRequestStatus } from "../staff/change-status.ts";
+import { changeRequestStatus } from "../requests/change-status.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
 import { type FeedSyncConfig, syncFeed } from "./feed-sync.ts";
 import { addCalendarFeed } from "./feeds.ts";

@@ -10,7 +10,7 @@ import {
 } from "../../db/schema/index.ts";
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
-import { enqueueMail, type QueuedMail } from "../mail/outbox.ts";
+import { enqueueMail, type QueuedMail } from "../mail/mail-outbox.ts";
 import { factsMail, type RenderedMail } from "../mail/templates.ts";
 import { estateNameIn } from "../owners/owner-requests.ts";
 import { formatDate } from "../requests/summary.ts";

@@ -4,7 +4,7 @@ import { guestRequests } from "../../db/schema/index.ts";
 import { describeEachBackend } from "../../tests/setup/database.ts";
 import { decodeMail, TestSmtpServer } from "../../tests/setup/intake.ts";
 import type { Deps } from "../deps.ts";
-import { deliverDueMail, enqueueMail, type RetryPolicy } from "./outbox.ts";
+import { deliverDueMail, enqueueMail, type RetryPolicy } from "./mail-outbox.ts";
 import { discardMail, listUndeliveredMail, retryMail } from "./outbox-health.ts";
 import { renderGuestConfirmation, type MailRequest } from "./templates.ts";
 import { createMailTransport, type MailTransport, type OutgoingMail } from "./transport.ts";

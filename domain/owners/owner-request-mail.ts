@@ -4,7 +4,7 @@ import { guestRequests } from "../../db/schema/index.ts";
 import type { Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { nightsBetween } from "../calendar/nights.ts";
-import { enqueueMail } from "../mail/outbox.ts";
+import { enqueueMail } from "../mail/mail-outbox.ts";
 import { factsMail, type RenderedMail } from "../mail/templates.ts";
 import { countryName, formatDate } from "../requests/summary.ts";
 import { countryCodeOf, estateNameIn, guestsOf, ownersToTell } from "./owner-requests.ts";

@@ -10,7 +10,7 @@ import {
 import type { Language } from "../../i18n/config.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
-import { enqueueMail } from "../mail/outbox.ts";
+import { enqueueMail } from "../mail/mail-outbox.ts";
 import { consumeRateLimits, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";
 import { findEstatesByOwnerEmail, normaliseEmail } from "./estates.ts";

@@ -22,7 +22,7 @@ import {
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { type EventActor, recordRequestEvent } from "../events/request-events.ts";
-import { enqueueMail } from "../mail/outbox.ts";
+import { enqueueMail } from "../mail/mail-outbox.ts";
 import {
   renderExpiry,
   renderGuestConfirmation,

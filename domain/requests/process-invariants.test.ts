@@ -15,7 +15,7 @@ import { testDatabaseUrl } from "../../tests/setup/tier.ts";
 import { fromDateRange } from "../calendar/nights.ts";
 import { manualClock } from "../clock.ts";
 import type { Deps } from "../deps.ts";
-import { hashStatusToken, makeReference, makeStatusToken } from "../intake/reference.ts";
+import { hashStatusToken, makeReference, makeStatusToken } from "./intake/reference.ts";
 import { type Actor, transitionRequest } from "./apply-transition.ts";
 import { runLifecycle } from "./lifecycle.ts";
 import type { RequestKind, RequestStatus } from "./options.ts";

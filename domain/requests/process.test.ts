@@ -14,7 +14,7 @@ import {
 import { withTransaction } from "../../db/client.ts";
 import { DEMO_CATALOGUE, describeEachBackend, ROOT_DIR } from "../../tests/setup/database.ts";
 import { holdStay } from "../calendar/stays.ts";
-import { hashStatusToken, makeReference, makeStatusToken } from "../intake/reference.ts";
+import { hashStatusToken, makeReference, makeStatusToken } from "./intake/reference.ts";
 import {
   type Actor,
   applyTransition,

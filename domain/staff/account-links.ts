@@ -6,7 +6,7 @@ import type { Language } from "../../i18n/config.ts";
 import { translate } from "../../i18n/translate.ts";
 import { revokeStaffSessions } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
-import { enqueueMail } from "../mail/outbox.ts";
+import { enqueueMail } from "../mail/mail-outbox.ts";
 import { escapeHtml, layout, type RenderedMail } from "../mail/templates.ts";
 import { consumeRateLimits, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import {

@@ -12,7 +12,7 @@ import {
   releaseClaims,
   type RetryPolicy,
   retryDelay,
-} from "../outbox/outbox.ts";
+} from "../outbox/leases-and-retries.ts";
 import { OutboundFetchError, type OutboundPolicy, safeFetch } from "../outbound/safe-fetch.ts";
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook } from "./signature.ts";
 
@@ -20,7 +20,7 @@ import { EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook } from "./signature.ts";
  * The webhook dispatcher: a worker on every instance that fans recorded events
  * (`domain_events`, written in the writers' transactions) out to one delivery per subscribed
  * endpoint, and sends the due deliveries as signed JSON POSTs. Deliveries are an outbox like
- * the mail's (domain/outbox/outbox.ts): claimed under a lease with SKIP LOCKED, retried with
+ * the mail's (domain/outbox/leases-and-retries.ts): claimed under a lease with SKIP LOCKED, retried with
  * backoff, at least once; an endpoint that cannot be reached is probed, its deliveries waiting
  * without spending attempts.
  */

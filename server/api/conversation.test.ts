@@ -342,7 +342,7 @@ describeEachBackend("the guest's replies are rate limited", (database) => {
     const url = server().url;
     // The form itself counts against the same budget (one budget for what a guest sends).
     const request = await submit(url, "/booking-requests", validBookingRequest());
-    const { hashStatusToken } = await import("../../domain/intake/reference.ts");
+    const { hashStatusToken } = await import("../../domain/requests/intake/reference.ts");
     const { guestRequests } = await import("../../db/schema/index.ts");
     // No mail server here: the token is planted as the mail would carry it.
     const token = "T".repeat(32);

@@ -20,7 +20,7 @@ import { isStayKind } from "../../domain/calendar/calendar.schema.ts";
 import { collisionAnswer, importedBusyAnswer } from "../../domain/calendar/collisions.ts";
 import { nowOf } from "../../domain/clock.ts";
 import { setRequestStay } from "../../domain/requests/set-stay.ts";
-import { addRequestNote, changeRequestStatus } from "../../domain/staff/change-status.ts";
+import { addRequestNote, changeRequestStatus } from "../../domain/requests/change-status.ts";
 import { STAFF_MESSAGE_OPERATIONS } from "../../domain/conversation/messages.contract.ts";
 import { readThreadAsStaff, sendStaffMessage } from "../../domain/conversation/messages.ts";
 import { CSV_COLUMNS, streamInboxCsv } from "../../domain/staff/inbox-csv.ts";
@@ -32,7 +32,7 @@ import {
   getInboxOverview,
   STAY_OPERATIONS,
 } from "../../domain/staff/inbox.contract.ts";
-import { extendRequestDue } from "../../domain/staff/extend-due.ts";
+import { extendRequestDue } from "../../domain/requests/extend-due.ts";
 import {
   countInboxByStatus,
   getInboxOverview as inboxOverview,

@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { createAltchaChallenge } from "../../domain/bot-check/bot-check.ts";
 import type { Deps } from "../../domain/deps.ts";
-import { submitGuestRequest } from "../../domain/intake/submit-request.ts";
+import { submitGuestRequest } from "../../domain/requests/intake/submit-request.ts";
 import type { RequestKind } from "../../domain/requests/options.ts";
 import {
   FORM_OPERATIONS,

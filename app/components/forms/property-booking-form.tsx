@@ -106,7 +106,7 @@ export function PropertyBookingForm({
   };
   const guest = useGuestForm<Required<PropertyBookingInput>>({
     formId: FORM_ID,
-    // The server refuses taken nights too (domain/intake/check-guest-request.ts); here the
+    // The server refuses taken nights too (domain/requests/intake/check-guest-request.ts); here the
     // guest hears it before sending, and a submit with taken nights goes nowhere.
     loadSchema: () =>
       import("../../../domain/requests/property-booking.schema.ts").then((module) =>

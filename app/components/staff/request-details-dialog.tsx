@@ -348,7 +348,7 @@ function History({ detail }: { detail: RequestDetail }) {
                 )}
                 <p className="text-muted mt-1">
                   {t("staff.details.changedBy", {
-                    // The first entry is the guest's own submission (domain/intake).
+                    // The first entry is the guest's own submission (domain/requests/intake).
                     // ...and "system" the lifecycle job closing it at its due time.
                     who:
                       entry.changedBy === "guest"

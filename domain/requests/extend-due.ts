@@ -1,9 +1,9 @@
 import type { Deps } from "../deps.ts";
 import { nowOf } from "../clock.ts";
-import { transitionRequest } from "../requests/apply-transition.ts";
-import type { RequestKind } from "../requests/options.ts";
-import { getRequestDetail, isUuid, type RequestDetail } from "./inbox.ts";
-import type { StaffUser } from "./staff-user.ts";
+import { transitionRequest } from "./apply-transition.ts";
+import type { RequestKind } from "./options.ts";
+import { getRequestDetail, isUuid, type RequestDetail } from "../staff/inbox.ts";
+import type { StaffUser } from "../staff/staff-user.ts";
 
 export type ExtendDueResult =
   | { outcome: "changed"; request: RequestDetail }

@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
-import { guestRequests, guestRequestStatusHistory } from "../../db/schema/index.ts";
-import type { Deps } from "../deps.ts";
-import type { RequestKind, RequestStatus } from "../requests/options.ts";
+import { guestRequests, guestRequestStatusHistory } from "../../../db/schema/index.ts";
+import type { Deps } from "../../deps.ts";
+import type { RequestKind, RequestStatus } from "../options.ts";
 import { hashStatusToken } from "./reference.ts";
 
 export interface GuestRequestView {

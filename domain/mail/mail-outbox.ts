@@ -14,7 +14,7 @@ import {
   releaseClaims,
   type RetryPolicy,
   retryDelay,
-} from "../outbox/outbox.ts";
+} from "../outbox/leases-and-retries.ts";
 import type { RenderedMail } from "./templates.ts";
 import { type MailTransport, MailSendError } from "./transport.ts";
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { RequestKind } from "../requests/options.ts";
+import type { RequestKind } from "../options.ts";
 
 const REFERENCE_PREFIX: Record<RequestKind, string> = {
   booking_request: "BR",

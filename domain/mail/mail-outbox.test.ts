@@ -14,7 +14,7 @@ import {
   type MailWorker,
   type RetryPolicy,
   startMailWorker,
-} from "./outbox.ts";
+} from "./mail-outbox.ts";
 import { listUndeliveredMail } from "./outbox-health.ts";
 import { renderGuestConfirmation } from "./templates.ts";
 import { classifySmtpError, createMailTransport, type MailTransport } from "./transport.ts";

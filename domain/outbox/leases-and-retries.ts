@@ -4,7 +4,7 @@ import type { Database } from "../../db/client.ts";
 import type { Deps } from "../deps.ts";
 
 /**
- * What the outboxes share (the mail outbox, domain/mail/outbox.ts, and the webhook deliveries,
+ * What the outboxes share (the mail outbox, domain/mail/mail-outbox.ts, and the webhook deliveries,
  * domain/webhooks/dispatch.ts): the retry policy and its backoff, the lease that lets several
  * instances claim due rows side by side (SKIP LOCKED), putting claimed rows back untouched when
  * the other side cannot be reached, recording a success stubbornly, and the watch kept on an

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { guestRequestNotes, guestRequests } from "../../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import type { RequestKind } from "../requests/options.ts";
-import { transitionRequest } from "../requests/apply-transition.ts";
-import { getRequestDetail, isUuid, type RequestDetail, type RequestNote } from "./inbox.ts";
-import type { StatusChange } from "./inbox.schema.ts";
-import type { StaffUser } from "./staff-user.ts";
+import type { RequestKind } from "./options.ts";
+import { transitionRequest } from "./apply-transition.ts";
+import { getRequestDetail, isUuid, type RequestDetail, type RequestNote } from "../staff/inbox.ts";
+import type { StatusChange } from "../staff/inbox.schema.ts";
+import type { StaffUser } from "../staff/staff-user.ts";
 import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
 
 export type ChangeStatusResult =
