@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
+import { dataTemplate } from "./harness.ts";
 import { type ServerWithData, startServerWithStaff } from "./server.ts";
 
 /**
@@ -40,6 +41,7 @@ describe("the accounts pages", () => {
         STAFF_MFA_REQUIRED: "false",
         SMTP_URL: "",
       },
+      dataTemplate("seeded"),
     );
     mkdirSync(SHOTS, { recursive: true });
   });

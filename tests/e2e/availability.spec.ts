@@ -1,21 +1,18 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client.ts";
 import { calendarEntries } from "../../db/schema/index.ts";
-import { seedCatalogue } from "../../domain/catalogue/seed-catalogue.ts";
 import { addDays, toDateRange } from "../../domain/calendar/nights.ts";
 import { localIsoDate } from "../../domain/requests/dates.ts";
 import enCommon from "../../i18n/locales/en/common.json" with { type: "json" };
 import zhCommon from "../../i18n/locales/zh/common.json" with { type: "json" };
 import { demoEstate } from "../factories/demo-estates.ts";
-import { DEMO_CATALOGUE } from "../setup/database.ts";
-import { createTestLogger } from "../setup/error-log.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
-import { ROOT, type RunningServer, startServer } from "./server.ts";
+import { dataTemplate } from "./harness.ts";
+import { copyDataDir, ROOT, type RunningServer, startServer } from "./server.ts";
 
 /**
  * Guests see an estate's taken nights, on a server of its own whose
@@ -47,11 +44,9 @@ describe("guests see availability", () => {
   let baseURL = "";
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "castellum-availability-e2e-"));
+    dataDir = copyDataDir("availability", dataTemplate("seeded"));
     const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
     try {
-      await database.migrate();
-      await seedCatalogue({ db: database.db, log: createTestLogger() }, DEMO_CATALOGUE);
       await database.db.insert(calendarEntries).values({
         id: randomUUID(),
         propertyId: ESTATE.id,

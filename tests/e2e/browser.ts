@@ -1,6 +1,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, expect, inject } from "vitest";
+import { afterAll, expect } from "vitest";
+import { sharedServer } from "./harness.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -16,31 +17,45 @@ const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** One Chromium for the file; each journey gets a fresh context (cookies, storage). */
+/**
+ * One Chromium for the whole file, launched when a journey first asks for a page and closed
+ * by the file's last hook (setup.ts): several describe blocks of a file each launched their
+ * own before, a second or more each on a loaded machine.
+ */
+let launched: Promise<Browser> | undefined;
+
+function fileBrowser(): Promise<Browser> {
+  launched ??= chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return launched;
+}
+
+/** Closes the file's Chromium, if one was launched (setup.ts, after the file's last test). */
+export async function closeFileBrowser(): Promise<void> {
+  const browser = launched;
+  launched = undefined;
+  await (await browser?.catch(() => undefined))?.close();
+}
+
+/** The file's Chromium; each journey gets a fresh context (cookies, storage). */
 export function useBrowser() {
-  let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  });
   afterAll(async () => {
-    await Promise.all(contexts.map((context) => context.close()));
-    await browser?.close();
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
   });
   return {
-    baseURL: inject("baseURL"),
     /** A new page in a new context, optionally with an Accept-Language. */
     async newPage(
       options: {
         locale?: string;
         viewport?: { width: number; height: number };
-        /** Another server than the shared one (a journey that runs its own). */
+        /** Another server than the worker's shared one (a journey that runs its own). */
         baseURL?: string;
       } = {},
     ): Promise<Page> {
-      if (!browser) throw new Error("browser not started");
-      const context = await browser.newContext({
-        baseURL: options.baseURL ?? inject("baseURL"),
+      const context = await (
+        await fileBrowser()
+      ).newContext({
+        baseURL: options.baseURL ?? sharedServer().baseURL,
         locale: options.locale ?? "en-GB",
         viewport: options.viewport ?? { width: 1280, height: 900 },
       });

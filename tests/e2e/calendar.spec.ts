@@ -1,14 +1,10 @@
-import { TEST_PASSWORD_COST } from "../setup/staff.ts";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TAB_IDS } from "../../app/components/owner/owner-tab-ids.ts";
-import { openDatabase } from "../../db/client.ts";
 import { addDays } from "../../domain/calendar/nights.ts";
 import { utcToday } from "../../domain/requests/dates.ts";
-import { createStaffAccount } from "../../domain/staff/accounts.ts";
 import enOwner from "../../i18n/locales/en/owner.json" with { type: "json" };
 import zhOwner from "../../i18n/locales/zh/owner.json" with { type: "json" };
 import { demoEstate } from "../factories/demo-estates.ts";
@@ -17,7 +13,8 @@ import { decodeMail } from "../setup/mail-text.ts";
 import { solveBotCheck, validPropertyBooking } from "../setup/intake.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
-import { ROOT, type RunningServer, startServer } from "./server.ts";
+import { dataTemplate } from "./harness.ts";
+import { copyDataDir, createStaffAccounts, type RunningServer, startServer } from "./server.ts";
 
 /**
  * The estate calendars, on a server of their own: staff open an
@@ -124,18 +121,8 @@ describe("estate calendars", () => {
   let staffCookie = "";
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "castellum-calendar-e2e-"));
-    const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
-    try {
-      await database.migrate();
-      const created = await createStaffAccount(
-        { db: database.db, passwordCost: TEST_PASSWORD_COST },
-        { ...ADMIN, isAdmin: true, displayName: "Calendar desk" },
-      );
-      if (created.outcome !== "created") throw new Error(created.outcome);
-    } finally {
-      await database.close();
-    }
+    dataDir = copyDataDir("calendar", dataTemplate("seeded"));
+    await createStaffAccounts(dataDir, [{ ...ADMIN, isAdmin: true, displayName: "Calendar desk" }]);
     await feeds.start();
     server = await startServer({
       DATA_DIR: dataDir,

@@ -1,8 +1,9 @@
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useBrowser } from "./browser.ts";
+import { sharedServer } from "./harness.ts";
 
-const BASE_URL = inject("baseURL");
+const BASE_URL = sharedServer().baseURL;
 const STRICT = "default-src 'none'; frame-ancestors 'none'";
 
 /**

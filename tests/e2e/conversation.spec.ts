@@ -1,16 +1,13 @@
-import { TEST_PASSWORD_COST } from "../setup/staff.ts";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client.ts";
-import { createStaffAccount } from "../../domain/staff/accounts.ts";
 import { decodeMail } from "../setup/mail-text.ts";
 import { solveBotCheck, validBookingRequest } from "../setup/intake.ts";
 import { TestSmtpServer } from "../setup/smtp.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
-import { ROOT, type RunningServer, startServer } from "./server.ts";
+import { dataTemplate } from "./harness.ts";
+import { copyDataDir, createStaffAccounts, type RunningServer, startServer } from "./server.ts";
 
 /** Where the screenshots of the thread go, to be looked at. */
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots-msg";
@@ -32,18 +29,8 @@ describe("the conversation with the guest", () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    dataDir = mkdtempSync(join(tmpdir(), "castellum-e2e-msg-"));
-    const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
-    try {
-      await database.migrate();
-      const created = await createStaffAccount(
-        { db: database.db, passwordCost: TEST_PASSWORD_COST },
-        { ...ADMIN, isAdmin: true, displayName: "Margaret Hale" },
-      );
-      if (created.outcome !== "created") throw new Error(created.outcome);
-    } finally {
-      await database.close();
-    }
+    dataDir = copyDataDir("msg", dataTemplate("seeded"));
+    await createStaffAccounts(dataDir, [{ ...ADMIN, isAdmin: true, displayName: "Margaret Hale" }]);
     await smtp.start();
     server = await startServer({
       DATA_DIR: dataDir,

@@ -1,11 +1,10 @@
 import { get } from "node:http";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { useBrowser } from "./browser.ts";
-import { startServer } from "./server.ts";
+import { dataTemplate, sharedServer } from "./harness.ts";
+import { copyDataDir, startServer } from "./server.ts";
 
 /** The pages whose first paint is measured, and a text page. */
 const PAGES = ["/", "/castles", "/property/gordon-castle", "/tokenomics", "/faqs"];
@@ -126,22 +125,23 @@ describe("103 Early Hints", () => {
   }
 
   it("name the stylesheet before the page when EARLY_HINTS is on, and not otherwise", async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), "castellum-hints-"));
-    const servers = [
-      await startServer({ DATA_DIR: join(dataDir, "on"), EARLY_HINTS: "true" }),
-      await startServer({ DATA_DIR: join(dataDir, "off") }),
-    ];
+    // On: a server of the journey's own. Off: the worker's shared server, which leaves it unset.
+    const dataDir = copyDataDir("hints", dataTemplate("seeded"));
     try {
-      const [on, off] = await Promise.all(
-        servers.map((server) => getWithHints(`${server.baseURL}/castles`)),
-      );
-      expect(on!.status).toBe(200);
-      expect(on!.hints.map((hint) => hint.status)).toEqual([103]);
-      expect(on!.hints[0]!.link).toMatch(/^<\/assets\/[^/]+\.css>; rel=preload; as=style$/);
-      expect(off).toEqual({ hints: [], status: 200 });
+      const server = await startServer({ DATA_DIR: dataDir, EARLY_HINTS: "true" });
+      try {
+        const [on, off] = await Promise.all(
+          [server.baseURL, sharedServer().baseURL].map((url) => getWithHints(`${url}/castles`)),
+        );
+        expect(on!.status).toBe(200);
+        expect(on!.hints.map((hint) => hint.status)).toEqual([103]);
+        expect(on!.hints[0]!.link).toMatch(/^<\/assets\/[^/]+\.css>; rel=preload; as=style$/);
+        expect(off).toEqual({ hints: [], status: 200 });
+      } finally {
+        await server.stop();
+      }
     } finally {
-      await Promise.all(servers.map((server) => server.stop()));
-      await rm(dataDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 180_000);
 });

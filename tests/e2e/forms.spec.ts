@@ -1,14 +1,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import frCommon from "../../i18n/locales/fr/common.json" with { type: "json" };
 import itCommon from "../../i18n/locales/it/common.json" with { type: "json" };
 import zhCommon from "../../i18n/locales/zh/common.json" with { type: "json" };
 import { decodeMail } from "../setup/mail-text.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
+import { sharedServer } from "./harness.ts";
 
-const MAIL_DIR = inject("mailDir");
+const MAIL_DIR = sharedServer().mailDir;
 
 /** The .eml files written so far whose text contains `needle`. */
 function mailsContaining(needle: string): string[] {

@@ -11,6 +11,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_STAFF_PASSWORD } from "./global-setup.ts";
+import { dataTemplate } from "./harness.ts";
 import { type RunningServer, startServerWithStaff } from "./server.ts";
 
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots-mfa";
@@ -58,8 +59,9 @@ describe("the second factor (STAFF_MFA_REQUIRED=true)", () => {
         ADMIN_EMAIL_DOMAIN: "castellum.example",
         STAFF_MFA_REQUIRED: "true",
       },
+      dataTemplate("migrated"),
     );
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await server?.stop();

@@ -1,13 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TAB_IDS } from "../../app/components/owner/owner-tab-ids.ts";
-import { openDatabase } from "../../db/client.ts";
 import { addDays } from "../../domain/calendar/nights.ts";
 import { utcToday } from "../../domain/requests/dates.ts";
-import { createStaffAccount } from "../../domain/staff/accounts.ts";
 import enOwner from "../../i18n/locales/en/owner.json" with { type: "json" };
 import frOwner from "../../i18n/locales/fr/owner.json" with { type: "json" };
 import zhOwner from "../../i18n/locales/zh/owner.json" with { type: "json" };
@@ -21,7 +18,8 @@ import {
 } from "../setup/intake.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
-import { ROOT, type RunningServer, startServer } from "./server.ts";
+import { dataTemplate } from "./harness.ts";
+import { copyDataDir, createStaffAccounts, type RunningServer, startServer } from "./server.ts";
 
 /**
  * Every staff page and every owner tab on a 390 px phone, in French and Chinese (the longest
@@ -122,19 +120,9 @@ describe("narrow screens", () => {
   const browser = useBrowser();
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "castellum-narrow-e2e-"));
+    dataDir = copyDataDir("narrow", dataTemplate("seeded"));
     mkdirSync(join(dataDir, "mail"), { recursive: true });
-    const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
-    try {
-      await database.migrate();
-      const created = await createStaffAccount(
-        { db: database.db },
-        { ...ADMIN, isAdmin: true, displayName: "Narrow desk" },
-      );
-      if (created.outcome !== "created") throw new Error(created.outcome);
-    } finally {
-      await database.close();
-    }
+    await createStaffAccounts(dataDir, [{ ...ADMIN, isAdmin: true, displayName: "Narrow desk" }]);
     server = await startServer({
       DATA_DIR: dataDir,
       ADMIN_EMAIL_DOMAIN: E2E_ADMIN_DOMAIN,

@@ -1,13 +1,9 @@
-import { TEST_PASSWORD_COST } from "../setup/staff.ts";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client.ts";
 import { addDays } from "../../domain/calendar/nights.ts";
 import { utcToday } from "../../domain/requests/dates.ts";
-import { createStaffAccount } from "../../domain/staff/accounts.ts";
 import enOwner from "../../i18n/locales/en/owner.json" with { type: "json" };
 import itOwner from "../../i18n/locales/it/owner.json" with { type: "json" };
 import enStaff from "../../i18n/locales/en/staff.json" with { type: "json" };
@@ -16,7 +12,8 @@ import { decodeMail } from "../setup/mail-text.ts";
 import { solveBotCheck, validBookingRequest, validPropertyBooking } from "../setup/intake.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
-import { ROOT, type RunningServer, startServer } from "./server.ts";
+import { dataTemplate } from "./harness.ts";
+import { copyDataDir, createStaffAccounts, type RunningServer, startServer } from "./server.ts";
 
 /**
  * The owner in the loop, on a server of its own: an owner who claimed an
@@ -125,18 +122,8 @@ describe("the owner in the loop", () => {
   const browser = useBrowser();
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "castellum-owner-requests-e2e-"));
-    const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
-    try {
-      await database.migrate();
-      const created = await createStaffAccount(
-        { db: database.db, passwordCost: TEST_PASSWORD_COST },
-        { ...ADMIN, isAdmin: true, displayName: "Owner desk" },
-      );
-      if (created.outcome !== "created") throw new Error(created.outcome);
-    } finally {
-      await database.close();
-    }
+    dataDir = copyDataDir("owner-requests", dataTemplate("seeded"));
+    await createStaffAccounts(dataDir, [{ ...ADMIN, isAdmin: true, displayName: "Owner desk" }]);
     server = await startServer({ DATA_DIR: dataDir, ADMIN_EMAIL_DOMAIN: E2E_ADMIN_DOMAIN });
     baseURL = server.baseURL;
     const login = await api("/api/admin/login", { method: "POST", body: ADMIN });

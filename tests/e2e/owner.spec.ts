@@ -1,19 +1,22 @@
-import { TEST_PASSWORD_COST } from "../setup/staff.ts";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../db/client.ts";
-import { createStaffAccount } from "../../domain/staff/accounts.ts";
 import itOwner from "../../i18n/locales/it/owner.json" with { type: "json" };
 import { demoEstate } from "../factories/demo-estates.ts";
 import { decodeMail } from "../setup/mail-text.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
-import { ROOT, type RunningServer, startServer } from "./server.ts";
+import { dataTemplate } from "./harness.ts";
+import {
+  copyDataDir,
+  createStaffAccounts,
+  ROOT,
+  type RunningServer,
+  startServer,
+} from "./server.ts";
 
 /**
  * The owner journey, on a server of its own (its own embedded database and mail
@@ -73,18 +76,8 @@ describe("the owner area", () => {
   const chosen: string[] = [];
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "castellum-owner-e2e-"));
-    const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
-    try {
-      await database.migrate();
-      const created = await createStaffAccount(
-        { db: database.db, passwordCost: TEST_PASSWORD_COST },
-        { ...ADMIN, isAdmin: true, displayName: "Support" },
-      );
-      if (created.outcome !== "created") throw new Error(created.outcome);
-    } finally {
-      await database.close();
-    }
+    dataDir = copyDataDir("owner", dataTemplate("seeded"));
+    await createStaffAccounts(dataDir, [{ ...ADMIN, isAdmin: true, displayName: "Support" }]);
     baseURL = await start();
   });
 

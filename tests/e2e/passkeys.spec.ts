@@ -7,6 +7,7 @@ import zhOwner from "../../i18n/locales/zh/owner.json" with { type: "json" };
 import { demoEstate } from "../factories/demo-estates.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
+import { dataTemplate } from "./harness.ts";
 import { freePort, type ServerWithData, startServerWithStaff } from "./server.ts";
 
 /**
@@ -58,6 +59,7 @@ describe("passkeys", () => {
         PUBLIC_URL: baseURL,
         STAFF_MFA_REQUIRED: "false",
       },
+      dataTemplate("seeded"),
     );
   });
 

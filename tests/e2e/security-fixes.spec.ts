@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
+import { dataTemplate } from "./harness.ts";
 import { type RunningServer, startServerWithStaff } from "./server.ts";
 
 /**
@@ -24,6 +25,7 @@ describe("the staff area's return address and language", () => {
         // A password alone signs in here: the second factor has journeys of its own.
         STAFF_MFA_REQUIRED: "false",
       },
+      dataTemplate("seeded"),
     );
   });
 

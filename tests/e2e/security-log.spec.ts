@@ -5,6 +5,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
+import { dataTemplate } from "./harness.ts";
 import { type RunningServer, startServerWithStaff } from "./server.ts";
 
 /**
@@ -30,6 +31,7 @@ describe("the security log page", () => {
         ADMIN_EMAIL_DOMAIN: E2E_ADMIN_DOMAIN,
         STAFF_MFA_REQUIRED: "false",
       },
+      dataTemplate("seeded"),
     );
     mkdirSync(SHOTS, { recursive: true });
   });

@@ -1,6 +1,6 @@
 import { TEST_PASSWORD_COST } from "../setup/staff.ts";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,13 +28,28 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** How long a server may take to answer after its start, on a loaded two-core machine. */
+const READY_TIMEOUT_MS = 120_000;
+
 /**
  * Starts the production build (`server/index.ts`, NODE_ENV=production) on a free port with
  * `env` on top of the journeys' defaults, and waits until it answers. Stops it on failure.
+ * A port this function picked that another process took meanwhile (two journeys run at once,
+ * and other work shares the machine) is picked again, once.
  */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  // A journey may choose the port (to name the server `localhost` in PUBLIC_URL: passkeys).
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  if (env.PORT) return startServerOn(Number(env.PORT), env);
+  try {
+    return await startServerOn(await freePort(), env);
+  } catch (error) {
+    if (!(error instanceof PortTakenError)) throw error;
+    return startServerOn(await freePort(), env);
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServerOn(port: number, env: Record<string, string>): Promise<RunningServer> {
   const baseURL = `http://127.0.0.1:${port}`;
   const server: ChildProcess = spawn(process.execPath, ["server/index.ts"], {
     cwd: ROOT,
@@ -60,34 +75,49 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
       STAFF_MFA_REQUIRED: "false",
       ...env,
     },
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
+  let errors = "";
   server.stdout?.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
     output = (output + chunk.toString("utf8")).slice(-65_536);
   });
+  server.stderr?.on("data", (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    errors = (errors + chunk.toString("utf8")).slice(-65_536);
+  });
   const exited = new Promise<never>((_, reject) =>
-    server.once("exit", (code) => reject(new Error(`The server exited early with code ${code}`))),
+    server.once("exit", (code) =>
+      reject(
+        /EADDRINUSE/.test(errors)
+          ? new PortTakenError(`Port ${port} was taken before the server listened`)
+          : new Error(`The server exited early with code ${code}`),
+      ),
+    ),
   );
   const stop = async () => {
-    if (server.exitCode !== null) return;
+    if (server.exitCode !== null || server.signalCode !== null) return;
     server.removeAllListeners("exit");
     const gone = new Promise((resolve) => server.once("exit", resolve));
     server.kill("SIGTERM");
     await gone;
   };
-  const deadline = Date.now() + 90_000;
+  // The server listens once its database is ready (server/index.ts), so the first answer is
+  // the signal; asked often, as a refused connection costs nothing.
+  const deadline = Date.now() + READY_TIMEOUT_MS;
   const ready = (async () => {
     while (Date.now() < deadline) {
+      // Gone: `exited` has said why.
+      if (server.exitCode !== null || server.signalCode !== null) throw new Error("exited");
       try {
         if ((await fetch(`${baseURL}/api/castles`)).ok) return;
       } catch {
         // not listening yet
       }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error("The server did not answer within 90 s");
+    throw new Error(`The server did not answer within ${READY_TIMEOUT_MS / 1000} s`);
   })();
   try {
     await Promise.race([ready, exited]);
@@ -99,7 +129,43 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
 }
 
 /**
- * A server of the journey's own on a fresh embedded database holding one staff account, made
+ * A new data directory for a journey's own server: a copy of `template` (a data directory the
+ * global setup migrated, and seeded, once), so the server starts without migrating and seeding
+ * again. One server of the run starts on an empty one (global-setup.ts).
+ */
+export function copyDataDir(name: string, template: string): string {
+  const dataDir = mkdtempSync(join(tmpdir(), `castellum-${name}-e2e-`));
+  try {
+    cpSync(template, dataDir, { recursive: true });
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  return dataDir;
+}
+
+/** Adds staff accounts to a data directory no process holds (as `npm run staff -- create`). */
+export async function createStaffAccounts(
+  dataDir: string,
+  accounts: NewStaffAccount[],
+): Promise<void> {
+  const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
+  try {
+    await database.migrate();
+    for (const account of accounts) {
+      const created = await createStaffAccount(
+        { db: database.db, passwordCost: TEST_PASSWORD_COST },
+        account,
+      );
+      if (created.outcome !== "created") throw new Error(`${account.email}: ${created.outcome}`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * A server of the journey's own on a copy of `template` holding one staff account more, made
  * before the server starts (as `npm run staff -- create` would). Its `stop` removes the data too.
  */
 export interface ServerWithData extends RunningServer {
@@ -112,21 +178,12 @@ export async function startServerWithStaff(
   name: string,
   account: NewStaffAccount,
   env: Record<string, string>,
+  template: string,
 ): Promise<ServerWithData> {
-  const dataDir = mkdtempSync(join(tmpdir(), `castellum-${name}-e2e-`));
+  const dataDir = copyDataDir(name, template);
   const remove = () => rmSync(dataDir, { recursive: true, force: true });
   try {
-    const database = await openDatabase({ dataDir }, join(ROOT, "db/migrations"));
-    try {
-      await database.migrate();
-      const created = await createStaffAccount(
-        { db: database.db, passwordCost: TEST_PASSWORD_COST },
-        account,
-      );
-      if (created.outcome !== "created") throw new Error(`staff account: ${created.outcome}`);
-    } finally {
-      await database.close();
-    }
+    await createStaffAccounts(dataDir, [account]);
     const server = await startServer({ DATA_DIR: dataDir, ...env });
     return {
       ...server,

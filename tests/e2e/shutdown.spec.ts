@@ -4,12 +4,11 @@
  * grace period runs out it cuts what is left and exits 1.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { request } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort, ROOT } from "./server.ts";
+import { dataTemplate } from "./harness.ts";
+import { copyDataDir, freePort, ROOT } from "./server.ts";
 
 interface Instance {
   port: number;
@@ -24,7 +23,7 @@ afterEach(() => {
 
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), "castellum-shutdown-"));
+  const dataDir = copyDataDir("shutdown", dataTemplate("migrated"));
   const child = spawn(process.execPath, ["server/index.ts"], {
     cwd: ROOT,
     env: {

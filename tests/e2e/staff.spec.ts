@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decodeMail } from "../setup/mail-text.ts";
 import {
   solveBotCheck,
@@ -11,9 +11,11 @@ import {
 } from "../setup/intake.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ACCOUNTS, E2E_STAFF_PASSWORD } from "./global-setup.ts";
+import { sharedServer } from "./harness.ts";
 
-const BASE_URL = inject("baseURL");
-const MAIL_DIR = inject("mailDir");
+const SHARED = sharedServer();
+const BASE_URL = SHARED.baseURL;
+const MAIL_DIR = SHARED.mailDir;
 const ADMIN = { email: "first.admin@castellum.example", password: "portcullis-morning-fog-19" };
 
 /** The mails received so far (over SMTP) for `address`, decoded. */
@@ -76,7 +78,7 @@ describe("the staff area", () => {
       "/admin/booking-requests?status=New",
     );
 
-    await page.goto(inject("setupUrl"));
+    await page.goto(SHARED.setupUrl);
     await page.getByRole("heading", { name: "Create the first admin" }).waitFor();
     await expectNoAxeViolations(page, "setup");
     await page.locator('input[name="displayName"]').fill("Margaret Hale");

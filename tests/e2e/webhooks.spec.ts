@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentedVerify, WebhookReceiver } from "../setup/webhook-receiver.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
+import { dataTemplate } from "./harness.ts";
 import { type RunningServer, startServerWithStaff } from "./server.ts";
 
 /**
@@ -30,6 +31,7 @@ describe("the webhook page", () => {
         ADMIN_EMAIL_DOMAIN: E2E_ADMIN_DOMAIN,
         OUTBOUND_ALLOW_PRIVATE_NETWORKS: "true",
       },
+      dataTemplate("seeded"),
     );
     mkdirSync(SHOTS, { recursive: true });
   });
