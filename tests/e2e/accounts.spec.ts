@@ -28,7 +28,7 @@ describe("the accounts pages", () => {
   const linkTo = async (address: string, kind: "invitation" | "password-reset", count = 1) => {
     const pattern = new RegExp(`/admin/${kind}/[A-Za-z0-9_-]{22}`, "g");
     const links = () => mailsTo(address).flatMap((text) => text.match(pattern) ?? []);
-    await expect.poll(() => links().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
+    await expect.poll(() => links().length, { timeout: 30_000 }).toBeGreaterThanOrEqual(count);
     return links().at(-1)!;
   };
 

@@ -286,7 +286,7 @@ describe("estate calendars", () => {
       await page.getByRole("button", { name: zhOwner.verify.submitEmail, exact: true }).click();
       await main.getByLabel(zhOwner.verify.codeLabel, { exact: true }).waitFor();
       await expect
-        .poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 15_000 })
+        .poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 30_000 })
         .toMatch(/\d{6}/);
       const mail = newestMailTo(ESTATE.email)!;
       const code = /\b(\d{6})\b/.exec(

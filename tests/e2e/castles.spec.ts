@@ -51,13 +51,11 @@ describe("the castle network", () => {
     expect(await gallery.getAttribute("data-active-image")).toBe("0");
     await card.scrollIntoViewIfNeeded();
     await card.hover();
-    await expect.poll(() => gallery.getAttribute("data-active-image"), { timeout: 3000 }).toBe("1");
-    await expect.poll(() => gallery.getAttribute("data-active-image"), { timeout: 3000 }).toBe("2");
+    await expect.poll(() => gallery.getAttribute("data-active-image")).toBe("1");
+    await expect.poll(() => gallery.getAttribute("data-active-image")).toBe("2");
     // The shown image is the active one: fully opaque after its 0.4 s fade.
     const visible = gallery.locator("img").nth(2);
-    await expect
-      .poll(() => visible.evaluate((el) => getComputedStyle(el).opacity), { timeout: 3000 })
-      .toBe("1");
+    await expect.poll(() => visible.evaluate((el) => getComputedStyle(el).opacity)).toBe("1");
     await page.mouse.move(5, 5);
     await expect.poll(() => gallery.getAttribute("data-active-image")).toBe("0");
   });

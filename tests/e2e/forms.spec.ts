@@ -159,11 +159,11 @@ describe("the general booking request", () => {
     expect(await toastText(page)).toContain(
       "Thank you for your booking request. We'll be in touch soon!",
     );
-    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+    await page.waitForURL((url) => url.pathname === "/");
 
     // The confirmation mail arrives (a file by default) with a working status link.
     await expect
-      .poll(() => mailsContaining("To: ada@example.com").length, { timeout: 10_000 })
+      .poll(() => mailsContaining("To: ada@example.com").length, { timeout: 30_000 })
       .toBe(1);
     const mail = decodeMail(mailsContaining("To: ada@example.com")[0]!);
     expect(mail).toMatch(
@@ -265,7 +265,7 @@ describe("the membership application", () => {
     await expect
       .poll(() => page.getByTestId("membership-confirmation").textContent())
       .toContain("Application Submitted");
-    await page.waitForURL((url) => url.pathname === "/", { timeout: 10_000 });
+    await page.waitForURL((url) => url.pathname === "/");
   });
 
   it("asks for the bot check before sending, then sends (en)", async () => {
@@ -304,7 +304,7 @@ describe("the membership application", () => {
       .toContain("Application Submitted");
     expect(posts).toEqual(["/api/membership/apply"]);
     await expect
-      .poll(() => mailsContaining("To: no-token@example.com").length, { timeout: 10_000 })
+      .poll(() => mailsContaining("To: no-token@example.com").length, { timeout: 30_000 })
       .toBe(1);
   });
 
@@ -335,7 +335,7 @@ describe("the membership application", () => {
     expect(await confirmation.textContent()).toContain(itCommon.forms.membership.successText);
     // The guest's confirmation mail, to this guest only, in Italian.
     await expect
-      .poll(() => mailsContaining("To: grazia.it@example.com").length, { timeout: 10_000 })
+      .poll(() => mailsContaining("To: grazia.it@example.com").length, { timeout: 30_000 })
       .toBe(1);
     const subject = itCommon.mail.confirmation.subject
       .replace("{{kind}}", itCommon.mail.kinds.membership)
@@ -384,7 +384,7 @@ describe("the property booking page", () => {
     await expect.poll(() => toastText(page)).toContain("Booking request submitted");
     await page.waitForURL(/\/property\/gordon-castle$/);
     await expect
-      .poll(() => mailsContaining("Gordon Castle").length, { timeout: 10_000 })
+      .poll(() => mailsContaining("Gordon Castle").length, { timeout: 30_000 })
       .toBeGreaterThanOrEqual(2);
   });
 
@@ -417,7 +417,7 @@ describe("the property booking page", () => {
     await page.waitForURL((url) => url.pathname === "/property/gordon-castle");
     expect(posts).toEqual(["/api/bookings"]);
     await expect
-      .poll(() => mailsContaining("To: ikb-zh@example.com").length, { timeout: 10_000 })
+      .poll(() => mailsContaining("To: ikb-zh@example.com").length, { timeout: 30_000 })
       .toBe(1);
   });
 

@@ -311,7 +311,7 @@ describe("narrow screens", () => {
       await page.getByRole("button", { name: frOwner.verify.submitEmail, exact: true }).click();
       await main.getByLabel(frOwner.verify.codeLabel, { exact: true }).waitFor();
       await expect
-        .poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 15_000 })
+        .poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 30_000 })
         .toMatch(/\d{6}/);
       const mail = newestMailTo(ESTATE.email)!;
       const code = /\b(\d{6})\b/.exec(

@@ -107,7 +107,7 @@ async function claimInItalian(page: Page, start = "/onboard/verify?lang=it") {
           .slice(before)
           .some((mail) => codeOf(mail)),
       {
-        timeout: 15_000,
+        timeout: 30_000,
       },
     )
     .toBe(true);
@@ -198,7 +198,7 @@ describe("the owner in the loop", () => {
       // The owner's mail: Italian, the dashboard's Requests tab, no contact of the guest.
       await expect
         .poll(() => mailsTo(ESTATE.email).filter((mail) => mail.includes(booking.reference)), {
-          timeout: 15_000,
+          timeout: 30_000,
         })
         .toHaveLength(1);
       const mail = mailsTo(ESTATE.email).find((each) => each.includes(booking.reference))!;
@@ -210,7 +210,7 @@ describe("the owner in the loop", () => {
       expect(link).toContain("tab=requests");
       await expect
         .poll(() => mailsTo(ESTATE.email).some((each) => each.includes(general.reference)), {
-          timeout: 15_000,
+          timeout: 30_000,
         })
         .toBe(true);
 

@@ -97,7 +97,7 @@ describe("the owner area", () => {
     await expectNoAxeViolations(page, "verify, step 2 (it)");
 
     // The code comes from the outbox directory, in Italian.
-    await expect.poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 15_000 }).toMatch(/\d{6}/);
+    await expect.poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 30_000 }).toMatch(/\d{6}/);
     const mail = newestMailTo(ESTATE.email)!;
     const code = /\b(\d{6})\b/.exec(
       mail
@@ -245,7 +245,7 @@ describe("the owner area", () => {
     // Verify and claim through the API in this browser context, so its cookies hold the session.
     const sent = await page.request.post("/api/property-owners/verify-email", { data: { email } });
     expect(await sent.json()).toEqual({ propertyFound: true, codeSent: true });
-    await expect.poll(() => newestMailTo(email) ?? "", { timeout: 15_000 }).toMatch(/\d{6}/);
+    await expect.poll(() => newestMailTo(email) ?? "", { timeout: 30_000 }).toMatch(/\d{6}/);
     const code = /\b(\d{6})\b/.exec(
       newestMailTo(email)!
         .split(/\r?\n\r?\n/)

@@ -109,7 +109,7 @@ describe("passkeys", () => {
     await main.getByLabel(O.verify.emailLabel, { exact: true }).fill(ESTATE.email);
     await page.getByRole("button", { name: O.verify.submitEmail }).click();
     await main.getByLabel(O.verify.codeLabel, { exact: true }).waitFor();
-    await expect.poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 15_000 }).toMatch(/\d{6}/);
+    await expect.poll(() => newestMailTo(ESTATE.email) ?? "", { timeout: 30_000 }).toMatch(/\d{6}/);
     const code = /\b(\d{6})\b/.exec(newestMailTo(ESTATE.email)!)?.[1] ?? "";
     await main.getByLabel(O.verify.codeLabel, { exact: true }).fill(code);
     await page.getByTestId("verify-code").click();

@@ -93,10 +93,10 @@ describe("every public page", () => {
     const listTitle = await page.title();
     await page.getByRole("link", { name: "Gordon Castle" }).click();
     await expect
-      .poll(() => page.title(), { timeout: 5000 })
+      .poll(() => page.title())
       .toBe("Book a unique stay with Castellum! Check out Gordon Castle - beautiful!");
     await page.goBack();
-    await expect.poll(() => page.title(), { timeout: 5000 }).toBe(listTitle);
+    await expect.poll(() => page.title()).toBe(listTitle);
   });
 
   it("serves a sitemap of every page in every language, robots.txt and a manifest", async () => {

@@ -171,7 +171,7 @@ describe("the staff area", () => {
       .poll(
         () => mailsTo(guests.french.email).find((text) => text.includes("réservé pour un mariage")),
         {
-          timeout: 15_000,
+          timeout: 30_000,
         },
       )
       .toBeTruthy();
@@ -474,7 +474,7 @@ describe("the staff area", () => {
       await change.waitFor({ state: "detached" });
       await expect.poll(() => details.getByTestId("status-history").textContent()).toContain(next);
       await page.keyboard.press("Escape");
-      await details.waitFor({ state: "detached", timeout: 2000 });
+      await details.waitFor({ state: "detached" });
       expect(new URL(page.url()).pathname).toBe("/admin/booking-requests");
       expect(new URL(page.url()).searchParams.get("kind")).toBe("property_booking");
     });

@@ -75,7 +75,7 @@ describe("the webhook page", () => {
       expect(await page.content()).not.toContain(secret);
 
       await page.getByRole("button", { name: "Send test event" }).click();
-      await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(1);
       const [hit] = receiver.received;
       expect(JSON.parse(hit!.body)).toMatchObject({ type: "webhook.test" });
       expect(verify(secret, String(hit!.headers["castellum-signature"]), hit!.body)).toBe(true);
