@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "otplib";
+import { TOTP_PERIOD_SECONDS } from "../../domain/staff/mfa/totp.ts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
@@ -20,17 +21,22 @@ const NARROW = { width: 390, height: 844 };
 const WIDE = { width: 1280, height: 900 };
 
 /**
- * The code an authenticator app shows `offsetSteps` 30-second steps from now. The server takes
- * one step either side of its own: a code of the step before stops working when the clock
- * reaches the next step, so one is only made with at least 5 s of the current step left (a
- * CI run once typed it as the step turned, and the code was refused). The wait is for the
- * clock itself, the one thing that says when.
+ * The server takes a code of its own 30-second step or of one step either side, and a code
+ * once: the step of each accepted code must be later than the last one's
+ * (domain/staff/mfa/totp.ts). The journeys use two app codes. The first is the current step's,
+ * accepted until the step after the next begins: at least 30 s from now. The second is the
+ * current step's once the clock has moved on from the first one's step, else the next step's,
+ * which the server takes from now until the step after it ends. So neither code waits for the
+ * clock, and neither can be refused because a step turned while it was typed. (A third code
+ * in the same step would have no step left: the security page is opened in the second
+ * code's session.)
  */
-async function appCode(secret: string, offsetSteps = 0): Promise<string> {
-  const leftMs = 30_000 - (Date.now() % 30_000);
-  if (offsetSteps < 0 && leftMs < 5_000)
-    await new Promise((resolve) => setTimeout(resolve, leftMs + 100));
-  return generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
+let lastStep: number | undefined;
+async function appCode(secret: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000 / TOTP_PERIOD_SECONDS);
+  const step = lastStep === undefined ? now : Math.max(now, lastStep + 1);
+  lastStep = step;
+  return generate({ secret, epoch: step * TOTP_PERIOD_SECONDS });
 }
 
 async function signIn(page: Page) {
@@ -48,6 +54,8 @@ describe("the second factor (STAFF_MFA_REQUIRED=true)", () => {
   let server: RunningServer;
   let secret = "";
   let recoveryCodes: string[] = [];
+  /** The page signed in with the app's code after the password. */
+  let appSession: Page | undefined;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -96,8 +104,7 @@ describe("the second factor (STAFF_MFA_REQUIRED=true)", () => {
     await page.getByRole("button", { name: "Confirm" }).click();
     await page.getByText("That code is not right").waitFor();
 
-    // The step before now: the second step below uses the current one (a code works once).
-    await code.fill(await appCode(secret, -1));
+    await code.fill(await appCode(secret));
     await page.getByRole("button", { name: "Confirm" }).click();
     const codes = page.getByTestId("recovery-code");
     await codes.first().waitFor();
@@ -127,6 +134,7 @@ describe("the second factor (STAFF_MFA_REQUIRED=true)", () => {
     await step.locator('input[name="code"]').fill(await appCode(secret));
     await step.locator('button[type="submit"]').click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/booking-requests");
+    appSession = page;
   });
 
   it("takes a recovery code once, not twice", async () => {
@@ -159,14 +167,9 @@ describe("the second factor (STAFF_MFA_REQUIRED=true)", () => {
   });
 
   it("lists the factors on the security page, in Chinese", async () => {
-    const page = await browser.newPage({ baseURL: server.baseURL, viewport: WIDE });
-    await page.goto("/admin/login?lang=zh");
-    await signIn(page);
-    const step = page.getByTestId("second-step");
-    await step.waitFor();
-    await step.locator('input[name="code"]').fill(await appCode(secret, 1));
-    await step.locator('button[type="submit"]').click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/booking-requests");
+    // In the session the app's code opened (appCode: a third code could need the clock).
+    const page = await appSession!.context().newPage();
+    await page.setViewportSize(WIDE);
     await page.goto("/admin/account/security?lang=zh");
     await page.getByTestId("factor-codes").getByText("剩余 9 个未使用的恢复码。").waitFor();
     await expectNoAxeViolations(page, "security page zh");
