@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { staffUsers } from "../../db/schema/index.ts";
+import { staffUsers } from "#db/schema/index.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { createTestStaff } from "../setup/staff.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.ts";
@@ -12,7 +12,7 @@ import { encodePathSegment, FUZZ_TIMEOUT_MS, hostileBodies, hostileString } from
  * and no account appears or changes.
  */
 describeEachBackend("fuzzing the accounts calls a stranger can reach", (database) => {
-  const server = fuzzApp(() => database().deps, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
+  const server = fuzzApp(database, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
 
   beforeAll(async () => {
     await createTestStaff(database().deps, "known@castellum.test", { isAdmin: true });
@@ -62,7 +62,7 @@ describeEachBackend("fuzzing the accounts calls a stranger can reach", (database
     it(
       `${endpoint.name}: no 5xx, documented refusals`,
       async () => {
-        logReport(endpoint.name, await fuzzEndpoint(server().app, endpoint));
+        logReport(endpoint.name, await fuzzEndpoint(server(), endpoint));
       },
       FUZZ_TIMEOUT_MS,
     );

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { calendarFeeds, properties, propertyClaims } from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
+import { calendarFeeds, properties, propertyClaims } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { createTestStaff } from "../setup/staff.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.ts";
@@ -30,7 +30,7 @@ const URLS = [
 ];
 
 describeEachBackend("fuzzing the iCal calls", (database) => {
-  const server = fuzzApp(() => database().deps, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
+  const server = fuzzApp(database, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
   let adminCookie = "";
   let ownerCookie = "";
   /** A feed for the staff calls and one for the owner's: each synced, then removed. */
@@ -193,7 +193,7 @@ describeEachBackend("fuzzing the iCal calls", (database) => {
     it(
       `${endpoint.name}: no 5xx, documented refusals`,
       async () => {
-        logReport(endpoint.name, await fuzzEndpoint(server().app, endpoint));
+        logReport(endpoint.name, await fuzzEndpoint(server(), endpoint));
       },
       FUZZ_TIMEOUT_MS,
     );

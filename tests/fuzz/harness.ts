@@ -6,22 +6,35 @@ import type { Express } from "express";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect } from "vitest";
 import { z } from "zod";
-import type { Deps } from "../../domain/deps.ts";
-import { createExpressApp } from "../../server/app.ts";
-import { buildOpenApiDocument } from "../../server/api/openapi.ts";
-import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
+import { createExpressApp } from "#server/app.ts";
+import { buildOpenApiDocument } from "#server/api/openapi.ts";
+import { createServices, type Services, type ServicesEnv } from "#server/services.ts";
+import type { TestDatabase } from "../setup/database.ts";
 import { testServicesEnv } from "../setup/intake.ts";
-import { FUZZ_RUNS, hostileHeaders, hostileQuery, prototypesAreClean } from "./hostile.ts";
-import { isStorableText } from "../../domain/storable-text.ts";
+import {
+  FUZZ_RUNS,
+  fuzzRunsOn,
+  hostileHeaders,
+  hostileQuery,
+  prototypesAreClean,
+} from "./hostile.ts";
+import { isStorableText } from "#domain/storable-text.ts";
 import { encodeLoosely, hostileString } from "./hostile.ts";
 import { type InjectedAnswer, inject } from "./inject.ts";
 
 const PUBLIC_URL = "http://localhost";
 const DOCUMENT = buildOpenApiDocument(PUBLIC_URL);
 
-export interface FuzzApp {
+/** What a fuzz run drives: an app, and how many requests it gets per endpoint (FUZZ_RUNS). */
+export interface FuzzTarget {
   app: Express;
+  runs?: number;
+}
+
+export interface FuzzApp extends FuzzTarget {
   services: Services;
+  /** Generated requests per endpoint on the suite's backend (fuzzRunsOn). */
+  runs: number;
 }
 
 /**
@@ -30,7 +43,11 @@ export interface FuzzApp {
  * bot check is Turnstile with a stand-in siteverify that passes tokens made by `passingToken`,
  * so any number of generated forms can be stored without solving a proof of work each.
  */
-export function fuzzApp(deps: () => Deps, env: Partial<ServicesEnv> = {}): () => FuzzApp {
+export function fuzzApp(
+  database: () => TestDatabase,
+  env: Partial<ServicesEnv> = {},
+): () => FuzzApp {
+  const deps = () => database().deps;
   let current: FuzzApp | undefined;
   let siteverify: Server | undefined;
   beforeAll(async () => {
@@ -64,7 +81,7 @@ export function fuzzApp(deps: () => Deps, env: Partial<ServicesEnv> = {}): () =>
       env: { NODE_ENV: "test", PUBLIC_URL },
       services,
     });
-    current = { app, services };
+    current = { app, services, runs: fuzzRunsOn(database().handle.backend) };
   });
   afterAll(async () => {
     await current?.services.close();
@@ -142,7 +159,7 @@ export function replayParameters<T>(regression: FuzzRegression): fc.Parameters<T
 }
 
 /**
- * Sends FUZZ_RUNS generated requests (body, headers and query string, all hostile) to one
+ * Sends `target.runs` generated requests (body, headers and query string, all hostile) to one
  * endpoint and checks every answer: never a 5xx; every refusal a 4xx that the OpenAPI
  * document lists for the operation, as JSON `{message, errors?: [{path, message}]}`; and
  * Object.prototype untouched. First it replays each seed kept for the endpoint in
@@ -150,7 +167,7 @@ export function replayParameters<T>(regression: FuzzRegression): fc.Parameters<T
  * path to keep.
  */
 export async function fuzzEndpoint(
-  app: Express,
+  { app, runs: randomRuns = FUZZ_RUNS }: FuzzTarget,
   endpoint: FuzzEndpoint,
   regressions: FuzzRegression[] = loadRegressions(),
 ): Promise<FuzzReport> {
@@ -198,7 +215,7 @@ export async function fuzzEndpoint(
           describeFailure(replayed),
       );
   }
-  const details = await fc.check(property, { numRuns: FUZZ_RUNS, endOnFailure: true });
+  const details = await fc.check(property, { numRuns: randomRuns, endOnFailure: true });
   if (details.failed) {
     const kept = JSON.stringify({
       endpoint: name,
@@ -211,7 +228,7 @@ export async function fuzzEndpoint(
         `Keep it as a regression case, replayed on every run: add ${kept} to tests/fuzz/regressions.json.`,
     );
   }
-  runs += FUZZ_RUNS;
+  runs += randomRuns;
   return { runs, statuses, ms: Math.round(performance.now() - started) };
 }
 
@@ -354,13 +371,16 @@ export interface FuzzQueryCall {
 }
 
 /**
- * Sends FUZZ_RUNS GETs with generated query strings (every documented parameter of the call,
+ * Sends `target.runs` GETs with generated query strings (every documented parameter of the call,
  * with hostile values) and checks every answer: never a 5xx; every refusal a 4xx the OpenAPI
  * document lists for the operation, as JSON `{message}`. The one refusal every call shares, a
  * 400 for text no database holds (a NUL; server/middleware/query-text.ts), is accepted when the
  * query holds such text, whether or not the operation's entry lists it yet.
  */
-export async function fuzzQuery(app: Express, call: FuzzQueryCall): Promise<FuzzReport> {
+export async function fuzzQuery(
+  { app, runs = FUZZ_RUNS }: FuzzTarget,
+  call: FuzzQueryCall,
+): Promise<FuzzReport> {
   const operation = (DOCUMENT.paths as Record<string, Record<string, DocumentedGet>>)[
     call.documented
   ]?.get;
@@ -382,7 +402,7 @@ export async function fuzzQuery(app: Express, call: FuzzQueryCall): Promise<Fuzz
       expectDocumentedAnswer(answer, isUnstorable ? new Set([...documented, "400"]) : documented);
       expect(prototypesAreClean(), "Object.prototype polluted").toBe(true);
     }),
-    { numRuns: FUZZ_RUNS, endOnFailure: true },
+    { numRuns: runs, endOnFailure: true },
   );
   if (details.failed)
     throw new Error(
@@ -390,5 +410,5 @@ export async function fuzzQuery(app: Express, call: FuzzQueryCall): Promise<Fuzz
         `${String((details.errorInstance as Error | undefined)?.message ?? details.errorInstance)}\n` +
         JSON.stringify(details.counterexample),
     );
-  return { runs: FUZZ_RUNS, statuses, ms: Math.round(performance.now() - started) };
+  return { runs, statuses, ms: Math.round(performance.now() - started) };
 }

@@ -1,12 +1,18 @@
 import fc from "fast-check";
+import type { DatabaseBackend } from "#db/client.ts";
 import { demoEstate } from "../factories/demo-estates.ts";
-import { readFuzzRuns } from "../setup/tier.ts";
+import { readFuzzRuns, SECOND_BACKEND_FUZZ_SHARE } from "../setup/tier.ts";
 
 /**
  * Generated inputs per endpoint: 200 in `npm test`, 2,000 in `npm run test:all`
  * (tests/setup/tier.ts). FUZZ_RUNS asks for more (e.g. 100000 for a long run).
  */
 export const FUZZ_RUNS = readFuzzRuns(process.env.FUZZ_RUNS);
+
+/** Generated inputs per endpoint on `backend`: FUZZ_RUNS on PGlite, a share on PostgreSQL. */
+export function fuzzRunsOn(backend: DatabaseBackend, runs: number = FUZZ_RUNS): number {
+  return backend === "pglite" ? runs : Math.ceil(runs * SECOND_BACKEND_FUZZ_SHARE);
+}
 
 /** Time for one endpoint's run: generous, as a shared machine may be slow (~3 ms a request). */
 export const FUZZ_TIMEOUT_MS = Math.max(30_000, FUZZ_RUNS * 20);

@@ -1,5 +1,5 @@
 import { it } from "vitest";
-import { createSession } from "../../domain/auth/sessions.ts";
+import { createSession } from "#domain/auth/sessions.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { createTestStaff } from "../setup/staff.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.ts";
@@ -11,7 +11,7 @@ import { FUZZ_TIMEOUT_MS, hostileBodies } from "./hostile.ts";
  * documented refusals, whatever the body.
  */
 describeEachBackend("fuzzing the second-factor endpoints", (database) => {
-  const server = fuzzApp(() => database().deps, {
+  const server = fuzzApp(database, {
     ADMIN_EMAIL_DOMAIN: "castellum.test",
     STAFF_MFA_REQUIRED: true,
   });
@@ -59,7 +59,7 @@ describeEachBackend("fuzzing the second-factor endpoints", (database) => {
     it(
       `${endpoint.name}: no 5xx, documented refusals`,
       async () => {
-        logReport(endpoint.name, await fuzzEndpoint(server().app, endpoint));
+        logReport(endpoint.name, await fuzzEndpoint(server(), endpoint));
       },
       FUZZ_TIMEOUT_MS,
     );

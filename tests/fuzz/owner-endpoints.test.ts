@@ -3,11 +3,11 @@ import fc from "fast-check";
 import sharp from "sharp";
 import { beforeAll, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { guestRequests, properties, propertyClaims } from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
-import { BLOCK_KINDS } from "../../domain/calendar/calendar.schema.ts";
-import { EDITABLE_FIELDS } from "../../domain/owners/owner-fields.ts";
-import { LANGUAGES } from "../../i18n/config.ts";
+import { guestRequests, properties, propertyClaims } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import { BLOCK_KINDS } from "#domain/calendar/calendar.schema.ts";
+import { EDITABLE_FIELDS } from "#domain/owners/owner-fields.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { calendarBase, nightsAt } from "../factories/calendar.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.ts";
@@ -69,7 +69,7 @@ function multipartBodies(validImage: () => Buffer) {
 }
 
 describeEachBackend("fuzzing the owner endpoints", (database) => {
-  const server = fuzzApp(() => database().deps, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
+  const server = fuzzApp(database, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
   let ownerCookie = "";
   let imageKeys: string[] = [];
   let picture = Buffer.alloc(0);
@@ -275,7 +275,7 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
     it(
       `${endpoint.name}: no 5xx, documented refusals`,
       async () => {
-        logReport(endpoint.name, await fuzzEndpoint(server().app, endpoint));
+        logReport(endpoint.name, await fuzzEndpoint(server(), endpoint));
       },
       FUZZ_TIMEOUT_MS,
     );

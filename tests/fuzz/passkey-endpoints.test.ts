@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { passkeys } from "../../db/schema/index.ts";
+import { passkeys } from "#db/schema/index.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { SoftAuthenticator } from "../setup/webauthn.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.ts";
@@ -14,7 +14,7 @@ import { FUZZ_TIMEOUT_MS, hostileBodies } from "./hostile.ts";
 describeEachBackend(
   "fuzzing the passkey sign-in calls",
   (database) => {
-    const server = fuzzApp(() => database().deps, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
+    const server = fuzzApp(database, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
     // A well-formed assertion to mutate: signed, but for a challenge the server never issued.
     const key = new SoftAuthenticator({ id: "localhost", origin: "http://localhost" });
     key.register({ challenge: "AAAA", user: { id: "dXNlcg" } });
@@ -42,7 +42,7 @@ describeEachBackend(
       it(
         `${endpoint.name}: no 5xx, documented refusals`,
         async () => {
-          logReport(endpoint.name, await fuzzEndpoint(server().app, endpoint));
+          logReport(endpoint.name, await fuzzEndpoint(server(), endpoint));
         },
         FUZZ_TIMEOUT_MS,
       );

@@ -1,14 +1,14 @@
 import { count, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { guestRequestMessages, guestRequests, ownerCodes } from "../../db/schema/index.ts";
-import { MessageBodySchema } from "../../domain/conversation/messages.schema.ts";
-import { hashStatusToken } from "../../domain/intake/reference.ts";
-import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
-import { bookingRequestSchema } from "../../domain/requests/booking-request.schema.ts";
-import { membershipSchema } from "../../domain/requests/membership.schema.ts";
-import type { RequestKind } from "../../domain/requests/options.ts";
-import { propertyBookingSchema } from "../../domain/requests/property-booking.schema.ts";
+import { guestRequestMessages, guestRequests, ownerCodes } from "#db/schema/index.ts";
+import { MessageBodySchema } from "#domain/conversation/messages.schema.ts";
+import { hashStatusToken } from "#domain/requests/intake/reference.ts";
+import { isEmailAddress } from "#domain/owners/owner-fields.ts";
+import { bookingRequestSchema } from "#domain/requests/booking-request.schema.ts";
+import { membershipSchema } from "#domain/requests/membership.schema.ts";
+import type { RequestKind } from "#domain/requests/options.ts";
+import { propertyBookingSchema } from "#domain/requests/property-booking.schema.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { demoEstate } from "../factories/demo-estates.ts";
 import { validBookingRequest, validMembership, validPropertyBooking } from "../setup/intake.ts";
@@ -55,7 +55,7 @@ function ownerBodies(base: Record<string, unknown>): fc.Arbitrary<string> {
 }
 
 describeEachBackend("fuzzing the public endpoints", (database) => {
-  const server = fuzzApp(() => database().deps, { OWNER_CODES_PER_EMAIL: 1_000_000 });
+  const server = fuzzApp(database, { OWNER_CODES_PER_EMAIL: 1_000_000 });
 
   for (const form of FORMS) {
     it(
@@ -70,7 +70,7 @@ describeEachBackend("fuzzing the public endpoints", (database) => {
               ? { ...fuzzCase, body: fuzzCase.body.replace(TOKEN, passingToken()) }
               : fuzzCase,
         };
-        logReport(`POST ${form.path}`, await fuzzEndpoint(server().app, endpoint));
+        logReport(`POST ${form.path}`, await fuzzEndpoint(server(), endpoint));
 
         const schema =
           form.kind === "booking_request"
@@ -131,7 +131,7 @@ describeEachBackend("fuzzing the public endpoints", (database) => {
             ? { ...fuzzCase, body: fuzzCase.body.replace(TOKEN, passingToken()) }
             : fuzzCase,
       };
-      logReport("POST /api/requests/{token}/messages", await fuzzEndpoint(server().app, endpoint));
+      logReport("POST /api/requests/{token}/messages", await fuzzEndpoint(server(), endpoint));
       const stored = await database().deps.db.select().from(guestRequestMessages);
       expect(stored.length, "some generated replies are valid and stored").toBeGreaterThan(0);
       for (const message of stored)
@@ -154,7 +154,7 @@ describeEachBackend("fuzzing the public endpoints", (database) => {
           documented: call.path,
           cases: ownerBodies(call.base).map((body) => ({ path: call.path, body })),
         };
-        logReport(`POST ${call.path}`, await fuzzEndpoint(server().app, endpoint));
+        logReport(`POST ${call.path}`, await fuzzEndpoint(server(), endpoint));
         // Codes go to estates' addresses only: every stored code is for a real email.
         const codes = await database()
           .deps.db.select({ email: ownerCodes.email, n: count() })

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { createSession } from "../../domain/auth/sessions.ts";
-import { slugify } from "../../domain/catalogue/slug.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import { slugify } from "#domain/catalogue/slug.ts";
 import { describeEachBackend, DEMO_CATALOGUE } from "../setup/database.ts";
 import { createTestStaff } from "../setup/staff.ts";
 import { documentedGets, fuzzApp, fuzzQuery, logReport } from "./harness.ts";
@@ -33,7 +33,7 @@ function pathsOf(documented: string): fc.Arbitrary<string> {
 }
 
 describeEachBackend("fuzzing the query string of every GET", (database) => {
-  const server = fuzzApp(() => database().deps, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
+  const server = fuzzApp(database, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
   let adminCookie = "";
   beforeAll(async () => {
     const deps = database().deps;
@@ -54,7 +54,7 @@ describeEachBackend("fuzzing the query string of every GET", (database) => {
       `GET ${documented}: no 5xx, documented refusals, whatever the query string`,
       async () => {
         // Signed in as an admin, so the staff and owner calls reach their parameters.
-        const report = await fuzzQuery(server().app, {
+        const report = await fuzzQuery(server(), {
           documented,
           paths: pathsOf(documented),
           headers: () => ({ cookie: adminCookie }),

@@ -58,7 +58,7 @@ describe("kept fuzz seeds (tests/fuzz/regressions.json)", () => {
       documented: "/api/booking-requests",
       cases: fc.string().map((body) => ({ path: "/api/booking-requests", body })),
     };
-    const first = await fuzzEndpoint(app, endpoint, []).then(
+    const first = await fuzzEndpoint({ app }, endpoint, []).then(
       () => "passed",
       (error: Error) => error.message,
     );
@@ -71,7 +71,7 @@ describe("kept fuzz seeds (tests/fuzz/regressions.json)", () => {
     // Kept (with an entry for another endpoint, which this one ignores): the replay fails
     // first, on the same request.
     const other = { endpoint: "POST /api/bookings", seed: 1, path: "0" };
-    const again = await fuzzEndpoint(app, endpoint, [other, kept]).then(
+    const again = await fuzzEndpoint({ app }, endpoint, [other, kept]).then(
       () => "passed",
       (error: Error) => error.message,
     );

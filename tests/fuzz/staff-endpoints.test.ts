@@ -7,16 +7,16 @@ import {
   guestRequestNotes,
   guestRequests,
   properties,
-} from "../../db/schema/index.ts";
-import { BLOCK_NOTE_MAX_LENGTH, MAX_BLOCK_NIGHTS } from "../../domain/calendar/block.schema.ts";
-import { fromDateRange, nightsBetween } from "../../domain/calendar/nights.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
-import { BLOCK_KINDS } from "../../domain/calendar/calendar.schema.ts";
-import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
-import { type RequestKind, statusesOf } from "../../domain/requests/options.ts";
-import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
-import { MessageBodySchema } from "../../domain/conversation/messages.schema.ts";
-import { NoteSchema } from "../../domain/staff/inbox.schema.ts";
+} from "#db/schema/index.ts";
+import { BLOCK_NOTE_MAX_LENGTH, MAX_BLOCK_NIGHTS } from "#domain/calendar/block.schema.ts";
+import { fromDateRange, nightsBetween } from "#domain/calendar/nights.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import { BLOCK_KINDS } from "#domain/calendar/calendar.schema.ts";
+import { isEmailAddress } from "#domain/owners/owner-fields.ts";
+import { type RequestKind, statusesOf } from "#domain/requests/options.ts";
+import { STAFF_COLLECTIONS } from "#domain/staff/collections.ts";
+import { MessageBodySchema } from "#domain/conversation/messages.schema.ts";
+import { NoteSchema } from "#domain/staff/inbox.schema.ts";
 import { calendarBase, nightsAt } from "../factories/calendar.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { validBookingRequest, validMembership, validPropertyBooking } from "../setup/intake.ts";
@@ -43,7 +43,7 @@ import { inject } from "./inject.ts";
 const KINDS = Object.keys(STAFF_COLLECTIONS) as RequestKind[];
 
 describeEachBackend("fuzzing the staff endpoints", (database) => {
-  const server = fuzzApp(() => database().deps, {
+  const server = fuzzApp(database, {
     ADMIN_EMAIL_DOMAIN: "castellum.test",
     // Sign-in hashes every well-formed try: a few per address, then 429s, keep the run short.
     LOGIN_MAX_PER_IP: 5,
@@ -305,7 +305,7 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
             : endpoint.name.includes("messages")
               ? "/api/booking-requests/{id}/messages"
               : "/api/booking-requests/{id}");
-        logReport(endpoint.name, await fuzzEndpoint(server().app, { ...endpoint, documented }));
+        logReport(endpoint.name, await fuzzEndpoint(server(), { ...endpoint, documented }));
       },
       FUZZ_TIMEOUT_MS,
     );

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
-import { webhookEndpoints } from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
-import { EVENT_TYPES } from "../../domain/events/record-event.ts";
+import { webhookEndpoints } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import { EVENT_TYPES } from "#domain/events/record-event.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { createTestStaff } from "../setup/staff.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.ts";
@@ -27,7 +27,7 @@ const URLS = [
 ];
 
 describeEachBackend("fuzzing the webhook calls", (database) => {
-  const server = fuzzApp(() => database().deps, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
+  const server = fuzzApp(database, { ADMIN_EMAIL_DOMAIN: "castellum.test" });
   let adminCookie = "";
   const endpointId = randomUUID();
 
@@ -95,7 +95,7 @@ describeEachBackend("fuzzing the webhook calls", (database) => {
     it(
       `${endpoint.name}: no 5xx, documented refusals`,
       async () => {
-        logReport(endpoint.name, await fuzzEndpoint(server().app, endpoint));
+        logReport(endpoint.name, await fuzzEndpoint(server(), endpoint));
       },
       FUZZ_TIMEOUT_MS,
     );

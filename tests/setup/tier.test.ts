@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fuzzRunsOn } from "../fuzz/hostile.ts";
 import { readFuzzRuns, readTier, testDatabaseUrl } from "./tier.ts";
 
 const POSTGRES = { TEST_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" };
@@ -24,5 +25,8 @@ describe("test tiers", () => {
     expect(readFuzzRuns("100000", "all")).toBe(100_000);
     expect(() => readFuzzRuns("500", "all")).toThrow(/below the 2000/);
     expect(() => readFuzzRuns("many", "fast")).toThrow(/whole number/);
+    // PostgreSQL, the second backend, fuzzes a quarter of them.
+    expect(fuzzRunsOn("pglite", 2_000)).toBe(2_000);
+    expect(fuzzRunsOn("postgres", 2_000)).toBe(500);
   });
 });

@@ -34,6 +34,16 @@ export const ALL_TIER_ONLY = [
  */
 export const FUZZ_RUNS_BY_TIER: Record<TestTier, number> = { fast: 200, all: 2_000 };
 
+/**
+ * The share of the runs an endpoint is fuzzed with on PostgreSQL, the second backend of the `all`
+ * tier; PGlite gets them all. A generated request takes the same path through the app on either
+ * backend (parsing, validation, the domain's checks, the same SQL) and differs only where the
+ * database answers, which the hostile constants (NUL, lone surrogates, 2^31, 1e309, long text)
+ * reach within a few hundred requests; the rest fuzzed the same code a second time. Kept
+ * regression seeds replay in full on both backends.
+ */
+export const SECOND_BACKEND_FUZZ_SHARE = 0.25;
+
 export function readTier(raw: string | undefined): TestTier {
   if (raw === undefined || raw === "" || raw === "fast") return "fast";
   if (raw === "all") return "all";
