@@ -78,6 +78,7 @@ describeEachBackend("the catalogue by dates, over HTTP", (database) => {
       expect(response.status, query).toBe(400);
       expect(await readJson(response), query).toEqual({
         message: translate(lang as "en", key, { max: CATALOGUE_MAX_STAY_NIGHTS }),
+        code: "invalid_filter",
       });
     }
     // The longest stay allowed is accepted.

@@ -44,6 +44,7 @@ describeEachBackend("the owner dashboard page", (database) => {
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({
       message: "No property is claimed with this email address yet.",
+      code: "no_claimed_estate",
     });
   });
 

@@ -59,6 +59,7 @@ describeEachBackend("query strings a database cannot hold", (database) => {
           expect(answer.status, what).toBe(400);
           expect(JSON.parse(answer.text), what).toEqual({
             message: translate(language, "errors.unstorableText"),
+            code: "unstorable_text",
           });
         }
   });
@@ -94,6 +95,7 @@ describeEachBackend("query strings a database cannot hold", (database) => {
       expect(JSON.parse(answer.text), lang).toEqual({
         // The message is in the language the request settled on.
         message: translate(matchLanguage(lang) ?? "fr", "errors.invalidFilter", { field: "lang" }),
+        code: "invalid_filter",
       });
     }
     for (const lang of ["", "EN", "fr-CA", "zh-Hans-CN", "it_CH"])

@@ -92,6 +92,7 @@ describeEachBackend("a sign-in short of its second factor", (database) => {
           expect(answer.status, `${label} at ${stage}`).toBe(401);
           expect(JSON.parse(answer.text), `${label} at ${stage}`).toEqual({
             message: SIGN_IN_INCOMPLETE,
+            code: "sign_in_incomplete",
           });
         }
       }

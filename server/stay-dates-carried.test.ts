@@ -36,6 +36,7 @@ describeEachBackend("the stay's dates from /castles to the booking form", (datab
     expect(api.status).toBe(400);
     expect(await readJson(api)).toEqual({
       message: translate("it", "validation.dateBeyondWindow"),
+      code: "invalid_filter",
     });
     const html = await page(`/castles?${beyond}&lang=zh`);
     expect(inputOf(html, "checkOut")).toContain('aria-invalid="true"');

@@ -34,6 +34,7 @@ describeEachBackend("a method the site does not implement", (database) => {
             message: translate(language, "errors.methodNotAllowed", {
               methods: SUPPORTED_METHODS.join(", "),
             }),
+            code: "method_not_allowed",
           });
         }
   });
@@ -75,6 +76,7 @@ describeEachBackend("a form posted to a page", (database) => {
           expect(answer.headers.get("allow"), path).toBe("GET, HEAD");
           expect(await answer.json(), path).toEqual({
             message: translate(language, "errors.methodNotAllowed", { methods: "GET, HEAD" }),
+            code: "method_not_allowed",
           });
         }
     } finally {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { API_ERROR_CODES, type ApiErrorCode, ApiErrorCodeSchema } from "./error-codes.ts";
 
 /**
  * One HTTP operation of /api, written once: its path, parameters, body and every answer as
@@ -41,6 +42,11 @@ export interface ResponseSpec {
   /** `application/json` unless said otherwise (e.g. `text/csv`). */
   contentType?: string;
   headers?: Record<string, HeaderSpec>;
+  /**
+   * A refusal's codes (domain/api/error-codes.ts): the `code`s this status may carry. While
+   * tests run, a refusal with another code fails as a contract violation.
+   */
+  codes?: readonly ApiErrorCode[];
 }
 
 export type Responses = { [status: number]: ResponseSpec };
@@ -91,10 +97,13 @@ export function defineOperation<
   return operation;
 }
 
-/** Every refusal: `{message}` in the caller's language. */
-export const ErrorSchema = z
-  .object({ message: z.string().min(1).describe("What went wrong, in the caller's language") })
-  .meta({ id: "Error" });
+const MessageSchema = z.string().min(1).describe("What went wrong, in the caller's language");
+
+/**
+ * Every refusal as a client reads it: `{message, code}`, the message in the caller's language,
+ * the code stable. The document shows each answer's own codes (`error`, `invalid`).
+ */
+export const ErrorSchema = z.object({ message: MessageSchema, code: ApiErrorCodeSchema });
 
 export const FieldIssueSchema = z
   .object({
@@ -103,42 +112,95 @@ export const FieldIssueSchema = z
   })
   .meta({ id: "FieldError" });
 
-/** A body that breaks its schema: one issue per field. */
-export const ValidationErrorSchema = z
-  .object({
-    message: z.string().min(1),
-    errors: z.array(FieldIssueSchema).optional(),
-  })
-  .meta({ id: "ValidationError" });
+/** A 400 as a client reads it: field issues (`validation_failed`), or the call's own 400. */
+export const ValidationErrorSchema = z.object({
+  message: z.string().min(1),
+  code: ApiErrorCodeSchema,
+  errors: z.array(FieldIssueSchema).optional(),
+});
+
+export type Codes = readonly [ApiErrorCode, ...ApiErrorCode[]];
+
+/**
+ * The 401 codes of a call that needs a session: none, or a sign-in short of its second factor
+ * (`signInStageGate`, which every documented call passes first).
+ */
+export const SIGNED_OUT = ["not_signed_in", "sign_in_incomplete"] as const satisfies Codes;
+
+/** The schema of a refusal that carries one of `codes`. */
+export const errorWith = (codes: Codes) =>
+  z.object({
+    message: MessageSchema,
+    code: z
+      .enum(codes)
+      .describe(
+        "What went wrong, for programs, stable: " +
+          codes.map((code) => `\`${code}\`: ${API_ERROR_CODES[code]}.`).join(" "),
+      ),
+  });
 
 export const OkSchema = z.object({ ok: z.literal(true) }).meta({ id: "Ok" });
 
 /** An ISO 8601 time with zone, as `Date` serializes to JSON. */
 export const DateTimeSchema = z.iso.datetime({ offset: true });
 
-/** A refusal answered with `ErrorSchema`. */
-export const error = (description: string): ResponseSpec => ({ description, schema: ErrorSchema });
-
-/** A 400 answered with `ValidationErrorSchema` (field issues, or a malformed body). */
-export const invalid = (description: string): ResponseSpec => ({
+/** A refusal `{message, code}` with one of `codes`. */
+export const error = (description: string, codes: Codes): ResponseSpec => ({
   description,
-  schema: ValidationErrorSchema,
+  schema: errorWith(codes),
+  codes,
 });
+
+/**
+ * The codes of a 400 any call with a body or a query may answer: a field that breaks its
+ * schema, and a body or query string the server cannot read.
+ */
+export const INVALID_CODES = [
+  "validation_failed",
+  "malformed_json",
+  "bad_request",
+  "json_too_deep",
+  "unstorable_text",
+] as const satisfies Codes;
+
+/**
+ * A 400 `{message, code, errors?}`: field issues (`validation_failed`), a malformed body, and
+ * the call's own 400s in `codes`.
+ */
+export const invalid = (description: string, codes: readonly ApiErrorCode[] = []): ResponseSpec => {
+  const own = codes.filter((code) => !(INVALID_CODES as readonly ApiErrorCode[]).includes(code));
+  if (own.length === 0) return { description, schema: InvalidSchema, codes: INVALID_CODES };
+  const all = [...INVALID_CODES, ...own] as unknown as Codes;
+  return { description, schema: invalidWith(all), codes: all };
+};
+
+const invalidWith = (codes: Codes) =>
+  errorWith(codes).extend({ errors: z.array(FieldIssueSchema).optional() });
+
+/** The 400 most calls share: field issues, or a body or query the server cannot read. */
+const InvalidSchema = invalidWith(INVALID_CODES).meta({ id: "ValidationError" });
 
 export const JSON_BODY_LIMIT_KB = 32;
 
 /** The answers of `jsonBody()`, which reads every JSON request body. */
 export const JSON_BODY_ERRORS = {
-  413: error(`Body larger than ${JSON_BODY_LIMIT_KB} KB`),
-  415: error("Body is not application/json (urlencoded forms included)"),
+  413: error(`Body larger than ${JSON_BODY_LIMIT_KB} KB`, ["payload_too_large"]),
+  415: error("Body is not application/json (urlencoded forms included)", [
+    "unsupported_media_type",
+  ]),
 } as const;
 
 /** A call that reads no body still refuses a large one (`ignoredBody()`). */
 export const IGNORED_BODY_ERRORS = {
-  413: error(`A body (which this call does not read) larger than ${JSON_BODY_LIMIT_KB} KB`),
+  413: error(`A body (which this call does not read) larger than ${JSON_BODY_LIMIT_KB} KB`, [
+    "payload_too_large",
+  ]),
 } as const;
 
 export const CROSS_ORIGIN = "A browser request from another origin";
+
+/** The 403 of `sameOriginOnly`, for a call that has no other 403. */
+export const CROSS_ORIGIN_ERROR = error(CROSS_ORIGIN, ["cross_origin"]);
 
 /**
  * The answers of a call that asks for the password again: its tries count on the sign-in's
@@ -146,7 +208,9 @@ export const CROSS_ORIGIN = "A browser request from another origin";
  */
 export const PASSWORD_AGAIN_LIMITS = {
   429: {
-    ...error("Too many wrong passwords for this account (sign-in's counters); try later"),
+    ...error("Too many wrong passwords for this account (sign-in's counters); try later", [
+      "too_many_attempts",
+    ]),
     headers: {
       "Retry-After": {
         description: "Seconds until a try counts again",
@@ -154,7 +218,9 @@ export const PASSWORD_AGAIN_LIMITS = {
       },
     },
   },
-  503: error("The limiter cannot be reached, so the password is not checked"),
+  503: error("The limiter cannot be reached, so the password is not checked", [
+    "limiter_unavailable",
+  ]),
 } as const;
 
 /** `Cache-Control` as every private answer sends it. */

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import {
   CROSS_ORIGIN,
-  PASSWORD_AGAIN_LIMITS,
   DateTimeSchema,
   defineOperation,
   error,
@@ -9,8 +8,10 @@ import {
   invalid,
   JSON_BODY_ERRORS,
   OkSchema,
+  PASSWORD_AGAIN_LIMITS,
   PUBLIC,
   type SecurityRequirements,
+  SIGNED_OUT,
   STAFF_SESSION,
 } from "../api/operation.ts";
 
@@ -120,8 +121,12 @@ export const startStaffPasskeyRegistration = defineOperation({
   responses: {
     200: { description: "Options for `startRegistration`", schema: RegistrationOptionsSchema },
     400: invalid("No password, or malformed JSON"),
-    401: error(`${NOT_SIGNED_IN}; or a wrong password`),
-    403: error(`${STAFF_REFUSED}; or ${CROSS_ORIGIN.toLowerCase()}`),
+    401: error(`${NOT_SIGNED_IN}; or a wrong password`, [
+      "not_signed_in",
+      "sign_in_incomplete",
+      "wrong_password",
+    ]),
+    403: error(`${STAFF_REFUSED}; or ${CROSS_ORIGIN.toLowerCase()}`, ["not_admin", "cross_origin"]),
     ...JSON_BODY_ERRORS,
     ...PASSWORD_AGAIN_LIMITS,
   },
@@ -147,9 +152,10 @@ export const addStaffPasskey = defineOperation({
     },
     400: invalid(
       "A missing name, a response that does not verify (challenge unknown, spent or expired, wrong origin, no user verification), a credential already saved, or malformed JSON",
+      ["passkey_not_saved"],
     ),
-    401: error(NOT_SIGNED_IN),
-    403: error(`${STAFF_REFUSED}; or ${CROSS_ORIGIN.toLowerCase()}`),
+    401: error(NOT_SIGNED_IN, SIGNED_OUT),
+    403: error(`${STAFF_REFUSED}; or ${CROSS_ORIGIN.toLowerCase()}`, ["not_admin", "cross_origin"]),
     ...JSON_BODY_ERRORS,
   },
 });
@@ -164,8 +170,8 @@ export const listStaffPasskeys = defineOperation({
   security: ENROLMENT,
   responses: {
     200: { description: "Oldest first", schema: PasskeyListSchema },
-    401: error(NOT_SIGNED_IN),
-    403: error(STAFF_REFUSED),
+    401: error(NOT_SIGNED_IN, SIGNED_OUT),
+    403: error(STAFF_REFUSED, ["not_admin"]),
   },
 });
 
@@ -182,11 +188,15 @@ export const removeStaffPasskey = defineOperation({
   responses: {
     200: { description: "Removed", schema: OkSchema },
     400: invalid("No password, or malformed JSON"),
-    401: error(`${NOT_SIGNED_IN}; or ${WRONG_PASSWORD.toLowerCase()}`),
-    403: error(`${STAFF_REFUSED}; or ${CROSS_ORIGIN.toLowerCase()}`),
-    404: error("The account has no passkey with this id"),
+    401: error(`${NOT_SIGNED_IN}; or ${WRONG_PASSWORD.toLowerCase()}`, [
+      ...SIGNED_OUT,
+      "wrong_password",
+    ]),
+    403: error(`${STAFF_REFUSED}; or ${CROSS_ORIGIN.toLowerCase()}`, ["not_admin", "cross_origin"]),
+    404: error("The account has no passkey with this id", ["passkey_not_found"]),
     409: error(
       "The account's last second factor while STAFF_MFA_REQUIRED: add another (an app or a passkey) first",
+      ["last_factor"],
     ),
     ...JSON_BODY_ERRORS,
     ...PASSWORD_AGAIN_LIMITS,
@@ -205,7 +215,7 @@ export const startStaffPasskeySignIn = defineOperation({
   security: [{ staffSession: [] }, {}],
   responses: {
     200: { description: "Options for `startAuthentication`", schema: AuthenticationOptionsSchema },
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...IGNORED_BODY_ERRORS,
   },
 });
@@ -230,8 +240,9 @@ export const signInStaffWithPasskey = defineOperation({
     400: invalid("A response that does not have the assertion's shape, or malformed JSON"),
     401: error(
       "The passkey was refused: unknown, another account's, a challenge unknown, spent or expired, a wrong origin, no user verification, a counter that did not move forward, or an account that is disabled or not an admin",
+      ["passkey_refused"],
     ),
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
   },
 });
@@ -249,8 +260,8 @@ export const startOwnerPasskeyRegistration = defineOperation({
   security: [{ ownerSession: [] }],
   responses: {
     200: { description: "Options for `startRegistration`", schema: RegistrationOptionsSchema },
-    401: error(NO_OWNER),
-    403: error(CROSS_ORIGIN),
+    401: error(NO_OWNER, SIGNED_OUT),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...IGNORED_BODY_ERRORS,
   },
 });
@@ -265,9 +276,11 @@ export const addOwnerPasskey = defineOperation({
   body: { schema: NewPasskeySchema },
   responses: {
     201: { description: "Saved", schema: z.object({ passkey: PasskeySummarySchema }) },
-    400: invalid("A missing name, a response that does not verify, or malformed JSON"),
-    401: error(NO_OWNER),
-    403: error(CROSS_ORIGIN),
+    400: invalid("A missing name, a response that does not verify, or malformed JSON", [
+      "passkey_not_saved",
+    ]),
+    401: error(NO_OWNER, SIGNED_OUT),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
   },
 });
@@ -281,7 +294,7 @@ export const listOwnerPasskeys = defineOperation({
   security: [{ ownerSession: [] }],
   responses: {
     200: { description: "Oldest first", schema: PasskeyListSchema },
-    401: error(NO_OWNER),
+    401: error(NO_OWNER, SIGNED_OUT),
   },
 });
 
@@ -296,9 +309,9 @@ export const removeOwnerPasskey = defineOperation({
   params: PasskeyIdParams,
   responses: {
     200: { description: "Removed", schema: OkSchema },
-    401: error(NO_OWNER),
-    403: error(CROSS_ORIGIN),
-    404: error("The owner has no passkey with this id"),
+    401: error(NO_OWNER, SIGNED_OUT),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
+    404: error("The owner has no passkey with this id", ["passkey_not_found"]),
     ...IGNORED_BODY_ERRORS,
   },
 });
@@ -313,7 +326,7 @@ export const startOwnerPasskeySignIn = defineOperation({
   security: PUBLIC,
   responses: {
     200: { description: "Options for `startAuthentication`", schema: AuthenticationOptionsSchema },
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...IGNORED_BODY_ERRORS,
   },
 });
@@ -335,8 +348,8 @@ export const signInOwnerWithPasskey = defineOperation({
       schema: z.object({ signedIn: z.literal(true) }),
     },
     400: invalid("A response that does not have the assertion's shape, or malformed JSON"),
-    401: error("The passkey was refused"),
-    403: error(CROSS_ORIGIN),
+    401: error("The passkey was refused", ["passkey_refused"]),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
   },
 });

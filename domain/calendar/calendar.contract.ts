@@ -137,6 +137,11 @@ const PathEstateIdSchema = z
   .preprocess((value) => parseEstateId(value) ?? value, EstateIdSchema)
   .describe("The estate's id");
 
+/** A 409 of nights a confirmed stay or a block holds: the collision, with its code. */
+export const CalendarCollisionAnswerSchema = CalendarCollisionSchema.extend({
+  code: z.literal("calendar_collision"),
+}).meta({ id: "CalendarCollisionAnswer" });
+
 const WINDOW_DESCRIPTION =
   `The nights [from, to), at most ${MAX_CALENDAR_MONTHS} months: confirmed stays, pending requests (tentative), blocks, busy times imported from other calendars, ` +
   "and each imported busy time that overlaps a stay or block (a collision, kept and shown). ";
@@ -148,7 +153,7 @@ const BLOCK_DESCRIPTION =
 const blockCollision = {
   description:
     "A confirmed stay or another block holds one of the nights; nothing was written. `collidesWith` names each.",
-  schema: CalendarCollisionSchema,
+  schema: CalendarCollisionAnswerSchema,
 };
 const badWindow = invalid(
   `\`from\` or \`to\` not a date, \`to\` not after \`from\`, or more than ${MAX_CALENDAR_MONTHS} months apart`,
@@ -170,7 +175,7 @@ export const getEstateCalendar = defineOperation({
   responses: {
     200: { description: "The calendar over the window", schema: EstateCalendarSchema },
     400: badWindow,
-    404: error("No estate with this id"),
+    404: error("No estate with this id", ["estate_not_found"]),
     ...adminGuardAnswers(false),
   },
 });
@@ -191,7 +196,7 @@ export const addEstateBlock = defineOperation({
       schema: AddedBlockSchema,
     },
     400: badBlock,
-    404: error("No estate with this id"),
+    404: error("No estate with this id", ["estate_not_found"]),
     409: blockCollision,
     ...JSON_BODY_ERRORS,
     ...adminGuardAnswers(true),
@@ -210,7 +215,10 @@ export const removeEstateBlock = defineOperation({
   params: z.object({ id: PathEstateIdSchema, blockId: BlockIdSchema }),
   responses: {
     204: { description: "Removed" },
-    404: error("No such estate, or no block of it with this id"),
+    404: error("No such estate, or no block of it with this id", [
+      "estate_not_found",
+      "block_not_found",
+    ]),
     ...IGNORED_BODY_ERRORS,
     ...adminGuardAnswers(true),
   },
@@ -256,7 +264,9 @@ export const addOwnerBlock = defineOperation({
   },
 });
 
-const ownerGuard = estateGuardAnswers(true, "; or no block of the estate with this id");
+const ownerGuard = estateGuardAnswers(true, "; or no block of the estate with this id", [
+  "block_not_found",
+]);
 
 export const removeOwnerBlock = defineOperation({
   id: "removeOwnerBlock",
@@ -274,7 +284,11 @@ export const removeOwnerBlock = defineOperation({
     204: { description: "Removed" },
     ...IGNORED_BODY_ERRORS,
     ...ownerGuard,
-    403: error(`${ownerGuard[403].description}; or an owner removing a block staff made`),
+    403: error(`${ownerGuard[403].description}; or an owner removing a block staff made`, [
+      "forbidden",
+      "cross_origin",
+      "staff_block",
+    ]),
   },
 });
 

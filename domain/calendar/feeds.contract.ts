@@ -177,14 +177,16 @@ export const getCalendarExport = defineOperation({
         },
       },
     },
-    404: error("No estate opens with this token: malformed, forged, or rotated away"),
+    404: error("No estate opens with this token: malformed, forged, or rotated away", [
+      "not_found",
+    ]),
   },
 });
 
 const estatePath = "/api/admin/estates/{id}";
 const estateParams = z.object({ id: EstatePathIdSchema });
 const estateFeedParams = z.object({ id: EstatePathIdSchema, feedId: FeedIdSchema });
-const noEstate = error("No estate with this id");
+const noEstate = error("No estate with this id", ["estate_not_found"]);
 
 export const listEstateCalendarFeeds = defineOperation({
   id: "listEstateCalendarFeeds",
@@ -231,7 +233,10 @@ export const removeEstateCalendarFeed = defineOperation({
   params: estateFeedParams,
   responses: {
     204: { description: "Removed" },
-    404: error(`No estate with this id; or ${noFeed.toLowerCase()}`),
+    404: error(`No estate with this id; or ${noFeed.toLowerCase()}`, [
+      "estate_not_found",
+      "feed_not_found",
+    ]),
     ...IGNORED_BODY_ERRORS,
     ...adminGuardAnswers(true),
   },
@@ -239,7 +244,7 @@ export const removeEstateCalendarFeed = defineOperation({
 
 /** A feed is read at most once a minute, whoever asks (domain/calendar/feed-sync.ts). */
 const SYNC_TOO_SOON = {
-  ...error("The feed was read (or is being read) less than a minute ago"),
+  ...error("The feed was read (or is being read) less than a minute ago", ["sync_too_soon"]),
   headers: {
     "Retry-After": {
       description: "Seconds until it may be read again",
@@ -259,7 +264,10 @@ export const syncEstateCalendarFeed = defineOperation({
   params: estateFeedParams,
   responses: {
     200: { description: "The feed after the sync", schema: CalendarFeedSchema },
-    404: error(`No estate with this id; or ${noFeed.toLowerCase()}`),
+    404: error(`No estate with this id; or ${noFeed.toLowerCase()}`, [
+      "estate_not_found",
+      "feed_not_found",
+    ]),
     429: SYNC_TOO_SOON,
     ...IGNORED_BODY_ERRORS,
     ...adminGuardAnswers(true),
@@ -279,7 +287,10 @@ export const updateEstateCalendarFeed = defineOperation({
   responses: {
     200: { description: "The feed with its new choices", schema: CalendarFeedSchema },
     400: SETTINGS_REFUSED,
-    404: error(`No estate with this id; or ${noFeed.toLowerCase()}`),
+    404: error(`No estate with this id; or ${noFeed.toLowerCase()}`, [
+      "estate_not_found",
+      "feed_not_found",
+    ]),
     ...JSON_BODY_ERRORS,
     ...adminGuardAnswers(true),
   },
@@ -350,7 +361,7 @@ export const removeOwnerCalendarFeed = defineOperation({
   responses: {
     204: { description: "Removed" },
     ...IGNORED_BODY_ERRORS,
-    ...estateGuardAnswers(true, `; or ${noFeed.toLowerCase()}`),
+    ...estateGuardAnswers(true, `; or ${noFeed.toLowerCase()}`, ["feed_not_found"]),
   },
 });
 
@@ -368,7 +379,7 @@ export const syncOwnerCalendarFeed = defineOperation({
     200: { description: "The feed after the sync", schema: CalendarFeedSchema },
     429: SYNC_TOO_SOON,
     ...IGNORED_BODY_ERRORS,
-    ...estateGuardAnswers(true, `; or ${noFeed.toLowerCase()}`),
+    ...estateGuardAnswers(true, `; or ${noFeed.toLowerCase()}`, ["feed_not_found"]),
   },
 });
 
@@ -387,7 +398,7 @@ export const updateOwnerCalendarFeed = defineOperation({
     200: { description: "The feed with its new choices", schema: CalendarFeedSchema },
     400: SETTINGS_REFUSED,
     ...JSON_BODY_ERRORS,
-    ...estateGuardAnswers(true, `; or ${noFeed.toLowerCase()}`),
+    ...estateGuardAnswers(true, `; or ${noFeed.toLowerCase()}`, ["feed_not_found"]),
   },
 });
 

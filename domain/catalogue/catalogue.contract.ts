@@ -190,6 +190,7 @@ export const listCastles = defineOperation({
     400: error(
       "An invalid filter, cursor, page size, field or language (the message names the parameter), " +
         `or stay dates that break their rules: one without the other, check-out not after check-in, check-in in the past, more than ${CATALOGUE_MAX_STAY_NIGHTS} nights`,
+      ["invalid_filter", "unstorable_text"],
     ),
   },
 });
@@ -208,8 +209,8 @@ export const getCastle = defineOperation({
   responses: {
     200: { description: "The property", schema: CastleSchema, headers: CACHE_HEADER },
     304: NOT_MODIFIED,
-    400: error("A language other than en, fr, it or zh"),
-    404: error("No such property"),
+    400: error("A language other than en, fr, it or zh", ["invalid_filter"]),
+    404: error("No such property", ["estate_not_found"]),
   },
 });
 
@@ -262,8 +263,9 @@ export const getCastleAvailability = defineOperation({
     304: NOT_MODIFIED,
     400: error(
       `A date that is not YYYY-MM-DD, \`from\` after \`to\`, a window over ${AVAILABILITY_MAX_MONTHS} months, or a language other than en, fr, it or zh`,
+      ["invalid_filter", "invalid_input"],
     ),
-    404: error("No such property"),
+    404: error("No such property", ["estate_not_found"]),
   },
 });
 

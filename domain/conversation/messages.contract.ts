@@ -47,6 +47,7 @@ export const ThreadSchema = z.array(MessageSchema).describe("Oldest first");
 export const MessageConflictSchema = z
   .object({
     message: z.string().describe("What happened, in the caller's language"),
+    code: z.literal("message_conflict"),
     messages: ThreadSchema.describe("The thread as it is now"),
   })
   .meta({ id: "MessageConflict" });
@@ -64,7 +65,7 @@ function messageOperations(kind: RequestKind) {
   const params = z.object({
     id: z.string().meta({ format: "uuid" }).describe(`The ${label}'s id`),
   });
-  const notFound = error(`No ${label} with this id`);
+  const notFound = error(`No ${label} with this id`, ["not_found"]);
 
   const list = defineOperation({
     id: `list${one}Messages`,
@@ -145,7 +146,7 @@ export const replyToRequest = defineOperation({
         CROSS_ORIGIN.toLowerCase(),
       schema: BotCheckErrorSchema,
     },
-    404: error("No request has this status link"),
+    404: error("No request has this status link", ["not_found"]),
     ...JSON_BODY_ERRORS,
     ...rateLimitAnswers("messages"),
   },

@@ -58,7 +58,10 @@ const MailIdSchema = z.object({
     .describe("The mail's id (from the list of undelivered mail)"),
 });
 
-const mailNotFailed = error("The mail is not failed: it is still being retried, sent or discarded");
+const mailNotFailed = error(
+  "The mail is not failed: it is still being retried, sent or discarded",
+  ["mail_not_failed"],
+);
 
 export const listUndeliveredMail = defineOperation({
   id: "listUndeliveredMail",
@@ -87,7 +90,7 @@ export const retryUndeliveredMail = defineOperation({
   params: MailIdSchema,
   responses: {
     200: { description: "Queued again with a fresh set of attempts, due now", schema: OkSchema },
-    404: error("No such mail"),
+    404: error("No such mail", ["not_found"]),
     409: mailNotFailed,
     ...IGNORED_BODY_ERRORS,
     ...adminGuardAnswers(true),
@@ -105,7 +108,7 @@ export const discardUndeliveredMail = defineOperation({
   params: MailIdSchema,
   responses: {
     204: { description: "Discarded" },
-    404: error("No such mail"),
+    404: error("No such mail", ["not_found"]),
     409: mailNotFailed,
     ...IGNORED_BODY_ERRORS,
     ...adminGuardAnswers(true),

@@ -129,11 +129,14 @@ export const giveOwnerViewOperation = defineOperation({
     400: invalid(
       `No \`agree\` boolean, a note longer than ${OWNER_VIEW_NOTE_MAX_LENGTH} characters, an unknown field or malformed JSON`,
     ),
-    409: error("Staff have already decided the request: a view no longer counts"),
+    409: error("Staff have already decided the request: a view no longer counts", [
+      "request_decided",
+    ]),
     ...JSON_BODY_ERRORS,
     ...estateGuardAnswers(
       true,
       "; or no request of the caller's estates with this collection and id",
+      ["not_found"],
     ),
   },
 });

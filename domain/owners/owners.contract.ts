@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ApiErrorCode } from "../api/error-codes.ts";
 import {
   CROSS_ORIGIN,
   DateTimeSchema,
@@ -11,6 +12,7 @@ import {
   PUBLIC,
   type ResponseSpec,
   type SecurityRequirements,
+  SIGNED_OUT,
 } from "../api/operation.ts";
 import { ACCEPTED_UPLOAD_TYPES, UPLOAD_FIELD, UPLOAD_LIMITS } from "../media/upload-limits.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
@@ -288,16 +290,22 @@ export const EstateQuerySchema = z.object({
 });
 
 /** The guard's answers on every estate call (`estateAccess`). */
-export function estateGuardAnswers(changesState: boolean, notFound = "") {
+export function estateGuardAnswers(
+  changesState: boolean,
+  notFound = "",
+  notFoundCodes: readonly ApiErrorCode[] = [],
+) {
   return {
-    401: error("No session: not signed in, or the session expired or was revoked"),
+    401: error("No session: not signed in, or the session expired or was revoked", SIGNED_OUT),
     403: error(
       "An owner naming an estate that is not theirs (whether it exists or not), or a staff account that is not an admin at the company domain" +
         (changesState ? `; or ${CROSS_ORIGIN.toLowerCase()}` : ""),
+      changesState ? ["forbidden", "cross_origin"] : ["forbidden"],
     ),
     404: error(
       "No such estate: an unknown or malformed `propertyId`, a staff session without one, or an owner with no estate still on record with their email" +
         notFound,
+      ["estate_not_found", "no_claimed_estate", ...notFoundCodes],
     ),
   } satisfies Record<number, ResponseSpec>;
 }
@@ -321,10 +329,10 @@ export const verifyOwnerEmail = defineOperation({
       schema: OwnerEmailVerificationSchema,
     },
     400: invalid("Not an email address, a body with other fields, or malformed JSON"),
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
     429: {
-      ...error("Too many codes asked for this email or from this address"),
+      ...error("Too many codes asked for this email or from this address", ["too_many_codes"]),
       headers: {
         "Retry-After": {
           description: "Seconds until a code can be asked for again",
@@ -332,7 +340,10 @@ export const verifyOwnerEmail = defineOperation({
         },
       },
     },
-    503: error("The code limiter cannot be reached, so no code is sent rather than sent unmetered"),
+    503: error(
+      "The code limiter cannot be reached, so no code is sent rather than sent unmetered",
+      ["limiter_unavailable"],
+    ),
   },
 });
 
@@ -361,14 +372,17 @@ export const verifyOwnerCode = defineOperation({
     },
     400: invalid(
       "A wrong code (the message says how many tries are left), a body with other fields, or malformed JSON",
+      ["code_invalid"],
     ),
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
     410: error(
       "No live code for this email: never sent, expired, already used or out of tries; ask for a new one",
+      ["code_expired"],
     ),
     429: error(
       "The email reached its daily cap of wrong codes: the same answer whatever was typed, unless the code was mailed after the latest wrong one and not tried yet; ask for a new code",
+      ["code_locked"],
     ),
   },
 });
@@ -400,6 +414,7 @@ export const claimProperty = defineOperation({
     403: error(
       "Failed to claim property: no proof cookie, or one that expired, was spent or proves another email; an estate not on record with the email; several estates and no `propertyId`. " +
         `Or ${CROSS_ORIGIN.toLowerCase()}`,
+      ["claim_failed", "cross_origin"],
     ),
     ...JSON_BODY_ERRORS,
   },
@@ -505,9 +520,12 @@ export const uploadOwnerImages = defineOperation({
     },
     400: error(
       `A picture over ${UPLOAD_LIMITS.maxPixels / 1_000_000} megapixels, no file or more than ${UPLOAD_LIMITS.maxFiles}, a file under another field, or a malformed multipart body`,
+      ["upload_too_many_pixels", "upload_too_many_files", "upload_no_files", "bad_request"],
     ),
-    413: error(`A file larger than ${UPLOAD_LIMITS.maxBytes / 1024 / 1024} MB`),
-    415: error("A file that is not a JPEG, PNG, WebP or AVIF picture"),
+    413: error(`A file larger than ${UPLOAD_LIMITS.maxBytes / 1024 / 1024} MB`, [
+      "upload_too_large",
+    ]),
+    415: error("A file that is not a JPEG, PNG, WebP or AVIF picture", ["upload_type"]),
     ...estateGuardAnswers(true),
   },
 });
@@ -533,10 +551,15 @@ export const deleteOwnerImage = defineOperation({
     400: invalid(
       "A JSON body that is malformed, nested too deeply or holds text that cannot be stored",
     ),
-    409: error("A demo illustration, not an upload: it cannot be deleted"),
+    409: error("A demo illustration, not an upload: it cannot be deleted", ["image_not_deletable"]),
     413: JSON_BODY_ERRORS[413],
-    415: error("A JSON body in an encoding or charset the server cannot read"),
-    ...estateGuardAnswers(true, "; or a key that is not one of the estate's images"),
+    415: error("A JSON body in an encoding or charset the server cannot read", [
+      "unsupported_media_type",
+    ]),
+    ...estateGuardAnswers(true, "; or a key that is not one of the estate's images", [
+      "media_not_found",
+      "not_found",
+    ]),
   },
 });
 
@@ -562,7 +585,7 @@ export const ownerLogout = defineOperation({
       },
       schema: OkSchema,
     },
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...IGNORED_BODY_ERRORS,
   },
 });

@@ -40,6 +40,9 @@ export const BotCheckErrorSchema = z
       .optional()
       .describe("Set when the bot check failed; absent for a cross-origin request"),
     message: z.string().min(1).describe("What went wrong, in the caller's language"),
+    code: z
+      .enum(["bot_check_failed", "cross_origin"])
+      .describe("`bot_check_failed` (with `error`), or `cross_origin`"),
   })
   .meta({ id: "BotCheckError" });
 
@@ -101,12 +104,13 @@ export const NO_STORE = {
 export const rateLimitAnswers = (what: string) =>
   ({
     429: {
-      ...error(`Too many ${what} from this address; see Retry-After`),
+      ...error(`Too many ${what} from this address; see Retry-After`, ["rate_limited"]),
       headers: retryAfter("Seconds until the window lets a request through again"),
     },
     503: {
       ...error(
         "The rate limiter cannot be reached, so the request is refused rather than let through unmetered",
+        ["limiter_unavailable"],
       ),
       headers: retryAfter("Seconds to wait (5)"),
     },
@@ -162,7 +166,9 @@ function formOperation<const Id extends string, const Path extends string>(form:
           ...RATE_LIMIT_HEADERS,
         },
       },
-      400: invalid("Validation failed, malformed JSON or a bad Idempotency-Key"),
+      400: invalid("Validation failed, malformed JSON or a bad Idempotency-Key", [
+        "idempotency_key_invalid",
+      ]),
       403: {
         description:
           "Bot check missing, invalid, expired or already used (`error: invalid_bot_token`); or " +
@@ -170,7 +176,7 @@ function formOperation<const Id extends string, const Path extends string>(form:
         schema: BotCheckErrorSchema,
       },
       ...JSON_BODY_ERRORS,
-      422: error("Idempotency-Key already used with a different body"),
+      422: error("Idempotency-Key already used with a different body", ["idempotency_conflict"]),
       ...rateLimitAnswers("requests"),
     },
   });
@@ -217,7 +223,7 @@ export const getBotCheckChallenge = defineOperation({
       schema: AltchaChallengeSchema,
       headers: { ...NO_STORE, ...RATE_LIMIT_HEADERS },
     },
-    404: error("Turnstile is configured instead"),
+    404: error("Turnstile is configured instead", ["not_found"]),
     ...rateLimitAnswers("challenges"),
   },
 });

@@ -200,6 +200,7 @@ export const exportSecurityEventsCsv = defineOperation({
     429: {
       ...error(
         `More than ${SECURITY_EXPORT_LIMIT.max} exports by this admin in ${SECURITY_EXPORT_LIMIT.windowMs / 60_000} minutes`,
+        ["too_many_exports"],
       ),
       headers: {
         "Retry-After": {

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import {
   CROSS_ORIGIN,
-  PASSWORD_AGAIN_LIMITS,
   DateTimeSchema,
   defineOperation,
   error,
@@ -9,7 +8,9 @@ import {
   invalid,
   JSON_BODY_ERRORS,
   OkSchema,
+  PASSWORD_AGAIN_LIMITS,
   PUBLIC,
+  SIGNED_OUT,
   STAFF_SESSION,
 } from "../api/operation.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules.ts";
@@ -112,9 +113,9 @@ const accountParams = z.object({ id: z.uuid().describe("The account's id") });
 const tokenParams = z.object({
   token: z.string().max(100).describe("The token of the mailed link"),
 });
-const noAccount = error("No such account, or a malformed id");
-const lastAdmin = error("The last enabled admin cannot be disabled or demoted");
-const linkInvalid = error("The link is unknown, already used or expired");
+const noAccount = error("No such account, or a malformed id", ["account_not_found"]);
+const lastAdmin = error("The last enabled admin cannot be disabled or demoted", ["last_admin"]);
+const linkInvalid = error("The link is unknown, already used or expired", ["link_invalid"]);
 const RETRY_AFTER = {
   "Retry-After": {
     description: "Seconds until the next request is counted",
@@ -124,7 +125,7 @@ const RETRY_AFTER = {
 
 /** Any staff session (admin or not) at the `complete` stage: one's own account. */
 const OWN_ACCOUNT_GUARD = {
-  401: error("No staff session: not signed in, or the session expired or was revoked"),
+  401: error("No staff session: not signed in, or the session expired or was revoked", SIGNED_OUT),
 };
 
 export const listAccounts = defineOperation({
@@ -153,7 +154,7 @@ export const inviteAccount = defineOperation({
   responses: {
     201: { description: "The invitation is in the outbox", schema: InvitationSentSchema },
     400: invalid("An invalid email, or one not at the company domain; or malformed JSON"),
-    409: error("An account with this email exists"),
+    409: error("An account with this email exists", ["account_exists"]),
     ...JSON_BODY_ERRORS,
     ...adminGuardAnswers(true),
   },
@@ -266,9 +267,9 @@ export const acceptInvitation = defineOperation({
       schema: z.object({ user: StaffUserSchema }).meta({ id: "InvitationAccepted" }),
     },
     400: invalid("A missing name, a weak password, or malformed JSON"),
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     404: linkInvalid,
-    409: error("An account with the invited email exists already"),
+    409: error("An account with the invited email exists already", ["account_exists"]),
     ...JSON_BODY_ERRORS,
   },
 });
@@ -296,8 +297,8 @@ export const endOwnSession = defineOperation({
   params: z.object({ id: z.uuid().describe("The session's id") }),
   responses: {
     204: { description: "Ended" },
-    403: error(CROSS_ORIGIN),
-    404: error("No session of yours has this id"),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
+    404: error("No session of yours has this id", ["session_not_found"]),
     ...IGNORED_BODY_ERRORS,
     ...OWN_ACCOUNT_GUARD,
   },
@@ -315,7 +316,7 @@ export const changeOwnPassword = defineOperation({
   responses: {
     200: { description: "Changed", schema: OkSchema },
     400: invalid("A wrong current password, a weak new one, or malformed JSON"),
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
     ...OWN_ACCOUNT_GUARD,
     ...PASSWORD_AGAIN_LIMITS,
@@ -335,12 +336,14 @@ export const requestPasswordReset = defineOperation({
   responses: {
     202: { description: "If an account has this email, a link is on its way", schema: OkSchema },
     400: invalid("No email, or malformed JSON"),
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     429: {
-      ...error("Too many requests for this email or from this address"),
+      ...error("Too many requests for this email or from this address", ["too_many_attempts"]),
       headers: RETRY_AFTER,
     },
-    503: error("The limiter cannot be reached, so nothing is sent unmetered"),
+    503: error("The limiter cannot be reached, so nothing is sent unmetered", [
+      "limiter_unavailable",
+    ]),
     ...JSON_BODY_ERRORS,
   },
 });
@@ -358,7 +361,7 @@ export const completePasswordReset = defineOperation({
   responses: {
     200: { description: "The password is set; sign in with it", schema: OkSchema },
     400: invalid("A weak password, or malformed JSON"),
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     404: linkInvalid,
     ...JSON_BODY_ERRORS,
   },

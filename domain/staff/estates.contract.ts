@@ -122,12 +122,13 @@ const RevisionRevertedSchema = z
 const RevertConflictSchema = z
   .object({
     message: z.string(),
+    code: z.literal("version_conflict"),
     current: z.string().describe("The field's value now, as the editor shows it"),
   })
   .meta({ id: "RevertConflict" });
 
 const estateId = PathIdSchema.describe("The estate's id");
-const noEstate = error("No estate with this id");
+const noEstate = error("No estate with this id", ["estate_not_found"]);
 
 export const listStaffEstates = defineOperation({
   id: "listStaffEstates",
@@ -214,7 +215,10 @@ export const revertEstateRevision = defineOperation({
       description: "Reverted: the id of the revision that records it",
       schema: RevisionRevertedSchema,
     },
-    404: error("No such estate, or no such revision of it"),
+    404: error("No such estate, or no such revision of it", [
+      "estate_not_found",
+      "revision_not_found",
+    ]),
     409: {
       description:
         "The field has changed since the revision; nothing was written, `current` is its value now",
@@ -222,6 +226,7 @@ export const revertEstateRevision = defineOperation({
     },
     422: error(
       "Not revertable (a kind of change that cannot be undone, or one that gave a required field its first value), or already reverted",
+      ["not_revertable", "already_reverted"],
     ),
     ...IGNORED_BODY_ERRORS,
     ...adminGuardAnswers(true),

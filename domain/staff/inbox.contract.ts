@@ -23,8 +23,8 @@ import { adminGuardAnswers } from "./staff-auth.contract.ts";
 import { EstateIdSchema } from "../owners/owners.contract.ts";
 import { OwnerViewSchema } from "../owners/owner-requests.contract.ts";
 import { addDays, isIsoDate } from "../calendar/nights.ts";
+import { CalendarCollisionAnswerSchema } from "../calendar/calendar.contract.ts";
 import {
-  CalendarCollisionSchema,
   CollidingEntrySchema,
   ImportedBusySchema,
   ImportedBusyWarningSchema,
@@ -144,7 +144,15 @@ export const RequestDetailSchema = InboxItemSchema.extend({
 const NewNoteSchema = NoteSchema.meta({ id: "NewNote" });
 
 export const StatusConflictSchema = z
-  .object({ message: z.string(), current: RequestDetailSchema })
+  .object({
+    message: z.string(),
+    code: z
+      .enum(["version_conflict", "request_closed"])
+      .describe(
+        "`version_conflict`: changed by someone else since `version`; `request_closed`: no longer open",
+      ),
+    current: RequestDetailSchema,
+  })
   .meta({ id: "StatusConflict" });
 
 const byStatus = (description: string) =>
@@ -238,7 +246,7 @@ export function collectionOperations(kind: RequestKind) {
     // A malformed id is a request that does not exist (404): the format is documented, not enforced.
     id: z.string().meta({ format: "uuid" }).describe(`The ${label}'s id`),
   });
-  const notFound = error(`No ${label} with this id`);
+  const notFound = error(`No ${label} with this id`, ["not_found"]);
   const filter = filterQuery(kind);
 
   const list = defineOperation({
@@ -345,10 +353,14 @@ export function collectionOperations(kind: RequestKind) {
       404: notFound,
       409: {
         description:
-          "Nothing was written: either changed by someone else since `version` (`current` is the request as it is now), " +
-          "or, for Confirmed, the request's nights collide with a confirmed stay or a block of its estate (`collidesWith` names them), " +
-          "or imported calendars hold some of them and `confirmOverImported` was not given (`code: imported_busy`, `importedBusy` names them)",
-        schema: z.union([StatusConflictSchema, CalendarCollisionSchema, ImportedBusyWarningSchema]),
+          "Nothing was written; `code` says why. Either changed by someone else since `version` (`version_conflict`; `current` is the request as it is now), " +
+          "or, for Confirmed, the request's nights collide with a confirmed stay or a block of its estate (`calendar_collision`; `collidesWith` names them), " +
+          "or imported calendars hold some of them and `confirmOverImported` was not given (`imported_busy`; `importedBusy` names them)",
+        schema: z.union([
+          StatusConflictSchema,
+          CalendarCollisionAnswerSchema,
+          ImportedBusyWarningSchema,
+        ]),
       },
       ...JSON_BODY_ERRORS,
       ...adminGuardAnswers(true),
@@ -428,11 +440,11 @@ function setStayOperation(kind: StayKind) {
       400: invalid(
         "Malformed dates, the end not after the start, too long a stay, or malformed JSON",
       ),
-      404: error(`No ${label} with this id, or no estate with this id`),
+      404: error(`No ${label} with this id, or no estate with this id`, ["not_found"]),
       409: {
         description:
-          "Nothing was written: changed by someone else since `version`, or the nights are taken (`collidesWith`)",
-        schema: z.union([StatusConflictSchema, CalendarCollisionSchema]),
+          "Nothing was written: changed by someone else since `version` (`version_conflict`), or the nights are taken (`calendar_collision`, `collidesWith`)",
+        schema: z.union([StatusConflictSchema, CalendarCollisionAnswerSchema]),
       },
       ...JSON_BODY_ERRORS,
       ...adminGuardAnswers(true),
@@ -480,10 +492,10 @@ function setDueOperation(kind: RequestKind) {
       400: invalid(
         "Not a date-time with a time zone, not in the future, too far ahead, or malformed JSON",
       ),
-      404: error(`No ${label} with this id`),
+      404: error(`No ${label} with this id`, ["not_found"]),
       409: {
         description:
-          "Nothing was written: changed by someone else since `version`, or no longer open (answered or closed)",
+          "Nothing was written: changed by someone else since `version` (`version_conflict`), or no longer open, answered or closed (`request_closed`)",
         schema: StatusConflictSchema,
       },
       ...JSON_BODY_ERRORS,

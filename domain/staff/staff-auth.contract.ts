@@ -10,6 +10,7 @@ import {
   OkSchema,
   PUBLIC,
   type ResponseSpec,
+  SIGNED_OUT,
   STAFF_SESSION,
 } from "../api/operation.ts";
 import { LANGUAGES } from "../../i18n/config.ts";
@@ -74,10 +75,13 @@ const NOT_SIGNED_IN = "No staff session: not signed in, or the session expired o
  */
 export function adminGuardAnswers(changesState: boolean) {
   return {
-    401: error(NOT_SIGNED_IN),
+    401: error(NOT_SIGNED_IN, SIGNED_OUT),
     403: error(
       "The account is not an admin (or is disabled), or its email is not at the company domain" +
         (changesState ? `; or ${CROSS_ORIGIN.toLowerCase()}` : ""),
+      changesState
+        ? ["not_admin", "access_denied", "cross_origin"]
+        : ["not_admin", "access_denied"],
     ),
   } satisfies Record<number, ResponseSpec>;
 }
@@ -110,13 +114,14 @@ export const loginStaff = defineOperation({
       schema: LoginAnswerSchema,
     },
     400: invalid("Email or password missing, or malformed JSON"),
-    401: error("Wrong email or password, or a disabled account"),
-    403: error(CROSS_ORIGIN),
+    401: error("Wrong email or password, or a disabled account", ["invalid_credentials"]),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
     429: {
       ...error(
         "Too many tries for this email from this address, from this address, or for this email from anywhere " +
           "(the last does not stop a right password of an account with a second factor)",
+        ["too_many_attempts"],
       ),
       headers: {
         "Retry-After": {
@@ -127,6 +132,7 @@ export const loginStaff = defineOperation({
     },
     503: error(
       "The login limiter cannot be reached, so sign-in is refused rather than let through unmetered",
+      ["limiter_unavailable"],
     ),
   },
 });
@@ -149,7 +155,7 @@ export const logoutStaff = defineOperation({
       },
       schema: OkSchema,
     },
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...IGNORED_BODY_ERRORS,
   },
 });
@@ -165,7 +171,7 @@ export const getSignedInStaffUser = defineOperation({
   security: STAFF_SESSION,
   responses: {
     200: { description: "The account of the session", schema: SignedInUserSchema },
-    401: error(NOT_SIGNED_IN),
+    401: error(NOT_SIGNED_IN, SIGNED_OUT),
   },
 });
 
@@ -188,8 +194,9 @@ export const completeStaffSetup = defineOperation({
     },
     400: invalid(
       "Validation failed (an email that is invalid or not at the company domain, a weak password), malformed JSON, or a link that is invalid, expired, used or too late (staff already exist)",
+      ["setup_link_invalid"],
     ),
-    403: error(CROSS_ORIGIN),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
   },
 });

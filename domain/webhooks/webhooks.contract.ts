@@ -90,7 +90,7 @@ export const WebhookDeliveryListSchema = z
   .meta({ id: "WebhookDeliveryList" });
 
 const params = z.object({ id: z.uuid().describe("The endpoint's id") });
-const noEndpoint = error("No such endpoint, or a malformed id");
+const noEndpoint = error("No such endpoint, or a malformed id", ["endpoint_not_found"]);
 const path = "/api/admin/webhooks";
 
 export const registerWebhook = defineOperation({

@@ -205,6 +205,7 @@ describeEachBackend(
       expect(again.status).toBe(404);
       expect(again.body).toEqual({
         message: "Questo link non è valido, è già stato usato o è scaduto. Ne chieda uno nuovo.",
+        code: "link_invalid",
       });
       expect((await eventsOf(deps(), "account.invited", email)).length).toBe(1);
       expect((await eventsOf(deps(), "account.invitation_used", email)).length).toBe(1);
@@ -301,6 +302,7 @@ describeEachBackend(
       expect(demoted.status).toBe(409);
       expect(demoted.body).toEqual({
         message: "不能停用最后一位启用的管理员，也不能取消其管理员权限。",
+        code: "last_admin",
       });
       expect(
         (await admin("PUT", `/api/admin/accounts/${self}/disabled`, { disabled: true })).status,

@@ -38,7 +38,8 @@ function signedIn(res: Response) {
 /** Any complete staff session, admin or not: the calls on one's own account. */
 function requireStaffApi(_req: Request, res: Response, next: NextFunction) {
   const session = res.locals.session;
-  if (!session || session.role !== "staff") return sendError(res, 401, "staff.errors.notSignedIn");
+  if (!session || session.role !== "staff")
+    return sendError(res, 401, "not_signed_in", "staff.errors.notSignedIn");
   res.set("Cache-Control", "private, no-store");
   next();
 }
@@ -58,7 +59,7 @@ export function accountRoutes(
   const sameOrigin = sameOriginOnly(publicUrl);
   const requireAdmin = requireAdminApi(staff.adminEmailDomain);
   const resetLimits = { store: staff.loginLimits.store, ...PASSWORD_RESET_LIMITS };
-  const accountNotFound = () => refuse(404, ACCOUNT_NOT_FOUND);
+  const accountNotFound = () => refuse(404, "account_not_found", ACCOUNT_NOT_FOUND);
 
   defineRoute(router, contract.listAccounts, {
     before: [requireAdmin],
@@ -82,7 +83,8 @@ export function accountRoutes(
         throw new ValidationError([{ path: "email", message: "validation.emailInvalid" }]);
       if (result.outcome === "wrong_domain")
         throw new ValidationError([{ path: "email", message: "staff.setup.wrongDomain" }]);
-      if (result.outcome === "exists") return refuse(409, "staff.accounts.errors.exists");
+      if (result.outcome === "exists")
+        return refuse(409, "account_exists", "staff.accounts.errors.exists");
       staff.onMailQueued();
       return { status: 201, body: { email: result.email, expiresAt: result.expiresAt } };
     },
@@ -112,7 +114,8 @@ export function accountRoutes(
           client: clientOf(req),
         });
         if (result.outcome === "not_found") return accountNotFound();
-        if (result.outcome === "last_admin") return refuse(409, "staff.accounts.errors.lastAdmin");
+        if (result.outcome === "last_admin")
+          return refuse(409, "last_admin", "staff.accounts.errors.lastAdmin");
         return { status: 200, body: result.account };
       },
     });
@@ -147,11 +150,11 @@ export function accountRoutes(
   });
 
   defineRoute(router, contract.getInvitation, {
-    onInvalid: () => refuse(404, LINK_INVALID),
+    onInvalid: () => refuse(404, "link_invalid", LINK_INVALID),
     async handle({ params, res }) {
       res.set("Cache-Control", "no-store");
       const invitation = await checkInvitation(deps, params.token);
-      if (!invitation) return refuse(404, LINK_INVALID);
+      if (!invitation) return refuse(404, "link_invalid", LINK_INVALID);
       return { status: 200, body: invitation };
     },
   });
@@ -167,8 +170,9 @@ export function accountRoutes(
         language: (res.locals.language as Language | undefined) ?? "en",
         client: clientOf(req),
       });
-      if (result.outcome === "link_invalid") return refuse(404, LINK_INVALID);
-      if (result.outcome === "exists") return refuse(409, "staff.accounts.errors.exists");
+      if (result.outcome === "link_invalid") return refuse(404, "link_invalid", LINK_INVALID);
+      if (result.outcome === "exists")
+        return refuse(409, "account_exists", "staff.accounts.errors.exists");
       if (result.outcome === "weak_password")
         throw new ValidationError([
           { path: "password", message: `staff.password.${result.problem}` },
@@ -188,10 +192,10 @@ export function accountRoutes(
 
   defineRoute(router, contract.endOwnSession, {
     before: [sameOrigin, requireStaffApi],
-    onInvalid: () => refuse(404, "staff.account.errors.sessionNotFound"),
+    onInvalid: () => refuse(404, "session_not_found", "staff.account.errors.sessionNotFound"),
     async handle({ params, req, res }) {
       const ended = await endOwnSession(deps, signedIn(res).user, params.id, clientOf(req));
-      if (!ended) return refuse(404, "staff.account.errors.sessionNotFound");
+      if (!ended) return refuse(404, "session_not_found", "staff.account.errors.sessionNotFound");
       return { status: 204 };
     },
   });
@@ -207,10 +211,11 @@ export function accountRoutes(
         session.sessionId,
         { ...body, client: clientOf(req) },
       );
-      if (result.outcome === "unavailable") return refuse(503, "staff.login.unavailable");
+      if (result.outcome === "unavailable")
+        return refuse(503, "limiter_unavailable", "staff.login.unavailable");
       if (result.outcome === "rate_limited") {
         res.set("Retry-After", String(result.retryAfterSeconds));
-        return refuse(429, "staff.login.tooManyAttempts", {
+        return refuse(429, "too_many_attempts", "staff.login.tooManyAttempts", {
           minutes: Math.ceil(result.retryAfterSeconds / 60),
         });
       }
@@ -235,10 +240,11 @@ export function accountRoutes(
         publicUrl,
         client: clientOf(req),
       });
-      if (result.outcome === "unavailable") return refuse(503, "staff.login.unavailable");
+      if (result.outcome === "unavailable")
+        return refuse(503, "limiter_unavailable", "staff.login.unavailable");
       if (result.outcome === "rate_limited") {
         res.set("Retry-After", String(result.retryAfterSeconds));
-        return refuse(429, "staff.login.tooManyAttempts", {
+        return refuse(429, "too_many_attempts", "staff.login.tooManyAttempts", {
           minutes: Math.ceil(result.retryAfterSeconds / 60),
         });
       }
@@ -250,7 +256,7 @@ export function accountRoutes(
   defineRoute(router, contract.completePasswordReset, {
     before: [sameOrigin],
     onInvalid: (part, issue) => {
-      if (part === "params") return refuse(404, LINK_INVALID);
+      if (part === "params") return refuse(404, "link_invalid", LINK_INVALID);
       throw new ValidationError(fieldIssues(issue));
     },
     async handle({ params, body, req, res }) {
@@ -260,7 +266,7 @@ export function accountRoutes(
         password: body.password,
         client: clientOf(req),
       });
-      if (result.outcome === "link_invalid") return refuse(404, LINK_INVALID);
+      if (result.outcome === "link_invalid") return refuse(404, "link_invalid", LINK_INVALID);
       if (result.outcome === "weak_password")
         throw new ValidationError([
           { path: "password", message: `staff.password.${result.problem}` },

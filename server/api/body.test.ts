@@ -80,6 +80,7 @@ describe("the API's body readers", () => {
       status: 400,
       body: {
         message: `The request body is nested too deeply (at most ${MAX_JSON_DEPTH} levels).`,
+        code: "json_too_deep",
       },
     });
     const french = await post("/json", JSON.stringify(nested(MAX_JSON_DEPTH + 1)), {
@@ -98,7 +99,7 @@ describe("the API's body readers", () => {
     const large = await post("/json", JSON.stringify({ text: "x".repeat(40_000) }));
     expect(large).toEqual({
       status: 413,
-      body: { message: "The request is too large (at most 32kb)." },
+      body: { message: "The request is too large (at most 32kb).", code: "payload_too_large" },
     });
   });
 

@@ -53,17 +53,20 @@ export function isNestedDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
- * Turns body-parser's refusals into the API's answers, `{message}` in the caller's language:
+ * Turns body-parser's refusals into the API's answers, `{message, code}` in the caller's language:
  * 413 over the limit, 400 for malformed JSON, 415 for encodings and charsets it cannot read.
  * Other 4xx (a body cut short, a wrong length) keep their status in the error handler.
  */
 function answerParseError(res: Response, next: NextFunction, error: unknown) {
   const type = (error as { type?: string }).type;
   if (type === "entity.too.large")
-    return sendError(res, 413, "errors.payloadTooLarge", { limit: JSON_BODY_LIMIT });
-  if (type === "entity.parse.failed") return sendError(res, 400, "errors.malformedJson");
+    return sendError(res, 413, "payload_too_large", "errors.payloadTooLarge", {
+      limit: JSON_BODY_LIMIT,
+    });
+  if (type === "entity.parse.failed")
+    return sendError(res, 400, "malformed_json", "errors.malformedJson");
   if (type === "encoding.unsupported" || type === "charset.unsupported")
-    return sendError(res, 415, "errors.unsupportedMediaType");
+    return sendError(res, 415, "unsupported_media_type", "errors.unsupportedMediaType");
   next(error);
 }
 
@@ -75,11 +78,17 @@ function parseJson(): Middleware {
       if (error) return answerParseError(res, next, error);
       const found = findJsonBodyFault(req.body, MAX_JSON_DEPTH);
       if (found?.fault === "too_deep")
-        return sendError(res, 400, "errors.jsonTooDeep", { depth: MAX_JSON_DEPTH });
+        return sendError(res, 400, "json_too_deep", "errors.jsonTooDeep", {
+          depth: MAX_JSON_DEPTH,
+        });
       if (found?.fault === "unstorable_text") {
         // As a validation error: the form shows the message at the field that holds the text.
         const message = translate(res.locals.language, "errors.unstorableText");
-        return res.status(400).json({ message, errors: [{ path: found.path, message }] });
+        return res.status(400).json({
+          message,
+          code: "unstorable_text",
+          errors: [{ path: found.path, message }],
+        });
       }
       next();
     });
@@ -94,7 +103,8 @@ function parseJson(): Middleware {
 export function jsonBody(): Middleware[] {
   return [
     (req, res, next) => {
-      if (!req.is("application/json")) return sendError(res, 415, "errors.unsupportedMediaType");
+      if (!req.is("application/json"))
+        return sendError(res, 415, "unsupported_media_type", "errors.unsupportedMediaType");
       next();
     },
     parseJson(),
@@ -121,7 +131,11 @@ export function ignoredBody(): Middleware {
       answer();
     };
     const tooLarge = () =>
-      settle(() => sendError(res, 413, "errors.payloadTooLarge", { limit: JSON_BODY_LIMIT }));
+      settle(() =>
+        sendError(res, 413, "payload_too_large", "errors.payloadTooLarge", {
+          limit: JSON_BODY_LIMIT,
+        }),
+      );
     if (Number(req.headers["content-length"]) > JSON_BODY_LIMIT_BYTES) return tooLarge();
     let received = 0;
     req.on("data", (chunk: Buffer) => {

@@ -33,13 +33,17 @@ const FEED_NOT_FOUND = "owner.calendarFeeds.errors.feedNotFound";
 function pathIdsNotFound(part: "params" | "query" | "body", error: z.ZodError): Refusal<404> {
   if (part !== "params") throw new ValidationError(fieldIssues(error));
   const isEstate = error.issues.some((issue) => issue.path[0] === "id");
-  return refuse(404, isEstate ? "errors.propertyNotFound" : FEED_NOT_FOUND);
+  return isEstate
+    ? refuse(404, "estate_not_found", "errors.propertyNotFound")
+    : refuse(404, "feed_not_found", FEED_NOT_FOUND);
 }
 
 /** A feed read moments ago: 429, with when it may be read again. */
 function syncTooSoon(res: Response, retryAfterSeconds: number) {
   res.set("Retry-After", String(retryAfterSeconds));
-  return refuse(429, "owner.calendarFeeds.errors.syncTooSoon", { seconds: retryAfterSeconds });
+  return refuse(429, "sync_too_soon", "owner.calendarFeeds.errors.syncTooSoon", {
+    seconds: retryAfterSeconds,
+  });
 }
 
 /** Who added a feed, as `calendar_feeds.created_by` keeps it. */
@@ -128,7 +132,7 @@ export function calendarFeedRoutes(
       settings,
       now: new Date(),
     });
-    if (!feed) return refuse(404, FEED_NOT_FOUND);
+    if (!feed) return refuse(404, "feed_not_found", FEED_NOT_FOUND);
     await recordChange(req, res, { action: "updated", propertyId, feedId, ...settings });
     // A changed timed-events choice made the feed due: it is read again within seconds.
     if (settings.timedEventsClose !== undefined) feeds.worker.kick();
@@ -144,14 +148,14 @@ export function calendarFeedRoutes(
   };
 
   defineRoute(router, contract.getCalendarExport, {
-    onInvalid: () => refuse(404, "errors.notFound"),
+    onInvalid: () => refuse(404, "not_found", "errors.notFound"),
     async handle({ params, res }) {
       // The address is a secret: never kept by a shared cache, never indexed.
       res.set("Cache-Control", "private, no-store");
       res.set("X-Robots-Tag", "noindex");
       const token = params.feed.endsWith(".ics") ? params.feed.slice(0, -".ics".length) : "";
       const text = await calendarExportFeed(deps, { token, host, today: today() });
-      if (text === null) return refuse(404, "errors.notFound");
+      if (text === null) return refuse(404, "not_found", "errors.notFound");
       res.type("text/calendar; charset=utf-8").send(text);
       return STREAMED;
     },
@@ -187,7 +191,7 @@ export function calendarFeedRoutes(
     async handle({ params, req, res }) {
       const { propertyId } = await staffEstate(res, params.id);
       const removed = await removeCalendarFeed(deps, { propertyId, feedId: params.feedId });
-      if (!removed) return refuse(404, FEED_NOT_FOUND);
+      if (!removed) return refuse(404, "feed_not_found", FEED_NOT_FOUND);
       await recordChange(req, res, { action: "deleted", propertyId, feedId: params.feedId });
       return { status: 204 };
     },
@@ -203,7 +207,7 @@ export function calendarFeedRoutes(
         feedId: params.feedId,
         now: new Date(),
       });
-      if (!feed) return refuse(404, FEED_NOT_FOUND);
+      if (!feed) return refuse(404, "feed_not_found", FEED_NOT_FOUND);
       if ("retryAfterSeconds" in feed) return syncTooSoon(res, feed.retryAfterSeconds);
       return { status: 200, body: feed };
     },
@@ -251,7 +255,7 @@ export function calendarFeedRoutes(
     async handle({ params, req, res }) {
       const { propertyId } = settledEstate(res);
       const removed = await removeCalendarFeed(deps, { propertyId, feedId: params.feedId });
-      if (!removed) return refuse(404, FEED_NOT_FOUND);
+      if (!removed) return refuse(404, "feed_not_found", FEED_NOT_FOUND);
       await recordChange(req, res, { action: "deleted", propertyId, feedId: params.feedId });
       return { status: 204 };
     },
@@ -267,7 +271,7 @@ export function calendarFeedRoutes(
         feedId: params.feedId,
         now: new Date(),
       });
-      if (!feed) return refuse(404, FEED_NOT_FOUND);
+      if (!feed) return refuse(404, "feed_not_found", FEED_NOT_FOUND);
       if ("retryAfterSeconds" in feed) return syncTooSoon(res, feed.retryAfterSeconds);
       return { status: 200, body: feed };
     },

@@ -169,7 +169,7 @@ describeEachBackend("the calendar API", (database) => {
     for (const id of ["999999", "0", "abc", "12.5", "1e3"]) {
       const answer = await admin("GET", `/api/admin/estates/${id}/calendar`);
       expect(answer.status, id).toBe(404);
-      expect(answer.body).toEqual({ message: "Property not found" });
+      expect(answer.body).toEqual({ message: "Property not found", code: "estate_not_found" });
     }
   });
 
@@ -256,6 +256,7 @@ describeEachBackend("the calendar API", (database) => {
     expect((await admin("DELETE", removePath(stay.entryId!))).status).toBe(404);
     expect((await admin("DELETE", removePath("not-a-uuid"))).body).toEqual({
       message: "This block no longer exists.",
+      code: "block_not_found",
     });
     const removed = await admin("DELETE", removePath(block.id));
     expect(removed.status).toBe(204);
@@ -379,7 +380,10 @@ describeEachBackend("the calendar API", (database) => {
 
     const refused = await owner("DELETE", `/api/property-owners/blocks/${staffs.id}`);
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ message: "Blocks made by staff can only be removed by staff." });
+    expect(refused.body).toEqual({
+      message: "Blocks made by staff can only be removed by staff.",
+      code: "staff_block",
+    });
     expect(
       dataOf(
         removeOwnerBlock,
@@ -473,6 +477,7 @@ describeEachBackend("the calendar API", (database) => {
         if (answer.status >= 400)
           expect(answer.body, `${who} ${method}`).toEqual({
             message: expect.any(String) as string,
+            code: expect.any(String) as string,
           });
         if (method === "POST" && answer.status === 201) allowed += 1;
         if (method === "DELETE" && answer.status === 204) allowed -= 1;

@@ -1,5 +1,6 @@
 import { type Response, Router } from "express";
 import type { z } from "zod";
+import type { ApiErrorCode } from "../../domain/api/error-codes.ts";
 import { calendarWindow } from "../../domain/calendar/block.schema.ts";
 import * as contract from "../../domain/calendar/calendar.contract.ts";
 import { collisionAnswer } from "../../domain/calendar/collisions.ts";
@@ -37,9 +38,9 @@ function estateActor(res: Response): { actor: BlockActor; propertyId: number } {
  * Ids in the path: a malformed estate or block id names nothing, so 404 with `messageKey`; a
  * query or body that breaks its schema is a 400 naming each field.
  */
-function pathIdNotFound<const S extends number>(status: S, messageKey: string) {
+function pathIdNotFound<const S extends number>(status: S, code: ApiErrorCode, messageKey: string) {
   return (part: "params" | "query" | "body", error: z.ZodError): Refusal<S> => {
-    if (part === "params") return refuse(status, messageKey);
+    if (part === "params") return refuse(status, code, messageKey);
     throw new ValidationError(fieldIssues(error));
   };
 }
@@ -60,8 +61,8 @@ export function calendarRoutes(
   const requireAdmin = requireAdminApi(staff.adminEmailDomain);
   const access = estateAccess(deps, staff.adminEmailDomain);
   const today = options.today ?? (() => utcToday());
-  const noEstate = pathIdNotFound(404, "errors.propertyNotFound");
-  const noBlock = pathIdNotFound(404, "owner.calendar.errors.blockNotFound");
+  const noEstate = pathIdNotFound(404, "estate_not_found", "errors.propertyNotFound");
+  const noBlock = pathIdNotFound(404, "block_not_found", "owner.calendar.errors.blockNotFound");
 
   const readCalendar = async (
     propertyId: number,
@@ -97,7 +98,13 @@ export function calendarRoutes(
         actor: staffActor(res),
       });
       if (result.outcome === "collision")
-        return { status: 409, body: collisionAnswer(res.locals.language, result.collidesWith) };
+        return {
+          status: 409,
+          body: {
+            ...collisionAnswer(res.locals.language, result.collidesWith),
+            code: "calendar_collision",
+          },
+        };
       return { status: 201, body: { ...result.block, pendingRequests: result.pendingRequests } };
     },
   });
@@ -112,7 +119,8 @@ export function calendarRoutes(
         actor: staffActor(res),
       });
       // Staff may remove any block: `forbidden` cannot happen, but is not answered 204.
-      if (result.outcome !== "removed") return refuse(404, "owner.calendar.errors.blockNotFound");
+      if (result.outcome !== "removed")
+        return refuse(404, "block_not_found", "owner.calendar.errors.blockNotFound");
       return { status: 204 };
     },
   });
@@ -138,7 +146,13 @@ export function calendarRoutes(
         actor,
       });
       if (result.outcome === "collision")
-        return { status: 409, body: collisionAnswer(res.locals.language, result.collidesWith) };
+        return {
+          status: 409,
+          body: {
+            ...collisionAnswer(res.locals.language, result.collidesWith),
+            code: "calendar_collision",
+          },
+        };
       return { status: 201, body: { ...result.block, pendingRequests: result.pendingRequests } };
     },
   });
@@ -150,8 +164,10 @@ export function calendarRoutes(
     async handle({ params, res }) {
       const { actor, propertyId } = estateActor(res);
       const result = await removeBlock(deps, { propertyId, blockId: params.blockId, actor });
-      if (result.outcome === "not_found") return refuse(404, "owner.calendar.errors.blockNotFound");
-      if (result.outcome === "forbidden") return refuse(403, "owner.calendar.errors.staffBlock");
+      if (result.outcome === "not_found")
+        return refuse(404, "block_not_found", "owner.calendar.errors.blockNotFound");
+      if (result.outcome === "forbidden")
+        return refuse(403, "staff_block", "owner.calendar.errors.staffBlock");
       return { status: 204 };
     },
   });

@@ -69,7 +69,10 @@ describeEachBackend("GET /api/castles", (database) => {
     for (const path of ["/api/castles?lang=de", "/api/castles/tuscany?lang=de"]) {
       const unknown = await fetch(`${url()}${path}`);
       expect(unknown.status, path).toBe(400);
-      expect(await readJson(unknown), path).toEqual({ message: "Invalid filter: lang" });
+      expect(await readJson(unknown), path).toEqual({
+        message: "Invalid filter: lang",
+        code: "invalid_filter",
+      });
     }
   });
 
@@ -91,13 +94,17 @@ describeEachBackend("GET /api/castles", (database) => {
   it("answers 404 {message} in the caller's language for an unknown property", async () => {
     const english = await fetch(`${url()}/api/castles/no-such-castle`);
     expect(english.status).toBe(404);
-    expect(await readJson(english)).toEqual({ message: "Property not found" });
+    expect(await readJson(english)).toEqual({
+      message: "Property not found",
+      code: "estate_not_found",
+    });
     const french = await fetch(`${url()}/api/castles/424242`, {
       headers: { "Accept-Language": "fr-FR,fr;q=0.9" },
     });
     expect(french.status).toBe(404);
     expect(await readJson(french)).toEqual({
       message: translate("fr", "errors.propertyNotFound"),
+      code: "estate_not_found",
     });
   });
 
@@ -120,7 +127,7 @@ describeEachBackend("GET /api/castles", (database) => {
   it("answers unknown API paths with 404 JSON", async () => {
     const response = await fetch(`${url()}/api/nothing-here`);
     expect(response.status).toBe(404);
-    expect(await readJson(response)).toEqual({ message: "Not found" });
+    expect(await readJson(response)).toEqual({ message: "Not found", code: "not_found" });
   });
 
   it("redirects the old castle-network addresses to /castles with 301", async () => {
@@ -182,13 +189,14 @@ describeEachBackend("GET /api/castles with filters", (database) => {
   it("refuses an invalid filter with 400 {message} in the caller's language", async () => {
     const response = await fetch(`${url()}/api/castles?region=atlantis`);
     expect(response.status).toBe(400);
-    expect(await readJson(response)).toEqual({ message: "Unknown region" });
+    expect(await readJson(response)).toEqual({ message: "Unknown region", code: "invalid_filter" });
     const guests = await fetch(`${url()}/api/castles?guests=lots`, {
       headers: { "Accept-Language": "it" },
     });
     expect(guests.status).toBe(400);
     expect(await readJson(guests)).toEqual({
       message: translate("it", "errors.invalidFilter", { field: "guests" }),
+      code: "invalid_filter",
     });
   });
 });

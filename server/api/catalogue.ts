@@ -65,7 +65,10 @@ function refuseFilter(_part: string, error: z.ZodError) {
     issue?.message ?? "",
   );
   const key = hasOwnMessage ? issue!.message : "errors.invalidFilter";
-  return refuse(400, key, { field: String(issue?.path[0] ?? ""), max: CATALOGUE_MAX_STAY_NIGHTS });
+  return refuse(400, "invalid_filter", key, {
+    field: String(issue?.path[0] ?? ""),
+    max: CATALOGUE_MAX_STAY_NIGHTS,
+  });
 }
 
 /**

@@ -19,10 +19,12 @@ const getGreeting = defineOperation({
   tags: ["catalogue"],
   security: PUBLIC,
   params: z.object({ name: z.string().max(10) }),
-  query: z.object({ answer: z.enum(["right", "wrongType", "extraField", "undocumented"]) }),
+  query: z.object({
+    answer: z.enum(["right", "wrongType", "extraField", "undocumented", "otherCode"]),
+  }),
   responses: {
     200: { description: "The greeting", schema: GreetingSchema },
-    400: error("A name over 10 characters"),
+    400: error("A name over 10 characters", ["validation_failed"]),
   },
 });
 
@@ -38,7 +40,9 @@ describe("defineRoute", () => {
     const router = Router();
     defineRoute(router, getGreeting, {
       async handle({ params, query }) {
-        if (query.answer === "undocumented") return refuse(404 as 400, "errors.notFound");
+        if (query.answer === "undocumented")
+          return refuse(404 as 400, "not_found", "errors.notFound");
+        if (query.answer === "otherCode") return refuse(400, "not_found", "errors.notFound");
         const body = { greeting: `Hello ${params.name}`, count: 1 };
         if (query.answer === "wrongType")
           return { status: 200, body: { ...body, count: "one" as unknown as number } };
@@ -68,7 +72,10 @@ describe("defineRoute", () => {
   it("refuses input that breaks the schemas with the field named", async () => {
     const answer = await get("/api/greeting/Ada?answer=shout");
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ errors: [{ path: "answer" }] });
+    expect(answer.body).toMatchObject({
+      code: "validation_failed",
+      errors: [{ path: "answer" }],
+    });
   });
 
   it("fails a test with a 500 when an answer breaks its schema", async () => {
@@ -77,6 +84,7 @@ describe("defineRoute", () => {
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({
       message: stringMatching(/^getGreeting .*the 200 answer breaks its schema: count/),
+      code: "contract_violation",
     });
   });
 
@@ -86,6 +94,7 @@ describe("defineRoute", () => {
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({
       message: stringContaining("carries fields its schema does not name"),
+      code: "contract_violation",
     });
   });
 
@@ -94,6 +103,16 @@ describe("defineRoute", () => {
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({
       message: stringContaining("getGreeting answered 404"),
+      code: "contract_violation",
+    });
+  });
+
+  it("fails when a refusal's code is not one its status documents", async () => {
+    const answer = await get("/api/greeting/Ada?answer=otherCode");
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({
+      message: stringContaining("getGreeting answered 400 with code not_found"),
+      code: "contract_violation",
     });
   });
 });

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import type { z } from "zod";
+import type { ApiErrorCode } from "../../domain/api/error-codes.ts";
 import type { BodySpec, Operation, StatusOf } from "../../domain/api/operation.ts";
 import { ValidationError } from "../../domain/errors.ts";
 import { fieldIssues } from "../../domain/requests/fields.ts";
@@ -49,9 +50,13 @@ export type Answer<O extends Operation> = {
     : { status: S; body?: undefined };
 }[StatusOf<O>];
 
-/** A refusal `{message}` in the caller's language, with a status the operation documents. */
+/**
+ * A refusal `{message, code}`: the message in the caller's language, the code one the
+ * operation documents for the status.
+ */
 export interface Refusal<S extends number = number> {
   status: S;
+  code: ApiErrorCode;
   messageKey: string;
   params?: Record<string, string | number>;
 }
@@ -61,10 +66,11 @@ export const STREAMED = Symbol("streamed");
 
 export function refuse<const S extends number>(
   status: S,
+  code: ApiErrorCode,
   messageKey: string,
   params?: Record<string, string | number>,
 ): Refusal<S> {
-  return { status, messageKey, params };
+  return { status, code, messageKey, params };
 }
 
 export interface RouteDefinition<O extends Operation> {
@@ -170,7 +176,7 @@ export function defineRoute<O extends Operation>(
 }
 
 function sendRefusal(res: Response, refusal: Refusal) {
-  sendError(res, refusal.status, refusal.messageKey, refusal.params);
+  sendError(res, refusal.status, refusal.code, refusal.messageKey, refusal.params);
 }
 
 function sendAnswer(

@@ -173,7 +173,7 @@ describeEachBackend("the staff inbox API", (database) => {
             body,
           });
           expect(answer.status, `${method} ${path}`).toBe(expected);
-          expect(Object.keys(answer.body ?? {}), `${method} ${path}`).toEqual(["message"]);
+          expect(Object.keys(answer.body ?? {}), `${method} ${path}`).toEqual(["message", "code"]);
           expect(answer.text).not.toContain("@example");
         }
       });
@@ -300,7 +300,8 @@ describeEachBackend("the staff inbox API", (database) => {
     // The confirmation mail's status link now shows the new status and the shared reason.
     const confirmation = mails.find((text) => /\/requests\/[A-Za-z0-9_-]{32}/.test(text))!;
     const token = confirmation.match(/\/requests\/([A-Za-z0-9_-]{32})/)![1]!;
-    const { findRequestByStatusToken } = await import("../../domain/requests/intake/request-status.ts");
+    const { findRequestByStatusToken } =
+      await import("../../domain/requests/intake/request-status.ts");
     const view = await findRequestByStatusToken(database().deps, token);
     expect(view).toMatchObject({
       status: "Rejected",

@@ -92,8 +92,9 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
     before: [sameOrigin, requireAdmin],
     async handle({ params }) {
       const result = await retryMail(deps, params.id);
-      if (result.outcome === "not_found") return refuse(404, "errors.notFound");
-      if (result.outcome === "not_failed") return refuse(409, "staff.mail.notFailed");
+      if (result.outcome === "not_found") return refuse(404, "not_found", "errors.notFound");
+      if (result.outcome === "not_failed")
+        return refuse(409, "mail_not_failed", "staff.mail.notFailed");
       staff.onMailQueued();
       return { status: 200, body: { ok: true } };
     },
@@ -103,8 +104,9 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
     before: [sameOrigin, requireAdmin],
     async handle({ params, res }) {
       const result = await discardMail(deps, params.id, { by: signedInAdmin(res).email });
-      if (result.outcome === "not_found") return refuse(404, "errors.notFound");
-      if (result.outcome === "not_failed") return refuse(409, "staff.mail.notFailed");
+      if (result.outcome === "not_found") return refuse(404, "not_found", "errors.notFound");
+      if (result.outcome === "not_failed")
+        return refuse(409, "mail_not_failed", "staff.mail.notFailed");
       return { status: 204 };
     },
   });
@@ -175,7 +177,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
       before: [requireAdmin],
       async handle({ params }) {
         const detail = await getRequestDetail(deps, params.id, kind);
-        if (!detail) return refuse(404, "errors.notFound");
+        if (!detail) return refuse(404, "not_found", "errors.notFound");
         return { status: 200, body: detail };
       },
     });
@@ -188,7 +190,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
           { id: params.id, kind, change: body, actor: signedInAdmin(res) },
           { onMailQueued: staff.onMailQueued },
         );
-        if (result.outcome === "not_found") return refuse(404, "errors.notFound");
+        if (result.outcome === "not_found") return refuse(404, "not_found", "errors.notFound");
         if (result.outcome === "invalid_status")
           throw new ValidationError([
             { path: "status", message: "staff.validation.statusInvalid" },
@@ -207,6 +209,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
             status: 409,
             body: {
               message: translate(language, "staff.errors.conflict", { status }),
+              code: "version_conflict",
               current: result.current,
             },
           };
@@ -214,7 +217,10 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
         if (result.outcome === "collision")
           return {
             status: 409,
-            body: collisionAnswer(res.locals.language, result.collidesWith),
+            body: {
+              ...collisionAnswer(res.locals.language, result.collidesWith),
+              code: "calendar_collision",
+            },
           };
         if (result.outcome === "imported_busy")
           return {
@@ -240,7 +246,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
           version: body.version,
           actor: signedInAdmin(res),
         });
-        if (result.outcome === "not_found") return refuse(404, "errors.notFound");
+        if (result.outcome === "not_found") return refuse(404, "not_found", "errors.notFound");
         if (result.outcome === "not_future")
           throw new ValidationError([{ path: "dueAt", message: "staff.lifecycle.extend.invalid" }]);
         if (result.outcome === "changed") return { status: 200, body: result.request };
@@ -252,6 +258,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
               result.outcome === "closed"
                 ? translate(language, "staff.lifecycle.extend.closed")
                 : translate(language, "staff.errors.conflict", { status }),
+            code: result.outcome === "closed" ? "request_closed" : "version_conflict",
             current: result.current,
           },
         };
@@ -274,9 +281,15 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
           const language = res.locals.language;
           if (result.outcome === "changed") staff.onMailQueued();
           if (result.outcome === "not_found" || result.outcome === "unknown_estate")
-            return refuse(404, "errors.notFound");
+            return refuse(404, "not_found", "errors.notFound");
           if (result.outcome === "collision")
-            return { status: 409, body: collisionAnswer(language, result.collidesWith) };
+            return {
+              status: 409,
+              body: {
+                ...collisionAnswer(language, result.collidesWith),
+                code: "calendar_collision",
+              },
+            };
           if (result.outcome === "conflict") {
             const status = translate(
               language,
@@ -286,6 +299,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
               status: 409,
               body: {
                 message: translate(language, "staff.errors.conflict", { status }),
+                code: "version_conflict",
                 current: result.current,
               },
             };
@@ -303,7 +317,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
           body: body.body,
           author: signedInAdmin(res),
         });
-        if (!note) return refuse(404, "errors.notFound");
+        if (!note) return refuse(404, "not_found", "errors.notFound");
         return { status: 201, body: note };
       },
     });
@@ -312,7 +326,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
       before: [requireAdmin],
       async handle({ params, res }) {
         const messages = await readThreadAsStaff(deps, { id: params.id, kind });
-        if (!messages) return refuse(404, "errors.notFound");
+        if (!messages) return refuse(404, "not_found", "errors.notFound");
         res.set("Cache-Control", "private, no-store");
         return { status: 200, body: messages };
       },
@@ -333,12 +347,13 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
           },
           { onMailQueued: staff.onMailQueued },
         );
-        if (result.outcome === "not_found") return refuse(404, "errors.notFound");
+        if (result.outcome === "not_found") return refuse(404, "not_found", "errors.notFound");
         if (result.outcome === "conflict")
           return {
             status: 409,
             body: {
               message: translate(res.locals.language, "staff.conversation.conflict"),
+              code: "message_conflict",
               messages: result.messages,
             },
           };

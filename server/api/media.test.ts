@@ -60,6 +60,6 @@ describeEachBackend("GET /media/{key}/{width}.{format}", (database) => {
   it("answers 404 {message} for an unknown image", async () => {
     const response = await fetch(`${url()}/media/no-such-image-1-abc/800.webp`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ message: "Image not found" });
+    expect(await response.json()).toEqual({ message: "Image not found", code: "media_not_found" });
   });
 });

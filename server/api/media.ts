@@ -17,8 +17,8 @@ export function mediaRoutes(deps: Deps, sources: MediaSources): Router {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path[0];
-      if (field === "key") return sendError(res, 404, "errors.mediaNotFound");
-      return sendError(res, 400, issue?.message ?? "errors.generic", {
+      if (field === "key") return sendError(res, 404, "media_not_found", "errors.mediaNotFound");
+      return sendError(res, 400, "invalid_filter", issue?.message ?? "errors.generic", {
         widths: MEDIA_WIDTHS.join(", "),
         formats: MEDIA_FORMATS.join(", "),
       });

@@ -103,8 +103,9 @@ const DESCRIPTION =
   "The Castellum site's API. Public: the castle catalogue, the bot-check challenge, the three guest forms, staff sign-in and first-admin setup, and the owner flow's first two steps (ask for a code, prove it). " +
   "Claiming an estate needs the proof cookie of those steps; the calls on an estate need its owner's session or a staff admin's. " +
   "Everything else (the inbox of requests, the overview, undelivered mail, the staff's view of estates) needs a staff session of an admin at the company domain; nothing that lists or reads requests is public. " +
-  `Request bodies: JSON (\`application/json\`; anything else, urlencoded forms included, is 415) of at most ${JSON_BODY_LIMIT.replace("kb", " KB")} (else 413), nested at most ${MAX_JSON_DEPTH} levels, without NUL characters or unpaired surrogates (else 400 \`{message}\`); a call that reads no body refuses one over the same size with 413; owner uploads take multipart files of their own limits. ` +
-  "Every refusal is JSON with a `message` in the caller's language.";
+  `Request bodies: JSON (\`application/json\`; anything else, urlencoded forms included, is 415) of at most ${JSON_BODY_LIMIT.replace("kb", " KB")} (else 413), nested at most ${MAX_JSON_DEPTH} levels, without NUL characters or unpaired surrogates (else 400 \`{message, code}\`); a call that reads no body refuses one over the same size with 413; owner uploads take multipart files of their own limits. ` +
+  "Every refusal is JSON `{message, code}`: the message in the caller's language, for people; the code stable and snake_case, for programs (each answer lists its codes, with what each means). " +
+  "Branch on `code`, never on the message or on which fields a body has.";
 
 /** An operation's answers as zod-openapi reads them: each status with its schema and headers. */
 function responsesOf(operation: Operation): ZodOpenApiResponsesObject {

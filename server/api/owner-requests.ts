@@ -20,7 +20,7 @@ import { estateAccess, settledEstate } from "./owners.ts";
 
 /** A collection or id in the path that names nothing is a 404; a bad body a 400 per field. */
 function notFoundInPath(part: "params" | "query" | "body", error: z.ZodError): Refusal<404> {
-  if (part === "params") return refuse(404, "errors.notFound");
+  if (part === "params") return refuse(404, "not_found", "errors.notFound");
   throw new ValidationError(fieldIssues(error));
 }
 
@@ -64,9 +64,9 @@ export function ownerRequestRoutes(
         agree: body.agree,
         note: body.note,
       });
-      if (result.outcome === "not_found") return refuse(404, "errors.notFound");
+      if (result.outcome === "not_found") return refuse(404, "not_found", "errors.notFound");
       if (result.outcome === "closed")
-        return refuse(409, "owner.ownerRequests.errors.closed", {
+        return refuse(409, "request_decided", "owner.ownerRequests.errors.closed", {
           status: translate(language, `mail.statuses.${STATUS_KEYS[result.status]}`),
         });
       return { status: 201, body: result.view };

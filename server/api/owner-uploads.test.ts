@@ -32,10 +32,10 @@ const MB = 1024 * 1024;
 const PUBLIC_URL = "http://localhost";
 
 /** What the API answers for a message key, in English (a key without a translation fails). */
-function message(key: string, params: Record<string, number> = {}) {
+function message(key: string, code: string, params: Record<string, number> = {}) {
   const text = translate("en", key, params);
   if (text === key) throw new Error(`no English message for ${key}`);
-  return { message: text };
+  return { message: text, code };
 }
 
 /**
@@ -256,7 +256,10 @@ describeEachBackend("owner image uploads API", (database) => {
   it("refuses a file that is not a picture, whatever its name: 415", async () => {
     const text = Buffer.from("Dear owner,\nthis is a letter, not a photograph.\n".repeat(40));
     const response = await upload([{ bytes: text, name: "photo.jpg" }]);
-    expect(response).toEqual({ status: 415, body: message("owner.errors.uploadType") });
+    expect(response).toEqual({
+      status: 415,
+      body: message("owner.errors.uploadType", "upload_type"),
+    });
     expectNoTemporaryFiles();
   });
 
@@ -269,7 +272,7 @@ describeEachBackend("owner image uploads API", (database) => {
     ]);
     expect(response).toEqual({
       status: 413,
-      body: message("owner.errors.uploadTooLarge", { max: 20 }),
+      body: message("owner.errors.uploadTooLarge", "upload_too_large", { max: 20 }),
     });
     expectNoTemporaryFiles();
   });
@@ -280,7 +283,7 @@ describeEachBackend("owner image uploads API", (database) => {
     const response = await upload([{ bytes: bomb, name: "bomb.png", type: "image/png" }]);
     expect(response).toEqual({
       status: 400,
-      body: message("owner.errors.uploadTooManyPixels", { max: 50 }),
+      body: message("owner.errors.uploadTooManyPixels", "upload_too_many_pixels", { max: 50 }),
     });
     expectNoTemporaryFiles();
   });
@@ -299,13 +302,16 @@ describeEachBackend("owner image uploads API", (database) => {
     );
     expect(await upload(eleven)).toEqual({
       status: 400,
-      body: message("owner.errors.uploadTooMany", { max: 10 }),
+      body: message("owner.errors.uploadTooMany", "upload_too_many_files", { max: 10 }),
     });
     expect(await count()).toBe(before);
-    expect(await upload([])).toEqual({ status: 400, body: message("owner.errors.uploadNone") });
+    expect(await upload([])).toEqual({
+      status: 400,
+      body: message("owner.errors.uploadNone", "upload_no_files"),
+    });
     expect(
       await upload([{ bytes: await png(16, 16, "#123123"), name: "x.png" }], { field: "file" }),
-    ).toEqual({ status: 400, body: message("owner.errors.uploadNone") });
+    ).toEqual({ status: 400, body: message("owner.errors.uploadNone", "upload_no_files") });
     expectNoTemporaryFiles();
   });
 
@@ -327,7 +333,10 @@ describeEachBackend("owner image uploads API", (database) => {
     expect(await remove(key)).toEqual({ status: 200, body: { deleted: key } });
     expect((await fetch(`${url()}/media/${key}/320.webp`)).status).toBe(404);
     expect((await fetch(`${url()}/media/${key}/480.webp`)).status).toBe(404);
-    expect(await remove(key)).toEqual({ status: 404, body: message("errors.mediaNotFound") });
+    expect(await remove(key)).toEqual({
+      status: 404,
+      body: message("errors.mediaNotFound", "media_not_found"),
+    });
     const revisions = await deps.db
       .select()
       .from(propertyRevisions)
@@ -345,7 +354,7 @@ describeEachBackend("owner image uploads API", (database) => {
     expect(illustration?.source.kind).toBe("illustration");
     expect(await remove(illustration!.key)).toEqual({
       status: 409,
-      body: message("owner.errors.imageNotDeletable"),
+      body: message("owner.errors.imageNotDeletable", "image_not_deletable"),
     });
     expect((await fetch(`${url()}/media/${illustration!.key}/320.webp`)).status).toBe(200);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
+import type { ApiErrorCode } from "../../domain/api/error-codes.ts";
 import { tmpdir } from "node:os";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import multer from "multer";
@@ -40,13 +41,26 @@ export interface OwnerUploadOptions {
   tempDir?: string;
 }
 
+const REJECTION_CODE = {
+  type: "upload_type",
+  too_large: "upload_too_large",
+  too_many_pixels: "upload_too_many_pixels",
+  too_many: "upload_too_many_files",
+  none: "upload_no_files",
+} as const satisfies Record<UploadRejection, ApiErrorCode>;
+
 function rejection(error: UploadRejectedError) {
-  return refuse(REJECTION_STATUS[error.reason], error.messageKey, error.params);
+  return refuse(
+    REJECTION_STATUS[error.reason],
+    REJECTION_CODE[error.reason],
+    error.messageKey,
+    error.params,
+  );
 }
 
 function sendRejection(res: Response, error: UploadRejectedError) {
-  const { status, messageKey, params } = rejection(error);
-  sendError(res, status, messageKey, params);
+  const { status, code, messageKey, params } = rejection(error);
+  sendError(res, status, code, messageKey, params);
 }
 
 /**
@@ -130,9 +144,10 @@ export function ownerUploadRoutes(deps: Deps, options: OwnerUploadOptions): Rout
     async handle({ params: { key }, res }) {
       const { actor, propertyId } = settledEstate(res);
       // A key no column can hold (`%00`) names no image: the database is not asked.
-      if (!isStorableText(key)) return refuse(404, "errors.notFound");
+      if (!isStorableText(key)) return refuse(404, "not_found", "errors.notFound");
       const result = await deleteEstateUpload(deps, actor, { propertyId, key }, options.media);
-      if (result.outcome === "not_deletable") return refuse(409, "owner.errors.imageNotDeletable");
+      if (result.outcome === "not_deletable")
+        return refuse(409, "image_not_deletable", "owner.errors.imageNotDeletable");
       return { status: 200, body: { deleted: result.key } };
     },
   });

@@ -82,7 +82,7 @@ export function estateAccess(deps: Deps, adminEmailDomain: string) {
     // Each refusal is one `access.refused` entry of the security log.
     if (!session) {
       await recordAccessRefused(req, res, 401);
-      return sendError(res, 401, "owner.errors.notSignedIn");
+      return sendError(res, 401, "not_signed_in", "owner.errors.notSignedIn");
     }
     let actor: EstateActor;
     if (session.role === "owner") actor = { role: "owner", email: session.ownerEmail };
@@ -90,12 +90,13 @@ export function estateAccess(deps: Deps, adminEmailDomain: string) {
       const access = staffAccessOf(session.user, adminEmailDomain);
       if (access !== "granted") {
         await recordAccessRefused(req, res, 403);
-        return sendError(res, 403, "owner.errors.forbidden");
+        return sendError(res, 403, "forbidden", "owner.errors.forbidden");
       }
       actor = { role: "staff", staffUserId: session.user.id, email: session.user.email };
     }
     const requested = requestedEstate(req);
-    if (requested === "invalid") return sendError(res, 404, "errors.propertyNotFound");
+    if (requested === "invalid")
+      return sendError(res, 404, "estate_not_found", "errors.propertyNotFound");
     try {
       res.locals.propertyId = await resolveEstate(deps, actor, requested);
       res.locals.estateActor = actor;
@@ -140,9 +141,13 @@ export function ownerRoutes(
       if (result.outcome === "rate_limited") {
         res.set("Retry-After", String(result.retryAfterSeconds));
         const minutes = Math.ceil(result.retryAfterSeconds / 60);
-        return refuse(429, "owner.errors.tooManyCodes", { count: minutes, minutes });
+        return refuse(429, "too_many_codes", "owner.errors.tooManyCodes", {
+          count: minutes,
+          minutes,
+        });
       }
-      if (result.outcome === "unavailable") return refuse(503, "owner.errors.limiterUnavailable");
+      if (result.outcome === "unavailable")
+        return refuse(503, "limiter_unavailable", "owner.errors.limiterUnavailable");
       if (result.outcome === "not_found") return { status: 200, body: { propertyFound: false } };
       owners.onMailQueued();
       // Local use without a mail server: the code is also in the development log.
@@ -164,10 +169,13 @@ export function ownerRoutes(
         userAgent: req.get("user-agent"),
       });
       // The same answer whatever was typed: a locked email says nothing about the code.
-      if (result.outcome === "locked") return refuse(429, "owner.guesses.locked");
-      if (result.outcome === "expired") return refuse(410, "owner.errors.codeExpired");
+      if (result.outcome === "locked") return refuse(429, "code_locked", "owner.guesses.locked");
+      if (result.outcome === "expired")
+        return refuse(410, "code_expired", "owner.errors.codeExpired");
       if (result.outcome === "wrong")
-        return refuse(400, "owner.errors.codeInvalid", { count: result.attemptsLeft });
+        return refuse(400, "code_invalid", "owner.errors.codeInvalid", {
+          count: result.attemptsLeft,
+        });
       // Mails about requests for the estate go out in the language used here.
       await rememberOwnerLanguage(deps, body.email, res.locals.language);
       res.cookie(PROOF_COOKIE, result.proofToken, {
@@ -205,7 +213,8 @@ export function ownerRoutes(
         },
         cookie.policy,
       );
-      if (result.outcome === "refused") return refuse(403, "owner.errors.claimFailed");
+      if (result.outcome === "refused")
+        return refuse(403, "claim_failed", "owner.errors.claimFailed");
       res.clearCookie(PROOF_COOKIE, { path: PROOF_PATH, httpOnly: true, sameSite: "strict" });
       // Any earlier session of this browser (staff or owner) ends: one person per cookie.
       const previous = readSessionToken(req, cookie);

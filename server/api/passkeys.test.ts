@@ -139,7 +139,10 @@ describeEachBackend("passkeys", (database) => {
     dataOf(api.signInStaffWithPasskey, await signInWith(key.authenticate(options)), 200);
     const again = await signInWith(key.authenticate(options));
     dataOf(api.signInStaffWithPasskey, again, 401);
-    expect(again.body).toEqual({ message: "The passkey was not accepted." });
+    expect(again.body).toEqual({
+      message: "The passkey was not accepted.",
+      code: "passkey_refused",
+    });
     expect(again.headers.getSetCookie()).toEqual([]);
   });
 

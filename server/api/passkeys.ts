@@ -81,10 +81,11 @@ function requireFactorSession(deps: Deps, adminEmailDomain: string) {
         return sendError(
           res,
           401,
+          step ? "sign_in_incomplete" : "not_signed_in",
           step ? "staff.errors.signInIncomplete" : "staff.errors.notSignedIn",
         );
       const access = staffAccessOf(factorSession.user, adminEmailDomain);
-      if (access !== "granted") return sendError(res, 403, "staff.errors.notAdmin");
+      if (access !== "granted") return sendError(res, 403, "not_admin", "staff.errors.notAdmin");
       res.locals.factorSession = factorSession;
       res.set("Cache-Control", "private, no-store");
       next();
@@ -106,7 +107,8 @@ function staffHolder(res: Response): StaffPasskeyHolder {
 
 function requireOwner(_req: Request, res: Response, next: NextFunction) {
   res.set("Cache-Control", "private, no-store");
-  if (res.locals.session?.role !== "owner") return sendError(res, 401, "owner.errors.notSignedIn");
+  if (res.locals.session?.role !== "owner")
+    return sendError(res, 401, "not_signed_in", "owner.errors.notSignedIn");
   next();
 }
 
@@ -143,7 +145,7 @@ export function passkeyRoutes(
       req,
       res,
       { user: { id: holder.staffUserId, email: holder.email }, password, action },
-      () => refuse(401, "staff.passkeys.errors.wrongPassword"),
+      () => refuse(401, "wrong_password", "staff.passkeys.errors.wrongPassword"),
     );
   };
 
@@ -165,7 +167,8 @@ export function passkeyRoutes(
         name: body.name,
         client: clientOf(req),
       });
-      if (result.outcome === "refused") return refuse(400, "staff.passkeys.errors.notSaved");
+      if (result.outcome === "refused")
+        return refuse(400, "passkey_not_saved", "staff.passkeys.errors.notSaved");
       // A sign-in waiting for its first factor is complete once it has one, and gets its
       // recovery codes with it, as with the authenticator app: the way back in without the key.
       const session = res.locals.factorSession;
@@ -211,8 +214,9 @@ export function passkeyRoutes(
         mfaRequired: staff.mfaRequired,
         client: clientOf(req),
       });
-      if (outcome === "last_factor") return refuse(409, "staff.mfa.lastFactor");
-      if (outcome === "not_found") return refuse(404, "staff.passkeys.errors.notFound");
+      if (outcome === "last_factor") return refuse(409, "last_factor", "staff.mfa.lastFactor");
+      if (outcome === "not_found")
+        return refuse(404, "passkey_not_found", "staff.passkeys.errors.notFound");
       return { status: 200, body: { ok: true } };
     },
   });
@@ -250,7 +254,8 @@ export function passkeyRoutes(
         policy: cookie.policy,
         secondStep,
       });
-      if (result.outcome === "refused") return refuse(401, "staff.passkeys.errors.refused");
+      if (result.outcome === "refused")
+        return refuse(401, "passkey_refused", "staff.passkeys.errors.refused");
       if (result.outcome === "second_step_done" && step)
         setSessionCookie(res, cookie, result.token, step.expiresAt);
       if (result.outcome === "signed_in") {
@@ -284,7 +289,8 @@ export function passkeyRoutes(
         name: body.name,
         client: clientOf(req),
       });
-      if (result.outcome === "refused") return refuse(400, "owner.passkeys.errors.notSaved");
+      if (result.outcome === "refused")
+        return refuse(400, "passkey_not_saved", "owner.passkeys.errors.notSaved");
       return { status: 201, body: { passkey: result.passkey } };
     },
   });
@@ -300,7 +306,7 @@ export function passkeyRoutes(
     before: [sameOrigin, requireOwner],
     async handle({ params, req, res }) {
       const removed = await removePasskey(deps, ownerHolder(res), params.id, clientOf(req));
-      if (!removed) return refuse(404, "owner.passkeys.errors.notFound");
+      if (!removed) return refuse(404, "passkey_not_found", "owner.passkeys.errors.notFound");
       return { status: 200, body: { ok: true } };
     },
   });
@@ -322,7 +328,8 @@ export function passkeyRoutes(
         client: clientOf(req),
         policy: cookie.policy,
       });
-      if (result.outcome === "refused") return refuse(401, "owner.passkeys.errors.refused");
+      if (result.outcome === "refused")
+        return refuse(401, "passkey_refused", "owner.passkeys.errors.refused");
       const previous = readSessionToken(req, cookie);
       if (previous) await revokeSession(deps, previous);
       setSessionCookie(res, cookie, result.token, result.expiresAt);

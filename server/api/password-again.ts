@@ -23,9 +23,9 @@ export async function passwordAgainRefusal<W extends number>(
   });
   if (check === "right") return null;
   if (check === "wrong") return wrong();
-  if (check === "unavailable") return refuse(503, "staff.login.unavailable");
+  if (check === "unavailable") return refuse(503, "limiter_unavailable", "staff.login.unavailable");
   res.set("Retry-After", String(check.retryAfterSeconds));
-  return refuse(429, "staff.login.tooManyAttempts", {
+  return refuse(429, "too_many_attempts", "staff.login.tooManyAttempts", {
     minutes: Math.ceil(check.retryAfterSeconds / 60),
   });
 }

@@ -96,6 +96,7 @@ describeEachBackend("the request endpoints", (database) => {
     expect(deep.status).toBe(400);
     expect(await readJson(deep)).toEqual({
       message: stringContaining("nested too deeply"),
+      code: "json_too_deep",
     });
     const nul = await post(
       "/booking-requests",
@@ -524,7 +525,10 @@ describeEachBackend("the request endpoints", (database) => {
       body: '{"firstName": "Ada",',
     });
     expect(malformed.status).toBe(400);
-    expect(await readJson(malformed)).toEqual({ message: "The request body is not valid JSON." });
+    expect(await readJson(malformed)).toEqual({
+      message: "The request body is not valid JSON.",
+      code: "malformed_json",
+    });
 
     const huge = await fetch(url, {
       method: "POST",
@@ -562,7 +566,7 @@ describeEachBackend("the request endpoints", (database) => {
       expect(response.status).toBe(401);
       const body = await readJson(response);
       expect(Array.isArray(body)).toBe(false);
-      expect(body).toEqual({ message: "Please sign in to the staff area." });
+      expect(body).toEqual({ message: "Please sign in to the staff area.", code: "not_signed_in" });
     }
     // The form endpoint itself only takes requests.
     expect((await fetch(`${server().url}/api/membership/apply`)).status).toBe(404);

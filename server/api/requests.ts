@@ -24,7 +24,7 @@ export function requestRoutes(deps: Deps, services: Services, publicUrl: string)
     before: [rateLimit(store, challenge, deps.log)],
     handle: async ({ res }) => {
       const config = services.intake.botCheck;
-      if (config.provider !== "altcha") return refuse(404, "errors.notFound");
+      if (config.provider !== "altcha") return refuse(404, "not_found", "errors.notFound");
       res.set("Cache-Control", "no-store");
       return { status: 200, body: await createAltchaChallenge(config.altcha) };
     },
@@ -41,7 +41,7 @@ export function requestRoutes(deps: Deps, services: Services, publicUrl: string)
       handle: async ({ body, req, res }) => {
         const idempotencyKey = req.get("idempotency-key");
         if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey))
-          return refuse(400, "errors.idempotencyKeyInvalid");
+          return refuse(400, "idempotency_key_invalid", "errors.idempotencyKeyInvalid");
         const result = await submitGuestRequest(deps, services.intake, {
           kind,
           body,
@@ -68,7 +68,7 @@ export function requestRoutes(deps: Deps, services: Services, publicUrl: string)
         { token: params.token, body: body.body, botToken, remoteIp: req.ip },
       );
       res.set("Cache-Control", "no-store");
-      if (!messages) return refuse(404, "errors.notFound");
+      if (!messages) return refuse(404, "not_found", "errors.notFound");
       return { status: 201, body: messages };
     },
   });

@@ -57,7 +57,7 @@ export function securityLogRoutes(
       ]);
       if (retryAfterSeconds > 0) {
         res.set("Retry-After", String(retryAfterSeconds));
-        return refuse(429, "staff.securityLog.tooManyExports", {
+        return refuse(429, "too_many_exports", "staff.securityLog.tooManyExports", {
           minutes: Math.ceil(retryAfterSeconds / 60),
         });
       }

@@ -230,7 +230,10 @@ describeEachBackend("the staff estates API", (database) => {
       `/api/admin/estates/${AMALFI.id}/revisions/${change.id}/revert`,
     );
     expect(again.status).toBe(422);
-    expect(again.body).toEqual({ message: "This change has already been reverted." });
+    expect(again.body).toEqual({
+      message: "This change has already been reverted.",
+      code: "already_reverted",
+    });
     expect(await italianName(AMALFI.id)).toBe("Costiera Amalfitana");
   });
 
@@ -327,6 +330,7 @@ describeEachBackend("the staff estates API", (database) => {
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.body).toEqual({
       message: "This change does not exist, or it belongs to another estate.",
+      code: "revision_not_found",
     });
     expect(
       (await call("POST", `/api/admin/estates/${AMALFI.id}/revisions/99999999/revert`)).status,
@@ -494,23 +498,25 @@ describeEachBackend("the staff estates API", (database) => {
         ["POST", `/api/admin/estates/${TABIANO.id}/revisions/${revisionId}/revert`],
       ] as const;
     const callers = [
-      ["anonymous", undefined, 401, "Please sign in to the staff area."],
-      ["property owner", "owner", 401, "Please sign in to the staff area."],
+      ["anonymous", undefined, 401, "Please sign in to the staff area.", "not_signed_in"],
+      ["property owner", "owner", 401, "Please sign in to the staff area.", "not_signed_in"],
       [
         "staff who is not an admin",
         "clerk@castellum.test",
         403,
         "This account may not use the staff area.",
+        "not_admin",
       ],
       [
         "admin of another domain",
         "boss@other.test",
         403,
         "Only company-domain email addresses are authorized to access admin features.",
+        "access_denied",
       ],
     ] as const;
 
-    for (const [who, key, status, message] of callers)
+    for (const [who, key, status, message, code] of callers)
       it(`refuses the ${who} everywhere with ${status} and no data`, async () => {
         for (const [method, path, body] of endpoints()) {
           const answer = await staffCall(server().url, method, path, {
@@ -518,7 +524,7 @@ describeEachBackend("the staff estates API", (database) => {
             body,
           });
           expect(answer.status, `${method} ${path}`).toBe(status);
-          expect(answer.body, `${method} ${path}`).toEqual({ message });
+          expect(answer.body, `${method} ${path}`).toEqual({ message, code });
         }
         // Nothing was changed by the refused calls.
         const [revision] = await database()

@@ -1,5 +1,6 @@
 import { type Response, Router } from "express";
 import type { z } from "zod";
+import type { ApiErrorCode } from "../../domain/api/error-codes.ts";
 import type { Deps } from "../../domain/deps.ts";
 import { ValidationError } from "../../domain/errors.ts";
 import { setEstateOwnerEmail } from "../../domain/owners/edits.ts";
@@ -26,9 +27,9 @@ function staffActor(res: Response): EstateActor & { role: "staff" } {
  * Estate and revision ids in the path: a malformed id is an estate (or revision) that does
  * not exist, so 404 with `messageKey`; a query or body that breaks its schema is a 400.
  */
-function pathIdNotFound<const S extends number>(status: S, messageKey: string) {
+function pathIdNotFound<const S extends number>(status: S, code: ApiErrorCode, messageKey: string) {
   return (part: "params" | "query" | "body", error: z.ZodError): Refusal<S> => {
-    if (part === "params") return refuse(status, messageKey);
+    if (part === "params") return refuse(status, code, messageKey);
     throw new ValidationError(fieldIssues(error));
   };
 }
@@ -58,7 +59,7 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
 
   defineRoute(router, contract.getStaffEstate, {
     before: [requireAdmin],
-    onInvalid: pathIdNotFound(404, "errors.propertyNotFound"),
+    onInvalid: pathIdNotFound(404, "estate_not_found", "errors.propertyNotFound"),
     async handle({ params, res }) {
       // NotFoundError (no such estate) becomes a 404 in the error handler.
       const estate = await getEstateForStaff(deps, staffActor(res), {
@@ -71,7 +72,7 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
 
   defineRoute(router, contract.setEstateOwnerEmail, {
     before: [sameOrigin, requireAdmin],
-    onInvalid: pathIdNotFound(404, "errors.propertyNotFound"),
+    onInvalid: pathIdNotFound(404, "estate_not_found", "errors.propertyNotFound"),
     async handle({ params, body, res }) {
       const propertyId = params.id;
       const result = await setEstateOwnerEmail(deps, staffActor(res), {
@@ -88,13 +89,13 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
 
   defineRoute(router, contract.setEstateResponseHours, {
     before: [sameOrigin, requireAdmin],
-    onInvalid: pathIdNotFound(404, "errors.propertyNotFound"),
+    onInvalid: pathIdNotFound(404, "estate_not_found", "errors.propertyNotFound"),
     async handle({ params, body, res }) {
       const found = await setEstateResponseHours(deps, {
         propertyId: params.id,
         hours: body.hours,
       });
-      if (!found) return refuse(404, "errors.propertyNotFound");
+      if (!found) return refuse(404, "estate_not_found", "errors.propertyNotFound");
       deps.log.info(
         { propertyId: params.id, hours: body.hours, staffUserId: staffActor(res).staffUserId },
         "estate response hours set by staff",
@@ -105,7 +106,7 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
 
   defineRoute(router, contract.revertEstateRevision, {
     before: [sameOrigin, requireAdmin],
-    onInvalid: pathIdNotFound(404, "staff.estates.errors.revisionNotFound"),
+    onInvalid: pathIdNotFound(404, "revision_not_found", "staff.estates.errors.revisionNotFound"),
     async handle({ params, res }) {
       const result = await revertEstateRevision(deps, staffActor(res), {
         propertyId: params.id,
@@ -115,17 +116,18 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
         case "reverted":
           return { status: 200, body: { revisionId: result.revisionId } };
         case "not_found":
-          return refuse(404, "staff.estates.errors.revisionNotFound");
+          return refuse(404, "revision_not_found", "staff.estates.errors.revisionNotFound");
         case "not_revertable":
-          return refuse(422, "staff.estates.errors.notRevertable");
+          return refuse(422, "not_revertable", "staff.estates.errors.notRevertable");
         case "already_reverted":
-          return refuse(422, "staff.estates.errors.alreadyReverted");
+          return refuse(422, "already_reverted", "staff.estates.errors.alreadyReverted");
         case "conflict":
           // The field changed again since: the caller sees what it holds now.
           return {
             status: 409,
             body: {
               message: translate(res.locals.language, "staff.estates.errors.conflict"),
+              code: "version_conflict",
               current: result.current,
             },
           };

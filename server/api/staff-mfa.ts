@@ -56,7 +56,7 @@ const wrongPassword = (): never => {
  * A sign-in at `enrolment` whose account has a factor by now (set up from another session)
  * may not add one on the password alone: it must sign in again and give that factor.
  */
-const enrolmentClosed = () => refuse(401, "staff.errors.signInIncomplete");
+const enrolmentClosed = () => refuse(401, "sign_in_incomplete", "staff.errors.signInIncomplete");
 
 /**
  * The second factor's calls: enrolment of an authenticator app, the sign-in's second
@@ -93,7 +93,7 @@ export function staffMfaRoutes(
     async handle({ body, req, res }) {
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete", "enrolment"]);
-      if (!session) return refuse(401, "staff.errors.notSignedIn");
+      if (!session) return refuse(401, "not_signed_in", "staff.errors.notSignedIn");
       // Adding a factor to a complete session asks for the password again.
       if (session.stage === "complete") {
         if (!body?.password) return wrongPassword();
@@ -107,7 +107,8 @@ export function staffMfaRoutes(
         if (refusal) return refusal;
       } else if (await hasSecondFactor(deps, session.user.id)) return enrolmentClosed();
       const result = await startTotpEnrolment(deps, session.user);
-      if (result.outcome === "already_enrolled") return refuse(409, "staff.mfa.alreadyEnrolled");
+      if (result.outcome === "already_enrolled")
+        return refuse(409, "mfa_already_enrolled", "staff.mfa.alreadyEnrolled");
       return { status: 200, body: result.enrolment };
     },
   });
@@ -117,7 +118,7 @@ export function staffMfaRoutes(
     async handle({ body, req, res }) {
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete", "enrolment"]);
-      if (!session) return refuse(401, "staff.errors.notSignedIn");
+      if (!session) return refuse(401, "not_signed_in", "staff.errors.notSignedIn");
       if (session.stage === "enrolment" && (await hasSecondFactor(deps, session.user.id)))
         return enrolmentClosed();
       const result = await confirmTotpEnrolment(deps, {
@@ -150,7 +151,7 @@ export function staffMfaRoutes(
     async handle({ body, req, res }) {
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["second_factor"]);
-      if (!session) return refuse(401, "staff.errors.notSignedIn");
+      if (!session) return refuse(401, "not_signed_in", "staff.errors.notSignedIn");
       const result = await completeSecondFactor(deps, staff.secondStepLimits, {
         user: session.user,
         token: session.token,
@@ -160,12 +161,14 @@ export function staffMfaRoutes(
       });
       if (result.outcome === "rate_limited") {
         res.set("Retry-After", String(result.retryAfterSeconds));
-        return refuse(429, "staff.login.tooManyAttempts", {
+        return refuse(429, "too_many_attempts", "staff.login.tooManyAttempts", {
           minutes: Math.ceil(result.retryAfterSeconds / 60),
         });
       }
-      if (result.outcome === "unavailable") return refuse(503, "staff.login.unavailable");
-      if (result.outcome === "ended") return refuse(401, "staff.mfa.sessionEnded");
+      if (result.outcome === "unavailable")
+        return refuse(503, "limiter_unavailable", "staff.login.unavailable");
+      if (result.outcome === "ended")
+        return refuse(401, "mfa_session_ended", "staff.mfa.sessionEnded");
       if (result.outcome === "invalid")
         throw new ValidationError([{ path: "code", message: "staff.mfa.codeWrong" }]);
       if (session.expiresAt) setSessionCookie(res, cookie, result.token, session.expiresAt);
@@ -178,7 +181,7 @@ export function staffMfaRoutes(
     async handle({ body, req, res }) {
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete"]);
-      if (!session) return refuse(401, "staff.errors.notSignedIn");
+      if (!session) return refuse(401, "not_signed_in", "staff.errors.notSignedIn");
       const refusal = await passwordAgain(req, res, session.user, body.password, "totp_removal");
       if (refusal) return refusal;
       const result = await removeTotp(deps, {
@@ -186,8 +189,9 @@ export function staffMfaRoutes(
         mfaRequired: staff.mfaRequired,
         client: clientOf(req),
       });
-      if (result.outcome === "not_enrolled") return refuse(404, "errors.notFound");
-      if (result.outcome === "last_factor") return refuse(409, "staff.mfa.lastFactor");
+      if (result.outcome === "not_enrolled") return refuse(404, "not_found", "errors.notFound");
+      if (result.outcome === "last_factor")
+        return refuse(409, "last_factor", "staff.mfa.lastFactor");
       return { status: 204 };
     },
   });
@@ -197,14 +201,14 @@ export function staffMfaRoutes(
     async handle({ body, req, res }) {
       res.set("Cache-Control", "no-store");
       const session = staffSessionAt(req, res, cookie, ["complete"]);
-      if (!session) return refuse(401, "staff.errors.notSignedIn");
+      if (!session) return refuse(401, "not_signed_in", "staff.errors.notSignedIn");
       const refusal = await passwordAgain(req, res, session.user, body.password, "recovery_codes");
       if (refusal) return refusal;
       const result = await regenerateRecoveryCodes(deps, {
         user: session.user,
         client: clientOf(req),
       });
-      if (result.outcome === "no_factor") return refuse(409, "staff.mfa.noFactor");
+      if (result.outcome === "no_factor") return refuse(409, "no_factor", "staff.mfa.noFactor");
       return { status: 200, body: { recoveryCodes: result.recoveryCodes } };
     },
   });
@@ -213,7 +217,7 @@ export function staffMfaRoutes(
     async handle({ req, res }) {
       res.set("Cache-Control", "private, no-store");
       const session = staffSessionAt(req, res, cookie, ["complete"]);
-      if (!session) return refuse(401, "staff.errors.notSignedIn");
+      if (!session) return refuse(401, "not_signed_in", "staff.errors.notSignedIn");
       const factors = await describeFactors(deps, session.user.id);
       return { status: 200, body: { ...factors, required: staff.mfaRequired } };
     },

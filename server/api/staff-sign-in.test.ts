@@ -62,7 +62,10 @@ describeEachBackend("staff sign-in and sessions", (database) => {
       body: { email: "nobody@castellum.test", password: "not-the-password-at-all" },
     });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ message: "Invalid email or password." });
+    expect(wrong.body).toEqual({
+      message: "Invalid email or password.",
+      code: "invalid_credentials",
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.body).toEqual(wrong.body);
     expect(wrong.headers.getSetCookie()).toEqual([]);
@@ -269,6 +272,7 @@ describeEachBackend(
       expect(inbox.status).toBe(401);
       expect(inbox.body).toEqual({
         message: "Finish signing in first: give the code of your second factor, or set one up.",
+        code: "sign_in_incomplete",
       });
       // Enrolment is what it may do.
       const started = await staffCall(server().url, "POST", "/api/admin/mfa/totp", { cookie });

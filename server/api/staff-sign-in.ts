@@ -60,12 +60,14 @@ export function staffSignInRoutes(
       res.set("Cache-Control", "no-store");
       if (result.outcome === "rate_limited") {
         res.set("Retry-After", String(result.retryAfterSeconds));
-        return refuse(429, "staff.login.tooManyAttempts", {
+        return refuse(429, "too_many_attempts", "staff.login.tooManyAttempts", {
           minutes: Math.ceil(result.retryAfterSeconds / 60),
         });
       }
-      if (result.outcome === "unavailable") return refuse(503, "staff.login.unavailable");
-      if (result.outcome === "invalid") return refuse(401, "staff.login.invalid");
+      if (result.outcome === "unavailable")
+        return refuse(503, "limiter_unavailable", "staff.login.unavailable");
+      if (result.outcome === "invalid")
+        return refuse(401, "invalid_credentials", "staff.login.invalid");
       signIn(res, result.token, result.expiresAt, result.user.language);
       if (result.outcome === "second_factor")
         return {
@@ -101,7 +103,8 @@ export function staffSignInRoutes(
     async handle({ res }) {
       res.set("Cache-Control", "private, no-store");
       const session = res.locals.session;
-      if (!session || session.role !== "staff") return refuse(401, "staff.errors.notSignedIn");
+      if (!session || session.role !== "staff")
+        return refuse(401, "not_signed_in", "staff.errors.notSignedIn");
       return { status: 200, body: { user: session.user } };
     },
   });
@@ -121,7 +124,8 @@ export function staffSignInRoutes(
     async handle({ body, req, res }) {
       const result = await completeStaffSetup(deps, body, staff.adminEmailDomain);
       res.set("Cache-Control", "no-store");
-      if (result.outcome === "link_invalid") return refuse(400, "staff.setup.linkInvalid");
+      if (result.outcome === "link_invalid")
+        return refuse(400, "setup_link_invalid", "staff.setup.linkInvalid");
       if (result.outcome === "duplicate")
         throw new ValidationError([{ path: "email", message: "staff.setup.emailTaken" }]);
       if (result.outcome === "invalid_email")

@@ -176,22 +176,24 @@ describeEachBackend("the webhook API", (database) => {
         ["DELETE", `/api/admin/webhooks/${endpointId}`],
       ] as const;
     const callers = [
-      ["anonymous", undefined, 401, "Please sign in to the staff area."],
-      ["property owner", "owner", 401, "Please sign in to the staff area."],
+      ["anonymous", undefined, 401, "Please sign in to the staff area.", "not_signed_in"],
+      ["property owner", "owner", 401, "Please sign in to the staff area.", "not_signed_in"],
       [
         "staff who is not an admin",
         "clerk@castellum.test",
         403,
         "This account may not use the staff area.",
+        "not_admin",
       ],
       [
         "admin of another domain",
         "boss@other.test",
         403,
         "Only company-domain email addresses are authorized to access admin features.",
+        "access_denied",
       ],
     ] as const;
-    for (const [who, key, status, message] of callers)
+    for (const [who, key, status, message, code] of callers)
       it(`refuses the ${who} everywhere with ${status} and no data`, async () => {
         for (const [method, path, body] of endpoints()) {
           const answer = await staffCall(server().url, method, path, {
@@ -199,7 +201,7 @@ describeEachBackend("the webhook API", (database) => {
             body,
           });
           expect(answer.status, `${method} ${path}`).toBe(status);
-          expect(answer.body, `${method} ${path}`).toEqual({ message });
+          expect(answer.body, `${method} ${path}`).toEqual({ message, code });
         }
         const rows = await database().deps.db.select().from(webhookEndpoints);
         expect(rows.find((row) => row.id === endpointId)).toMatchObject({

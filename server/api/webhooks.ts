@@ -36,7 +36,7 @@ function originOf(url: string): string | null {
 }
 
 /** A malformed endpoint id in the path names no endpoint: 404. */
-const notFound = () => refuse(404, NOT_FOUND);
+const notFound = () => refuse(404, "endpoint_not_found", NOT_FOUND);
 
 /** The webhook calls (domain/webhooks/webhooks.contract.ts): company admins only. */
 export function webhookRoutes(

@@ -5,7 +5,7 @@ import { sendError } from "../api/errors.ts";
 /**
  * Guards every query-string key and value of a read (GET, HEAD), whatever reads it, against
  * text PostgreSQL cannot take as a parameter (a NUL, an unpaired surrogate), which made
- * searches a 500 and cut the CSV export short. The API and media answer 400 `{message}` in the
+ * searches a 500 and cut the CSV export short. The API and media answer 400 `{message, code}` in the
  * caller's language; a page redirects to the same address without those characters, so a
  * visitor still gets the page. Writes take their input from the body (server/api/body.ts
  * refuses the same text there); their query strings are left to the routes, as before.
@@ -19,7 +19,7 @@ export function storableQueryOnly() {
     if (params.every(([key, value]) => isStorableText(key) && isStorableText(value))) return next();
     const path = req.originalUrl.slice(0, at);
     if (path === "/api" || path.startsWith("/api/") || path.startsWith("/media/"))
-      return sendError(res, 400, UNSTORABLE_TEXT);
+      return sendError(res, 400, "unstorable_text", UNSTORABLE_TEXT);
     const cleaned = new URLSearchParams(
       params.map(([key, value]) => [toStorableText(key), toStorableText(value)]),
     );

@@ -18,9 +18,9 @@ export function sameOriginOnly(publicUrl: string) {
     const origin = req.get("origin");
     const ownOrigin = `${req.protocol}://${req.get("host")}`;
     if (origin && origin !== publicOrigin && origin !== ownOrigin)
-      return sendError(res, 403, "errors.crossOrigin");
+      return sendError(res, 403, "cross_origin", "errors.crossOrigin");
     if (!origin && req.get("sec-fetch-site") === "cross-site")
-      return sendError(res, 403, "errors.crossOrigin");
+      return sendError(res, 403, "cross_origin", "errors.crossOrigin");
     next();
   };
 }
@@ -38,13 +38,13 @@ export function rateLimit(store: RateLimitStore, rule: RateLimitRule, log: Logge
     } catch (error) {
       log.warn({ err: error, rule: rule.name }, "rate-limit store unavailable; request refused");
       res.setHeader("Retry-After", "5");
-      return sendError(res, 503, "errors.serviceUnavailable");
+      return sendError(res, 503, "limiter_unavailable", "errors.serviceUnavailable");
     }
     res.setHeader("RateLimit-Limit", String(decision.limit));
     res.setHeader("RateLimit-Remaining", String(decision.remaining));
     if (!decision.allowed) {
       res.setHeader("Retry-After", String(decision.retryAfterSeconds));
-      return sendError(res, 429, "errors.rateLimited", {
+      return sendError(res, 429, "rate_limited", "errors.rateLimited", {
         minutes: Math.ceil(decision.retryAfterSeconds / 60),
       });
     }

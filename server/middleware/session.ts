@@ -112,9 +112,10 @@ export function requireAdminApi(adminEmailDomain: string) {
     if (access !== "granted") {
       const status = access === "anonymous" ? 401 : 403;
       await recordAccessRefused(req, res, status);
-      if (access === "anonymous") return sendError(res, 401, "staff.errors.notSignedIn");
-      if (access === "not_admin") return sendError(res, 403, "staff.errors.notAdmin");
-      return sendError(res, 403, "staff.accessDenied.body");
+      if (access === "anonymous")
+        return sendError(res, 401, "not_signed_in", "staff.errors.notSignedIn");
+      if (access === "not_admin") return sendError(res, 403, "not_admin", "staff.errors.notAdmin");
+      return sendError(res, 403, "access_denied", "staff.accessDenied.body");
     }
     res.set("Cache-Control", "private, no-store");
     next();

@@ -118,7 +118,7 @@ export async function signInStageGate(req: Request, res: Response, next: NextFun
   if (!needsSession(operation)) return next();
   await recordStageRefused(req, res, step, redactedPathOf(req, res));
   res.set("Cache-Control", "private, no-store");
-  sendError(res, 401, "staff.errors.signInIncomplete");
+  sendError(res, 401, "sign_in_incomplete", "staff.errors.signInIncomplete");
 }
 
 /**

@@ -121,6 +121,7 @@ describe.runIf(BACKENDS.includes("postgres"))("database outage [postgres]", () =
     if (during.status === 503)
       expect(await during.json()).toEqual({
         message: translate("fr", "errors.serviceUnavailable"),
+        code: "service_unavailable",
       });
     const after = await fetch(`${apiUrl}/api/castles/${slug}?lang=fr`);
     expect(after.status).toBe(200);

@@ -1,6 +1,6 @@
 /**
  * What visitors see while the database cannot be reached: 503 with a message in their
- * language (JSON `{message}` on the API, a small page elsewhere) instead of a 500, and a
+ * language (JSON `{message, code}` on the API, a small page elsewhere) instead of a 500, and a
  * recovery without restart: the pool replaces dead connections by itself, and the page gate
  * below checks the database again before it answers 503 once more.
  */
@@ -96,7 +96,7 @@ export class DatabaseOutage {
 
   /**
    * Mount just before the /api error handler: a database outage is 503 with the translated
-   * message (the API's `{message}` shape) and Retry-After, logged as a warning, not a 500.
+   * message (the API's `{message, code}` shape) and Retry-After, logged as a warning, not a 500.
    */
   apiErrorHandler(): ErrorRequestHandler {
     return (error, req, res, next) => {
@@ -108,9 +108,10 @@ export class DatabaseOutage {
       );
       res.setHeader("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
       res.setHeader("Cache-Control", "no-store");
-      res
-        .status(503)
-        .json({ message: translate(res.locals.language as Language, "errors.serviceUnavailable") });
+      res.status(503).json({
+        message: translate(res.locals.language as Language, "errors.serviceUnavailable"),
+        code: "service_unavailable",
+      });
     };
   }
 

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import {
   CROSS_ORIGIN,
-  PASSWORD_AGAIN_LIMITS,
   defineOperation,
   error,
   invalid,
   JSON_BODY_ERRORS,
+  PASSWORD_AGAIN_LIMITS,
+  SIGNED_OUT,
   STAFF_SESSION,
 } from "../../api/operation.ts";
 
@@ -85,9 +86,9 @@ export const startTotpEnrolment = defineOperation({
       schema: TotpEnrolmentSchema,
     },
     400: invalid("Password missing or wrong (complete sessions), or malformed JSON"),
-    401: error(NO_SESSION),
-    403: error(CROSS_ORIGIN),
-    409: error("An authenticator app is already confirmed"),
+    401: error(NO_SESSION, SIGNED_OUT),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
+    409: error("An authenticator app is already confirmed", ["mfa_already_enrolled"]),
     ...JSON_BODY_ERRORS,
     ...PASSWORD_AGAIN_LIMITS,
   },
@@ -107,8 +108,8 @@ export const confirmTotpEnrolment = defineOperation({
   responses: {
     200: { description: "Confirmed: the recovery codes", schema: RecoveryCodesSchema },
     400: invalid("A wrong or malformed code, no enrolment started, or malformed JSON"),
-    401: error(NO_SESSION),
-    403: error(CROSS_ORIGIN),
+    401: error(NO_SESSION, SIGNED_OUT),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
   },
 });
@@ -130,11 +131,14 @@ export const completeSecondFactor = defineOperation({
       schema: z.object({ ok: z.literal(true) }),
     },
     400: invalid("A wrong code (the session stays, with fewer tries left), or malformed JSON"),
-    401: error("No session waiting for a second factor; or that was its last try and it ended"),
-    403: error(CROSS_ORIGIN),
+    401: error("No session waiting for a second factor; or that was its last try and it ended", [
+      ...SIGNED_OUT,
+      "mfa_session_ended",
+    ]),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
     ...JSON_BODY_ERRORS,
     429: {
-      ...error("Too many codes for this account"),
+      ...error("Too many codes for this account", ["too_many_attempts"]),
       headers: {
         "Retry-After": {
           description: "Seconds until the next try is counted",
@@ -142,7 +146,7 @@ export const completeSecondFactor = defineOperation({
         },
       },
     },
-    503: error("The limiter cannot be reached, so the code is refused"),
+    503: error("The limiter cannot be reached, so the code is refused", ["limiter_unavailable"]),
   },
 });
 
@@ -160,10 +164,10 @@ export const removeTotp = defineOperation({
   responses: {
     204: { description: "Removed" },
     400: invalid("Password missing or wrong, or malformed JSON"),
-    401: error(NO_SESSION),
-    403: error(CROSS_ORIGIN),
-    404: error("No authenticator app to remove"),
-    409: error("The second factor is required and this is the last one"),
+    401: error(NO_SESSION, SIGNED_OUT),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
+    404: error("No authenticator app to remove", ["not_found"]),
+    409: error("The second factor is required and this is the last one", ["last_factor"]),
     ...JSON_BODY_ERRORS,
     ...PASSWORD_AGAIN_LIMITS,
   },
@@ -182,9 +186,9 @@ export const regenerateRecoveryCodes = defineOperation({
   responses: {
     200: { description: "The new codes", schema: RecoveryCodesSchema },
     400: invalid("Password missing or wrong, or malformed JSON"),
-    401: error(NO_SESSION),
-    403: error(CROSS_ORIGIN),
-    409: error("The account has no second factor for codes to recover"),
+    401: error(NO_SESSION, SIGNED_OUT),
+    403: error(CROSS_ORIGIN, ["cross_origin"]),
+    409: error("The account has no second factor for codes to recover", ["no_factor"]),
     ...JSON_BODY_ERRORS,
     ...PASSWORD_AGAIN_LIMITS,
   },
@@ -200,7 +204,7 @@ export const getSecondFactors = defineOperation({
   security: STAFF_SESSION,
   responses: {
     200: { description: "The factors", schema: SecondFactorsSchema },
-    401: error(NO_SESSION),
+    401: error(NO_SESSION, SIGNED_OUT),
   },
 });
 
