@@ -8,23 +8,40 @@ import tseslint from "typescript-eslint";
  * (demo catalogue, site texts, demo art), then server/ and app/ on top. Only domain/ and db/
  * touch the database; nothing imports a layer above its own.
  */
+/** An import that climbs two folders or more names its folder instead (package.json "imports"). */
+const NO_CLIMBING = {
+  group: ["../../*"],
+  message:
+    "Import across folders by alias (#domain/…, #app/…, #server/…, #db/…), not a chain of ../.",
+};
 const DB_RULES = {
   patterns: [
+    NO_CLIMBING,
     {
-      group: ["**/domain/**", "**/content/**", "**/app/**", "**/server/**"],
+      group: [
+        "**/domain/**",
+        "#domain/*",
+        "**/content/**",
+        "#content/*",
+        "**/app/**",
+        "#app/*",
+        "**/server/**",
+        "#server/*",
+      ],
       message: "db/ is the bottom layer: schema, migrations and opening the database.",
     },
   ],
 };
 const DOMAIN_RULES = {
   patterns: [
+    NO_CLIMBING,
     {
       group: ["react", "react-dom", "react-dom/*", "react-router", "@react-router/*"],
       message: "domain/ never sees React or React Router.",
     },
     { group: ["express"], message: "domain/ never sees Request or Response." },
     {
-      group: ["**/app/**", "**/server/**", "**/content/**"],
+      group: ["**/app/**", "#app/*", "**/server/**", "#server/*", "**/content/**", "#content/*"],
       message:
         "domain/ depends on nothing above it: content comes in as data, demo art as a function (server/ wires both).",
     },
@@ -32,8 +49,9 @@ const DOMAIN_RULES = {
 };
 const CONTENT_RULES = {
   patterns: [
+    NO_CLIMBING,
     {
-      group: ["**/app/**", "**/server/**"],
+      group: ["**/app/**", "#app/*", "**/server/**", "#server/*"],
       message:
         "content/ (and its CLI) depends on domain/, db/ and i18n/ only; the database settings are in db/open-from-env.ts.",
     },
@@ -41,19 +59,24 @@ const CONTENT_RULES = {
 };
 const APP_RULES = {
   patterns: [
+    NO_CLIMBING,
     {
-      group: ["drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*", "**/db/**"],
+      group: ["drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*", "**/db/**", "#db/*"],
       message: "Pages call domain functions; only domain/ touches the database.",
     },
-    { group: ["express", "**/server/**"], message: "app/ does not depend on the Express adapter." },
     {
-      group: ["**/domain/deps.ts"],
+      group: ["express", "**/server/**", "#server/*"],
+      message: "app/ does not depend on the Express adapter.",
+    },
+    {
+      group: ["**/domain/deps.ts", "#domain/deps.ts"],
       message: "Loaders get the domain functions they need (app/context.ts), never the database.",
     },
   ],
 };
 const SERVER_RULES = {
   patterns: [
+    NO_CLIMBING,
     {
       group: ["drizzle-orm", "drizzle-orm/*"],
       message: "Routes call domain functions; queries live in domain/.",
@@ -131,6 +154,11 @@ export default tseslint.config(
     // This file is JavaScript outside the TypeScript program: no type information for it.
     files: ["**/*.js"],
     extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // Tests, benchmarks and scripts too; the layers below add their own rules to this one.
+    files: ["**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [NO_CLIMBING] }] },
   },
   {
     files: ["app/**/*.{ts,tsx}"],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { updateOwnerProperty, verifyOwnerEmail } from "../domain/owners/owners.contract.ts";
+import { updateOwnerProperty, verifyOwnerEmail } from "#domain/owners/owners.contract.ts";
 import { readAnswer } from "./api-client.ts";
 
 describe("readAnswer", () => {

@@ -8,7 +8,7 @@ import {
   type StatusOf,
   type SuccessStatusOf,
   ValidationErrorSchema,
-} from "../domain/api/operation.ts";
+} from "#domain/api/operation.ts";
 import type { z } from "zod";
 
 export type FieldError = z.output<typeof FieldIssueSchema>;

@@ -1,27 +1,27 @@
 import { createContext } from "react-router";
-import type { Message } from "../domain/conversation/messages.contract.ts";
-import type { WebhookEndpointView } from "../domain/webhooks/endpoints.ts";
-import type { BotCheckClientConfig } from "../domain/bot-check/config.ts";
-import type { EstateCalendarAnswer } from "../domain/calendar/calendar.contract.ts";
+import type { Message } from "#domain/conversation/messages.contract.ts";
+import type { WebhookEndpointView } from "#domain/webhooks/endpoints.ts";
+import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
+import type { EstateCalendarAnswer } from "#domain/calendar/calendar.contract.ts";
 import type { CalendarFeed } from "./components/calendar/feeds-api.ts";
-import type { CataloguePage, SearchInput } from "../domain/catalogue/read-properties.ts";
-import type { Property, PropertyImage } from "../domain/catalogue/property.ts";
-import type { Nights } from "../domain/calendar/nights.ts";
-import type { GuestRequestView } from "../domain/requests/intake/request-status.ts";
-import type { Language } from "../i18n/config.ts";
-import type { SignedIn } from "../domain/auth/sessions.ts";
-import type { StaffUser } from "../domain/staff/staff-user.ts";
-import type { UndeliveredMailList } from "../domain/mail/outbox-health.ts";
-import type { RequestKind } from "../domain/requests/options.ts";
-import type { InboxOverview, InboxPage, RequestDetail } from "../domain/staff/inbox.ts";
-import type { InboxFilter } from "../domain/staff/inbox.schema.ts";
-import type { EstateActor, OwnerPropertyDetails } from "../domain/owners/owner-property.ts";
-import type { StaffEstateRow } from "../domain/owners/revisions.ts";
-import type { StaffEstateRecord } from "../domain/staff/estates.ts";
+import type { CataloguePage, SearchInput } from "#domain/catalogue/read-properties.ts";
+import type { Property, PropertyImage } from "#domain/catalogue/property.ts";
+import type { Nights } from "#domain/calendar/nights.ts";
+import type { GuestRequestView } from "#domain/requests/intake/request-status.ts";
+import type { Language } from "#i18n/config.ts";
+import type { SignedIn } from "#domain/auth/sessions.ts";
+import type { StaffUser } from "#domain/staff/staff-user.ts";
+import type { UndeliveredMailList } from "#domain/mail/outbox-health.ts";
+import type { RequestKind } from "#domain/requests/options.ts";
+import type { InboxOverview, InboxPage, RequestDetail } from "#domain/staff/inbox.ts";
+import type { InboxFilter } from "#domain/staff/inbox.schema.ts";
+import type { EstateActor, OwnerPropertyDetails } from "#domain/owners/owner-property.ts";
+import type { StaffEstateRow } from "#domain/owners/revisions.ts";
+import type { StaffEstateRecord } from "#domain/staff/estates.ts";
 import type {
   SecurityEventItem,
   SecurityEventPageQuery,
-} from "../domain/security/security-log.contract.ts";
+} from "#domain/security/security-log.contract.ts";
 
 /**
  * What the public pages' loaders may do: the domain functions they need, bound to the database

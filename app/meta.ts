@@ -1,6 +1,6 @@
 import type { MetaDescriptor } from "react-router";
-import { SITE } from "../content/site.ts";
-import { DEFAULT_LANGUAGE, LANGUAGE_TAGS, LANGUAGES, type Language } from "../i18n/config.ts";
+import { SITE } from "#content/site.ts";
+import { DEFAULT_LANGUAGE, LANGUAGE_TAGS, LANGUAGES, type Language } from "#i18n/config.ts";
 
 interface RootData {
   language: Language;

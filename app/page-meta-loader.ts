@@ -1,5 +1,5 @@
-import type { Language } from "../i18n/config.ts";
-import { translate } from "../i18n/translate.ts";
+import type { Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 
 /** Title ("{page} | Castellum") and description of a content page, for its loader. */
 export function contentPageMeta(language: Language, titleKey: string, descriptionKey: string) {

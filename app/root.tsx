@@ -15,16 +15,16 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
-import { SITE } from "../content/site.ts";
-import { LANGUAGE_TAGS } from "../i18n/config.ts";
-import { createI18n } from "../i18n/instance.ts";
-import { messageAreasOf } from "../i18n/message-areas.ts";
-import { messagesFor } from "../i18n/resources.ts";
+import { SITE } from "#content/site.ts";
+import { LANGUAGE_TAGS } from "#i18n/config.ts";
+import { createI18n } from "#i18n/instance.ts";
+import { messageAreasOf } from "#i18n/message-areas.ts";
+import { messagesFor } from "#i18n/resources.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
 // The same file app.css's @font-face names (Vite emits one asset per file): preloaded below.
 import displayFontLatin from "@fontsource-variable/cormorant-garamond/files/cormorant-garamond-latin-wght-normal.woff2?url";
-import { translate } from "../i18n/translate.ts";
+import { translate } from "#i18n/translate.ts";
 import { cspNonceContext, publicPagesContext, requestInfoContext } from "./context.ts";
 import { shareImageOf } from "./share-image.ts";
 import { BookingPageSkeleton } from "./components/booking-skeleton.tsx";

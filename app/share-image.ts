@@ -1,5 +1,5 @@
-import type { PropertyImage } from "../domain/catalogue/property.ts";
-import { mediaUrl } from "../domain/media/media-url.ts";
+import type { PropertyImage } from "#domain/catalogue/property.ts";
+import { mediaUrl } from "#domain/media/media-url.ts";
 import type { ShareImage } from "./meta.ts";
 
 /** Link previews use the 1200 px JPEG: every crawler reads JPEG. */

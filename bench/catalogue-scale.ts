@@ -36,34 +36,34 @@ import vm from "node:vm";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
-import { type DatabaseHandle, openDatabase } from "../db/client.ts";
-import { properties } from "../db/schema/index.ts";
+import { type DatabaseHandle, openDatabase } from "#db/client.ts";
+import { properties } from "#db/schema/index.ts";
 import {
   CATALOGUE_PAGE_SIZE,
   CatalogueFilterSchema,
-} from "../domain/catalogue/catalogue-filter.schema.ts";
-import { FactsIndex } from "../domain/catalogue/facts-index.ts";
-import { fullTableReads, rowsRead, sequentialScans } from "../domain/catalogue/query-plans.ts";
+} from "#domain/catalogue/catalogue-filter.schema.ts";
+import { FactsIndex } from "#domain/catalogue/facts-index.ts";
+import { fullTableReads, rowsRead, sequentialScans } from "#domain/catalogue/query-plans.ts";
 import {
   explainSearchProperties,
   listProperties,
   listPropertiesBySlug,
   searchProperties,
-} from "../domain/catalogue/read-properties.ts";
-import type { Deps } from "../domain/deps.ts";
-import type { Language } from "../i18n/config.ts";
+} from "#domain/catalogue/read-properties.ts";
+import type { Deps } from "#domain/deps.ts";
+import type { Language } from "#i18n/config.ts";
 import {
   type GenerateCalendarsReport,
   generateCalendars,
-} from "../tests/factories/generated-calendars.ts";
+} from "#tests/factories/generated-calendars.ts";
 import {
   type GenerateCatalogueReport,
   generateCatalogue,
-} from "../tests/factories/generated-catalogue.ts";
-import { addDays } from "../domain/calendar/nights.ts";
-import { utcToday } from "../domain/requests/dates.ts";
-import { countQueries } from "../tests/setup/query-counter.ts";
-import { createExpressApp } from "../server/app.ts";
+} from "#tests/factories/generated-catalogue.ts";
+import { addDays } from "#domain/calendar/nights.ts";
+import { utcToday } from "#domain/requests/dates.ts";
+import { countQueries } from "#tests/setup/query-counter.ts";
+import { createExpressApp } from "#server/app.ts";
 import { ROOT } from "./servers.ts";
 
 export interface CatalogueBenchOptions {

@@ -35,9 +35,9 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import { createChallenge, solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import { validBookingRequest } from "../tests/setup/intake.ts";
-import { TestSmtpServer } from "../tests/setup/smtp.ts";
-import { REDIS_SERVER_PATH, type Topology, startTopology } from "../tests/topology/topology.ts";
+import { validBookingRequest } from "#tests/setup/intake.ts";
+import { TestSmtpServer } from "#tests/setup/smtp.ts";
+import { REDIS_SERVER_PATH, type Topology, startTopology } from "#tests/topology/topology.ts";
 import { ensureBuilds, ROOT } from "./servers.ts";
 
 const QUICK = process.argv.includes("--quick");

@@ -14,9 +14,9 @@ import autocannon from "autocannon";
 import { createChallenge, solveChallenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import pg from "pg";
-import { openDatabase } from "../db/client.ts";
-import { guestRequests } from "../db/schema/index.ts";
-import { validBookingRequest } from "../tests/setup/intake.ts";
+import { openDatabase } from "#db/client.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import { validBookingRequest } from "#tests/setup/intake.ts";
 import { ensureBuilds, startCastellum } from "./servers.ts";
 
 const REQUESTS = Number(process.env.BENCH_INTAKE_REQUESTS ?? 2000);

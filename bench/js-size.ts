@@ -3,7 +3,7 @@
  * HTML asks for, gzipped, beside the blank page of the same stack.
  */
 import { gzipSync } from "node:zlib";
-import { PUBLIC_PAGES } from "../content/site.ts";
+import { PUBLIC_PAGES } from "#content/site.ts";
 import { ensureBuilds, startBlank, startCastellum } from "./servers.ts";
 
 async function firstLoadJs(

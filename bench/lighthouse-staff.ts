@@ -9,8 +9,8 @@ import { join } from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
-import { openDatabase } from "../db/client.ts";
-import { createStaffAccount } from "../domain/staff/accounts.ts";
+import { openDatabase } from "#db/client.ts";
+import { createStaffAccount } from "#domain/staff/accounts.ts";
 import { CHROME_FLAGS } from "./lighthouse.ts";
 import { ensureBuilds, ROOT, startCastellum } from "./servers.ts";
 

@@ -8,7 +8,7 @@
  */
 import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
-import { PUBLIC_PAGES } from "../content/site.ts";
+import { PUBLIC_PAGES } from "#content/site.ts";
 import { ensureBuilds, startBlank, startCastellum } from "./servers.ts";
 
 export const CHROME_FLAGS = [

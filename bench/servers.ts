@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../tests/e2e/server.ts";
+import { freePort } from "#tests/e2e/server.ts";
 
 export const ROOT = join(import.meta.dirname, "..");
 

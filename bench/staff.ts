@@ -21,12 +21,12 @@ import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
-import { loadPropertyContent } from "../content/load-properties.ts";
-import { type Database, type DatabaseBackend, openDatabase } from "../db/client.ts";
-import { guestRequests } from "../db/schema/index.ts";
-import { slugify } from "../domain/catalogue/slug.ts";
-import type { Deps } from "../domain/deps.ts";
-import { hashStatusToken } from "../domain/requests/intake/reference.ts";
+import { loadPropertyContent } from "#content/load-properties.ts";
+import { type Database, type DatabaseBackend, openDatabase } from "#db/client.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import { slugify } from "#domain/catalogue/slug.ts";
+import type { Deps } from "#domain/deps.ts";
+import { hashStatusToken } from "#domain/requests/intake/reference.ts";
 import {
   AMENITY_KEYS,
   BOOKING_TYPES,
@@ -44,19 +44,19 @@ import {
   type RequestStatus,
   statusesOf,
   TITLES,
-} from "../domain/requests/options.ts";
-import { hashPassword, verifyPassword } from "../domain/staff/passwords.ts";
-import { STAFF_COLLECTIONS } from "../domain/staff/collections.ts";
-import { createExpressApp } from "../server/app.ts";
-import { createServices } from "../server/services.ts";
-import { listenOnFreePort } from "../tests/setup/http.ts";
+} from "#domain/requests/options.ts";
+import { hashPassword, verifyPassword } from "#domain/staff/passwords.ts";
+import { STAFF_COLLECTIONS } from "#domain/staff/collections.ts";
+import { createExpressApp } from "#server/app.ts";
+import { createServices } from "#server/services.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
 import {
   testServicesEnv,
   validBookingRequest,
   validMembership,
   validPropertyBooking,
-} from "../tests/setup/intake.ts";
-import { createTestStaff, signIn, STAFF_PASSWORD } from "../tests/setup/staff.ts";
+} from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, STAFF_PASSWORD } from "#tests/setup/staff.ts";
 import { ROOT } from "./servers.ts";
 
 function sizeFromEnv(name: string, fallback: number): number {

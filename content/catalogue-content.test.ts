@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { slugify } from "../domain/catalogue/slug.ts";
+import { slugify } from "#domain/catalogue/slug.ts";
 import { loadPropertyContent } from "./load-properties.ts";
 import { REGIONS } from "./property-content.schema.ts";
 

@@ -7,15 +7,15 @@ import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pino from "pino";
-import { DatabaseBusyError } from "../db/client.ts";
+import { DatabaseBusyError } from "#db/client.ts";
 import {
   DatabaseEnvError,
   loadDotEnv,
   openDatabaseFromEnv,
   parseDatabaseEnv,
-} from "../db/open-from-env.ts";
-import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
-import { createStaffAccount } from "../domain/staff/accounts.ts";
+} from "#db/open-from-env.ts";
+import { seedCatalogue } from "#domain/catalogue/seed-catalogue.ts";
+import { createStaffAccount } from "#domain/staff/accounts.ts";
 import { loadPropertyContent } from "./load-properties.ts";
 
 const { values } = parseArgs({ options: { "demo-admin": { type: "boolean", default: false } } });

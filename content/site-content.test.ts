@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { tokenomicsFigures } from "../domain/tokenomics/figures.ts";
-import { LANGUAGES } from "../i18n/config.ts";
+import { tokenomicsFigures } from "#domain/tokenomics/figures.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { FAQ, fillPlaceholders, WHITEPAPER } from "./site-content.ts";
 
 describe("site content", () => {

@@ -1,4 +1,4 @@
-import type { Language } from "../i18n/config.ts";
+import type { Language } from "#i18n/config.ts";
 import faqJson from "./faq.json" with { type: "json" };
 import homeJson from "./home.json" with { type: "json" };
 import roadmapJson from "./roadmap.json" with { type: "json" };

@@ -1,4 +1,4 @@
-import { BRAND } from "../i18n/config.ts";
+import { BRAND } from "#i18n/config.ts";
 
 /**
  * One site configuration for the brand and the external links (decisions.md: not scattered

@@ -9,8 +9,8 @@ import type {
   SalePhaseKey,
   StakingTierKey,
   UseOfFundsKey,
-} from "../domain/tokenomics/token-terms.ts";
-import type { Language } from "../i18n/config.ts";
+} from "#domain/tokenomics/token-terms.ts";
+import type { Language } from "#i18n/config.ts";
 
 /** A display string in each of the four interface languages. */
 export type Translated = Readonly<Record<Language, string>>;

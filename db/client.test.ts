@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BACKENDS, openTestDatabase } from "../tests/setup/database.ts";
+import { BACKENDS, openTestDatabase } from "#tests/setup/database.ts";
 import { withTransaction } from "./client.ts";
 
 /**

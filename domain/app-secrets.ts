@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { appSecrets } from "../db/schema/index.ts";
+import { appSecrets } from "#db/schema/index.ts";
 import type { Deps } from "./deps.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Database } from "../db/client.ts";
+import type { Database } from "#db/client.ts";
 import type { Clock } from "./clock.ts";
 import type { FactsIndex } from "./catalogue/facts-index.ts";
 import type { PasswordCost } from "./staff/passwords.ts";

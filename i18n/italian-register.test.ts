@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import * as tokenomics from "../content/tokenomics.ts";
+import * as tokenomics from "#content/tokenomics.ts";
 
 /**
  * Italian addresses the reader formally (Lei, decisions: a luxury service), everywhere: the

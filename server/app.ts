@@ -13,63 +13,63 @@ import {
   signInStepContext,
   type StaffPages,
   staffPagesContext,
-} from "../app/context.ts";
+} from "#app/context.ts";
 import {
   getFeaturedImage,
   getProperty,
   listPropertiesBySlug,
   searchProperties,
-} from "../domain/catalogue/read-properties.ts";
-import { findRequestByStatusToken } from "../domain/requests/intake/request-status.ts";
-import { readThreadByStatusToken } from "../domain/conversation/messages.ts";
-import { readUnavailableNights } from "../domain/calendar/availability.ts";
-import { listUndeliveredMail } from "../domain/mail/outbox-health.ts";
-import { listWebhooks } from "../domain/webhooks/endpoints.ts";
+} from "#domain/catalogue/read-properties.ts";
+import { findRequestByStatusToken } from "#domain/requests/intake/request-status.ts";
+import { readThreadByStatusToken } from "#domain/conversation/messages.ts";
+import { readUnavailableNights } from "#domain/calendar/availability.ts";
+import { listUndeliveredMail } from "#domain/mail/outbox-health.ts";
+import { listWebhooks } from "#domain/webhooks/endpoints.ts";
 import {
   countInboxByStatus,
   getInboxOverview,
   getRequestDetail,
   listBookedEstateChoices,
   listInbox,
-} from "../domain/staff/inbox.ts";
-import { isSetupTokenUsable } from "../domain/staff/setup.ts";
-import { nameEstates } from "../domain/staff/estate-names.ts";
+} from "#domain/staff/inbox.ts";
+import { isSetupTokenUsable } from "#domain/staff/setup.ts";
+import { nameEstates } from "#domain/staff/estate-names.ts";
 import { staffSignInRoutes } from "./api/staff-sign-in.ts";
 import { inboxRoutes } from "./api/inbox.ts";
 import { staffMfaRoutes } from "./api/staff-mfa.ts";
-import { describeFactors, secondFactorMethods } from "../domain/staff/mfa/second-factor.ts";
+import { describeFactors, secondFactorMethods } from "#domain/staff/mfa/second-factor.ts";
 import { accountRoutes } from "./api/accounts.ts";
 import { passkeyRoutes } from "./api/passkeys.ts";
 import { staffEstateRoutes } from "./api/staff-estates.ts";
 import { calendarRoutes } from "./api/calendar.ts";
-import { readEstateCalendar } from "../domain/calendar/estate-calendar.ts";
-import { calendarExportUrl } from "../domain/calendar/ical-export.ts";
-import { listCalendarFeeds } from "../domain/calendar/feeds.ts";
-import { CalendarFeedSchema } from "../domain/calendar/feeds.contract.ts";
+import { readEstateCalendar } from "#domain/calendar/estate-calendar.ts";
+import { calendarExportUrl } from "#domain/calendar/ical-export.ts";
+import { listCalendarFeeds } from "#domain/calendar/feeds.ts";
+import { CalendarFeedSchema } from "#domain/calendar/feeds.contract.ts";
 import { calendarFeedRoutes } from "./api/calendar-feeds.ts";
 import { webhookRoutes } from "./api/webhooks.ts";
 import { securityLogRoutes } from "./api/security-log.ts";
-import { listSecurityEvents } from "../domain/security/read-security-log.ts";
-import { listEstatesForStaff } from "../domain/owners/revisions.ts";
-import { getEstateForStaff } from "../domain/staff/estates.ts";
-import { ESTATE_PAGE_SIZE } from "../domain/staff/estates.schema.ts";
+import { listSecurityEvents } from "#domain/security/read-security-log.ts";
+import { listEstatesForStaff } from "#domain/owners/revisions.ts";
+import { getEstateForStaff } from "#domain/staff/estates.ts";
+import { ESTATE_PAGE_SIZE } from "#domain/staff/estates.schema.ts";
 import { ownerRequestRoutes } from "./api/owner-requests.ts";
-import { rememberOwnerLanguage } from "../domain/owners/owner-requests.ts";
+import { rememberOwnerLanguage } from "#domain/owners/owner-requests.ts";
 import { ownerRoutes, PROOF_COOKIE } from "./api/owners.ts";
 import { ownerUploadRoutes } from "./api/owner-uploads.ts";
-import { getOwnerPropertyDetails, resolveEstate } from "../domain/owners/estates.ts";
-import { DomainError, NoClaimedEstateError } from "../domain/errors.ts";
+import { getOwnerPropertyDetails, resolveEstate } from "#domain/owners/estates.ts";
+import { DomainError, NoClaimedEstateError } from "#domain/errors.ts";
 import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
 import { signInStagePageGate, signInStepOfPage } from "./middleware/sign-in-stage.ts";
 import type { CriticalCss } from "./critical-css.ts";
 import type { StaffServices } from "./services.ts";
-import type { Deps } from "../domain/deps.ts";
+import type { Deps } from "#domain/deps.ts";
 import { z } from "zod";
 import type { Env } from "./env.ts";
 import { catalogueRoutes } from "./api/catalogue.ts";
 import { apiErrorHandler, apiNotFound } from "./api/errors.ts";
 import { mediaRoutes } from "./api/media.ts";
-import { DEMO_ARTWORK } from "../content/demo-art/demo-artwork.ts";
+import { DEMO_ARTWORK } from "#content/demo-art/demo-artwork.ts";
 import { openApiRoutes } from "./api/openapi.ts";
 import { requestRoutes } from "./api/requests.ts";
 import { seoRoutes } from "./api/seo.ts";
@@ -85,7 +85,7 @@ import {
 import { requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import type { Services } from "./services.ts";
-import { clientBotCheckConfig } from "../domain/bot-check/config.ts";
+import { clientBotCheckConfig } from "#domain/bot-check/config.ts";
 import type { Ops } from "./ops/ops.ts";
 
 /** Old addresses of the castle network; all answer 301 to the canonical /castles. */

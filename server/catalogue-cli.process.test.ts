@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../db/client.ts";
-import { parseCatalogueCsv, csvFieldName } from "../domain/catalogue/catalogue-csv.ts";
-import { validateCatalogue } from "../domain/catalogue/property-content.schema.ts";
-import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
-import { spawnCli } from "../tests/setup/cli.ts";
-import { DEMO_CATALOGUE } from "../tests/setup/database.ts";
+import { openDatabase } from "#db/client.ts";
+import { parseCatalogueCsv, csvFieldName } from "#domain/catalogue/catalogue-csv.ts";
+import { validateCatalogue } from "#domain/catalogue/property-content.schema.ts";
+import { seedCatalogue } from "#domain/catalogue/seed-catalogue.ts";
+import { spawnCli } from "#tests/setup/cli.ts";
+import { DEMO_CATALOGUE } from "#tests/setup/database.ts";
 
 const CLI = join(import.meta.dirname, "catalogue-cli.ts");
 

@@ -8,21 +8,21 @@ import {
   propertyFieldEdits,
   propertyTranslations,
   securityEvents,
-} from "../db/schema/index.ts";
+} from "#db/schema/index.ts";
 import {
   csvFieldName,
   formatCatalogueCsv,
   parseCatalogueCsv,
-} from "../domain/catalogue/catalogue-csv.ts";
-import { exportCatalogue } from "../domain/catalogue/export-catalogue.ts";
+} from "#domain/catalogue/catalogue-csv.ts";
+import { exportCatalogue } from "#domain/catalogue/export-catalogue.ts";
 import {
   type PropertyContent,
   validateCatalogue,
-} from "../domain/catalogue/property-content.schema.ts";
-import type { Deps } from "../domain/deps.ts";
-import { runInProcess } from "../tests/setup/cli.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../tests/setup/database.ts";
-import { demoEstate } from "../tests/factories/demo-estates.ts";
+} from "#domain/catalogue/property-content.schema.ts";
+import type { Deps } from "#domain/deps.ts";
+import { runInProcess } from "#tests/setup/cli.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
 import { runCatalogueCli } from "./catalogue-cli.ts";
 
 const GORDON = demoEstate("gordon-castle");

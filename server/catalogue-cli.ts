@@ -14,23 +14,23 @@ import { extname, resolve } from "node:path";
 import type { WriteStream } from "node:tty";
 import { inspect, parseArgs } from "node:util";
 import pino from "pino";
-import { DatabaseBusyError, type DatabaseHandle } from "../db/client.ts";
-import { type DatabaseEnv, loadDotEnv, openDatabaseFromEnv } from "../db/open-from-env.ts";
+import { DatabaseBusyError, type DatabaseHandle } from "#db/client.ts";
+import { type DatabaseEnv, loadDotEnv, openDatabaseFromEnv } from "#db/open-from-env.ts";
 import {
   csvFieldName,
   formatCatalogueCsv,
   parseCatalogueCsv,
-} from "../domain/catalogue/catalogue-csv.ts";
-import { recordSecurityEvent } from "../domain/security/security-log.ts";
-import { exportCatalogue } from "../domain/catalogue/export-catalogue.ts";
+} from "#domain/catalogue/catalogue-csv.ts";
+import { recordSecurityEvent } from "#domain/security/security-log.ts";
+import { exportCatalogue } from "#domain/catalogue/export-catalogue.ts";
 import {
   type CatalogueEntry,
   type CatalogueProblem,
   jsonFieldName,
   validateCatalogue,
-} from "../domain/catalogue/property-content.schema.ts";
-import { type SeedReport, seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
-import type { Deps } from "../domain/deps.ts";
+} from "#domain/catalogue/property-content.schema.ts";
+import { type SeedReport, seedCatalogue } from "#domain/catalogue/seed-catalogue.ts";
+import type { Deps } from "#domain/deps.ts";
 import { EnvError, parseEnv } from "./env.ts";
 
 const USAGE = `Usage: npm run catalogue -- <command>

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from "node:fs";
-import type { Clock } from "../domain/clock.ts";
+import type { Clock } from "#domain/clock.ts";
 
 /**
  * A clock browser journeys move (CLOCK_OFFSET_FILE): the system time plus the offset that the

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestLogger } from "../tests/setup/error-log.ts";
+import { createTestLogger } from "#tests/setup/error-log.ts";
 import { createCriticalCss, type CriticalCss, shapeOf } from "./critical-css.ts";
 
 const FALLBACK_FACE =

@@ -1,13 +1,13 @@
 import { join } from "node:path";
-import { loadPropertyContent } from "../content/load-properties.ts";
-import type { DatabaseHandle } from "../db/client.ts";
-import { openDatabaseFromEnv } from "../db/open-from-env.ts";
+import { loadPropertyContent } from "#content/load-properties.ts";
+import type { DatabaseHandle } from "#db/client.ts";
+import { openDatabaseFromEnv } from "#db/open-from-env.ts";
 import {
   isCatalogueEmpty,
   refreshSearchDocuments,
   seedCatalogue,
-} from "../domain/catalogue/seed-catalogue.ts";
-import type { Deps } from "../domain/deps.ts";
+} from "#domain/catalogue/seed-catalogue.ts";
+import type { Deps } from "#domain/deps.ts";
 import { fileOffsetClock } from "./clock-file.ts";
 import type { Env } from "./env.ts";
 import { createLogger } from "./logger.ts";

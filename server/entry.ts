@@ -8,7 +8,7 @@ import { createExpressApp } from "./app.ts";
 import { createDeps } from "./deps.ts";
 import type { Env } from "./env.ts";
 import { createServices } from "./services.ts";
-import { issueSetupToken } from "../domain/staff/setup.ts";
+import { issueSetupToken } from "#domain/staff/setup.ts";
 import { createOps } from "./ops/ops.ts";
 import { createCriticalCss } from "./critical-css.ts";
 

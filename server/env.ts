@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
-import { DATABASE_ENV_SHAPE } from "../db/open-from-env.ts";
+import { DATABASE_ENV_SHAPE } from "#db/open-from-env.ts";
 
 const booleanFlag = z
   .enum(["true", "false", "1", "0"])

@@ -1,9 +1,9 @@
 import { expect, it } from "vitest";
-import { propertyClaims } from "../db/schema/index.ts";
-import { createSession } from "../domain/auth/sessions.ts";
-import { describeEachBackend } from "../tests/setup/database.ts";
-import { servePages } from "../tests/setup/pages.ts";
-import { rawRequest } from "../tests/setup/raw-http.ts";
+import { propertyClaims } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { servePages } from "#tests/setup/pages.ts";
+import { rawRequest } from "#tests/setup/raw-http.ts";
 
 const GORDON = { id: 15, name: "Gordon Castle", email: "estate-office@gordon-castle.example" };
 

@@ -1,23 +1,23 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, expect, it, vi } from "vitest";
-import routes from "../app/routes.ts";
-import { routePaths } from "../tests/setup/route-paths.ts";
-import { mailOutbox } from "../db/schema/index.ts";
+import routes from "#app/routes.ts";
+import { routePaths } from "#tests/setup/route-paths.ts";
+import { mailOutbox } from "#db/schema/index.ts";
 import { API_OPERATIONS } from "./api/operations.ts";
-import { describeEachBackend } from "../tests/setup/database.ts";
-import { demoEstate } from "../tests/factories/demo-estates.ts";
-import { generateCatalogue } from "../tests/factories/generated-catalogue.ts";
-import { insertCalendarRequest, nightsAt, calendarBase } from "../tests/factories/calendar.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
+import { generateCatalogue } from "#tests/factories/generated-catalogue.ts";
+import { insertCalendarRequest, nightsAt, calendarBase } from "#tests/factories/calendar.ts";
 import {
   isoDate,
   solveBotCheck,
   validBookingRequest,
   validMembership,
   validPropertyBooking,
-} from "../tests/setup/intake.ts";
-import { servePages } from "../tests/setup/pages.ts";
-import { countQueries, type QueryCounter } from "../tests/setup/query-counter.ts";
-import { createTestStaff, signIn, staffCall } from "../tests/setup/staff.ts";
+} from "#tests/setup/intake.ts";
+import { servePages } from "#tests/setup/pages.ts";
+import { countQueries, type QueryCounter } from "#tests/setup/query-counter.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
 /**
  * Queries on a budget: the SQL statements each public page, public call and staff

@@ -5,29 +5,29 @@ import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { openDatabase } from "../db/client.ts";
+import { openDatabase } from "#db/client.ts";
 import {
   type CatalogueChange,
   listenForCatalogueChanges,
   notifyCatalogueChanged,
-} from "../domain/catalogue/catalogue-changes.ts";
-import { seedCatalogue } from "../domain/catalogue/seed-catalogue.ts";
-import type { Deps } from "../domain/deps.ts";
-import { updateEstateField } from "../domain/owners/edits.ts";
+} from "#domain/catalogue/catalogue-changes.ts";
+import { seedCatalogue } from "#domain/catalogue/seed-catalogue.ts";
+import type { Deps } from "#domain/deps.ts";
+import { updateEstateField } from "#domain/owners/edits.ts";
 import {
   BACKENDS,
   DEMO_CATALOGUE,
   describeEachBackend,
   openTestDatabase,
-} from "../tests/setup/database.ts";
-import { createTestLogger } from "../tests/setup/error-log.ts";
-import { listenOnFreePort } from "../tests/setup/http.ts";
-import { testServicesEnv } from "../tests/setup/intake.ts";
-import { loadPages, type PageServer } from "../tests/setup/pages.ts";
-import { countQueries, type QueryCounter } from "../tests/setup/query-counter.ts";
-import { rawRequest } from "../tests/setup/raw-http.ts";
-import { createTestStaff, signIn } from "../tests/setup/staff.ts";
-import { demoEstate } from "../tests/factories/demo-estates.ts";
+} from "#tests/setup/database.ts";
+import { createTestLogger } from "#tests/setup/error-log.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
+import { testServicesEnv } from "#tests/setup/intake.ts";
+import { loadPages, type PageServer } from "#tests/setup/pages.ts";
+import { countQueries, type QueryCounter } from "#tests/setup/query-counter.ts";
+import { rawRequest } from "#tests/setup/raw-http.ts";
+import { createTestStaff, signIn } from "#tests/setup/staff.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
 import { createExpressApp } from "./app.ts";
 import type { ResponseCache } from "./middleware/response-cache.ts";
 import { createServices, type Services } from "./services.ts";

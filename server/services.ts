@@ -1,54 +1,54 @@
 import {
   DEFAULT_SECOND_STEP_LIMITS,
   type SecondStepLimits,
-} from "../domain/staff/mfa/second-factor.ts";
+} from "#domain/staff/mfa/second-factor.ts";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { getOrCreateSecret } from "../domain/app-secrets.ts";
-import { purgeExpiredBotTokens } from "../domain/bot-check/bot-check.ts";
-import type { BotCheckConfig } from "../domain/bot-check/config.ts";
-import type { Deps } from "../domain/deps.ts";
-import { purgeExpiredIdempotencyKeys } from "../domain/requests/intake/idempotency.ts";
-import type { IntakeConfig } from "../domain/requests/intake/submit-request.ts";
-import { type MailWorker, startMailWorker } from "../domain/mail/mail-outbox.ts";
-import { createMailTransport } from "../domain/mail/transport.ts";
+import { getOrCreateSecret } from "#domain/app-secrets.ts";
+import { purgeExpiredBotTokens } from "#domain/bot-check/bot-check.ts";
+import type { BotCheckConfig } from "#domain/bot-check/config.ts";
+import type { Deps } from "#domain/deps.ts";
+import { purgeExpiredIdempotencyKeys } from "#domain/requests/intake/idempotency.ts";
+import type { IntakeConfig } from "#domain/requests/intake/submit-request.ts";
+import { type MailWorker, startMailWorker } from "#domain/mail/mail-outbox.ts";
+import { createMailTransport } from "#domain/mail/transport.ts";
 import {
   createMemoryRateLimitStore,
   createRedisRateLimitStore,
   type RateLimitRule,
   type RateLimitStore,
-} from "../domain/rate-limit/rate-limiter.ts";
-import { purgeExpiredSessions } from "../domain/auth/sessions.ts";
-import { createFallbackRateLimitStore } from "../domain/rate-limit/fallback-store.ts";
+} from "#domain/rate-limit/rate-limiter.ts";
+import { purgeExpiredSessions } from "#domain/auth/sessions.ts";
+import { createFallbackRateLimitStore } from "#domain/rate-limit/fallback-store.ts";
 import {
   createDatabaseRateLimitStore,
   purgeExpiredRateLimitCounters,
-} from "../domain/rate-limit/database-store.ts";
-import type { LoginLimits } from "../domain/staff/login.ts";
+} from "#domain/rate-limit/database-store.ts";
+import type { LoginLimits } from "#domain/staff/login.ts";
 import type { Env } from "./env.ts";
 import {
   DEFAULT_OWNER_CODE_LIMITS,
   type OwnerCodeLimits,
   purgeOldOwnerCodeFailures,
-} from "../domain/owners/verification.ts";
-import { listenForCatalogueChanges } from "../domain/catalogue/catalogue-changes.ts";
-import { FactsIndex } from "../domain/catalogue/facts-index.ts";
+} from "#domain/owners/verification.ts";
+import { listenForCatalogueChanges } from "#domain/catalogue/catalogue-changes.ts";
+import { FactsIndex } from "#domain/catalogue/facts-index.ts";
 import { ResponseCache } from "./middleware/response-cache.ts";
-import { startLifecycleJob } from "../domain/requests/lifecycle.ts";
-import { JobRunner } from "../domain/jobs/job-runner.ts";
-import type { PolledWorker } from "../domain/jobs/polled-worker.ts";
-import { startSecurityLogRetention } from "../domain/security/retention.ts";
+import { startLifecycleJob } from "#domain/requests/lifecycle.ts";
+import { JobRunner } from "#domain/jobs/job-runner.ts";
+import type { PolledWorker } from "#domain/jobs/polled-worker.ts";
+import { startSecurityLogRetention } from "#domain/security/retention.ts";
 import {
   DEFAULT_WEBHOOK_RETRY,
   startWebhookWorker,
   type WebhookConfig,
   type WebhookWorker,
-} from "../domain/webhooks/dispatch.ts";
+} from "#domain/webhooks/dispatch.ts";
 import {
   type FeedSyncConfig,
   type FeedSyncWorker,
   startFeedSyncWorker,
-} from "../domain/calendar/feed-sync.ts";
+} from "#domain/calendar/feed-sync.ts";
 
 export type ServicesEnv = Pick<
   Env,

@@ -1,14 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import routes from "../app/routes.ts";
-import { propertyClaims, securityEvents } from "../db/schema/index.ts";
-import { createSession, type SessionStage } from "../domain/auth/sessions.ts";
-import type { Operation } from "../domain/api/operation.ts";
-import { translate } from "../i18n/translate.ts";
-import { describeEachBackend } from "../tests/setup/database.ts";
-import { servePages } from "../tests/setup/pages.ts";
-import { routePaths } from "../tests/setup/route-paths.ts";
-import { createTestStaff } from "../tests/setup/staff.ts";
+import routes from "#app/routes.ts";
+import { propertyClaims, securityEvents } from "#db/schema/index.ts";
+import { createSession, type SessionStage } from "#domain/auth/sessions.ts";
+import type { Operation } from "#domain/api/operation.ts";
+import { translate } from "#i18n/translate.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { servePages } from "#tests/setup/pages.ts";
+import { routePaths } from "#tests/setup/route-paths.ts";
+import { createTestStaff } from "#tests/setup/staff.ts";
 import { API_OPERATIONS } from "./api/operations.ts";
 import { SIGN_IN_STEP_OPERATIONS, SIGN_IN_STEP_PAGES } from "./middleware/sign-in-stage.ts";
 

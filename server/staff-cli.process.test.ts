@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../db/client.ts";
-import { findStaffByEmail } from "../domain/staff/accounts.ts";
-import { verifyPassword } from "../domain/staff/passwords.ts";
-import { spawnCli } from "../tests/setup/cli.ts";
-import { STAFF_PASSWORD } from "../tests/setup/staff.ts";
+import { openDatabase } from "#db/client.ts";
+import { findStaffByEmail } from "#domain/staff/accounts.ts";
+import { verifyPassword } from "#domain/staff/passwords.ts";
+import { spawnCli } from "#tests/setup/cli.ts";
+import { STAFF_PASSWORD } from "#tests/setup/staff.ts";
 
 const CLI = join(import.meta.dirname, "staff-cli.ts");
 const SEED = join(import.meta.dirname, "../content/seed-cli.ts");

@@ -1,9 +1,9 @@
 import { expect, it } from "vitest";
-import { findStaffByEmail } from "../domain/staff/accounts.ts";
-import { verifyPassword } from "../domain/staff/passwords.ts";
-import { runInProcess } from "../tests/setup/cli.ts";
-import { describeEachBackend } from "../tests/setup/database.ts";
-import { STAFF_PASSWORD } from "../tests/setup/staff.ts";
+import { findStaffByEmail } from "#domain/staff/accounts.ts";
+import { verifyPassword } from "#domain/staff/passwords.ts";
+import { runInProcess } from "#tests/setup/cli.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { STAFF_PASSWORD } from "#tests/setup/staff.ts";
 import { runStaffCli } from "./staff-cli.ts";
 
 // Each command runs in this process on the suite's database; staff-cli.process.test.ts runs

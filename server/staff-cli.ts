@@ -12,21 +12,21 @@
 import type { ReadStream } from "node:tty";
 import { inspect, parseArgs } from "node:util";
 import pino from "pino";
-import { DatabaseBusyError, type DatabaseHandle } from "../db/client.ts";
-import { type DatabaseEnv, loadDotEnv, openDatabaseFromEnv } from "../db/open-from-env.ts";
-import { listStaffSessions, revokeStaffSessions } from "../domain/auth/sessions.ts";
+import { DatabaseBusyError, type DatabaseHandle } from "#db/client.ts";
+import { type DatabaseEnv, loadDotEnv, openDatabaseFromEnv } from "#db/open-from-env.ts";
+import { listStaffSessions, revokeStaffSessions } from "#domain/auth/sessions.ts";
 import {
   createStaffAccount,
   findStaffByEmail,
   listStaffAccounts,
   resetStaffPassword,
   setStaffDisabled,
-} from "../domain/staff/accounts.ts";
-import { resetStaffMfa } from "../domain/staff/mfa/second-factor.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../domain/staff/passwords.ts";
-import { isLastAdminRefusal } from "../domain/staff/manage-accounts.ts";
-import { isCompanyEmail } from "../domain/staff/staff-user.ts";
-import { isLanguage } from "../i18n/config.ts";
+} from "#domain/staff/accounts.ts";
+import { resetStaffMfa } from "#domain/staff/mfa/second-factor.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "#domain/staff/passwords.ts";
+import { isLastAdminRefusal } from "#domain/staff/manage-accounts.ts";
+import { isCompanyEmail } from "#domain/staff/staff-user.ts";
+import { isLanguage } from "#i18n/config.ts";
 import { parseEnv } from "./env.ts";
 
 const USAGE = `Usage: npm run staff -- <command>

@@ -1,14 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { beforeAll, expect, it } from "vitest";
-import { guestRequests } from "../db/schema/index.ts";
-import { hashStatusToken, makeReference, makeStatusToken } from "../domain/requests/intake/reference.ts";
-import { nameEstates } from "../domain/staff/estate-names.ts";
-import { translate } from "../i18n/translate.ts";
-import type { RequestKind } from "../domain/requests/options.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../tests/setup/database.ts";
-import { servePages } from "../tests/setup/pages.ts";
-import { createTestStaff, signIn } from "../tests/setup/staff.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import {
+  hashStatusToken,
+  makeReference,
+  makeStatusToken,
+} from "#domain/requests/intake/reference.ts";
+import { nameEstates } from "#domain/staff/estate-names.ts";
+import { translate } from "#i18n/translate.ts";
+import type { RequestKind } from "#domain/requests/options.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { servePages } from "#tests/setup/pages.ts";
+import { createTestStaff, signIn } from "#tests/setup/staff.ts";
 
 // An estate whose French and Chinese names differ, so a name in the wrong language shows.
 const [BOOKED] = DEMO_CATALOGUE.filter(

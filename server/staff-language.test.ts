@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { staffUsers } from "../db/schema/index.ts";
-import { describeEachBackend } from "../tests/setup/database.ts";
-import { servePages } from "../tests/setup/pages.ts";
-import { createTestStaff, signIn, STAFF_PASSWORD, staffCall } from "../tests/setup/staff.ts";
+import { staffUsers } from "#db/schema/index.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { servePages } from "#tests/setup/pages.ts";
+import { createTestStaff, signIn, STAFF_PASSWORD, staffCall } from "#tests/setup/staff.ts";
 
 /**
  * A page address with `?lang=` shows the staff area in that language and

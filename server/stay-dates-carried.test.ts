@@ -1,12 +1,12 @@
 import { expect, it } from "vitest";
-import { addDays } from "../domain/calendar/nights.ts";
-import { lastBookableDate, utcToday } from "../domain/requests/dates.ts";
-import { FORM_LIMITS } from "../domain/requests/options.ts";
-import { translate } from "../i18n/translate.ts";
-import { demoEstate } from "../tests/factories/demo-estates.ts";
-import { readJson } from "../tests/setup/api.ts";
-import { describeEachBackend } from "../tests/setup/database.ts";
-import { servePages } from "../tests/setup/pages.ts";
+import { addDays } from "#domain/calendar/nights.ts";
+import { lastBookableDate, utcToday } from "#domain/requests/dates.ts";
+import { FORM_LIMITS } from "#domain/requests/options.ts";
+import { translate } from "#i18n/translate.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
+import { readJson } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { servePages } from "#tests/setup/pages.ts";
 
 const CHECK_IN = addDays(utcToday(), 40);
 const CHECK_OUT = addDays(CHECK_IN, 3);

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import { translate } from "../i18n/translate.ts";
-import { describeEachBackend } from "../tests/setup/database.ts";
-import { servePages } from "../tests/setup/pages.ts";
-import { rawRequest } from "../tests/setup/raw-http.ts";
+import { translate } from "#i18n/translate.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { servePages } from "#tests/setup/pages.ts";
+import { rawRequest } from "#tests/setup/raw-http.ts";
 import { SUPPORTED_METHODS } from "./middleware/methods.ts";
 
 /** Methods a scanner sends that the site implements nowhere (Node's parser knows them all). */

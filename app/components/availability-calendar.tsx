@@ -1,8 +1,8 @@
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import type { Nights } from "../../domain/calendar/nights.ts";
-import { addDays, nightsBetween } from "../../domain/calendar/nights.ts";
-import { isLanguage, type Language } from "../../i18n/config.ts";
+import type { Nights } from "#domain/calendar/nights.ts";
+import { addDays, nightsBetween } from "#domain/calendar/nights.ts";
+import { isLanguage, type Language } from "#i18n/config.ts";
 import { cn } from "./ui/cn.ts";
 import { type DayState, type DayTone, MonthGridLegend, MonthGrids } from "./ui/month-grid.tsx";
 import { addMonthsToMonth, firstOfMonth, longDate, monthOf } from "./ui/month-grid-dates.ts";

@@ -7,12 +7,9 @@ import {
   CATALOGUE_MAX_STAY_NIGHTS,
   REGIONS,
   STAY_DATE_FIELDS,
-} from "../../domain/catalogue/catalogue-keys.ts";
-import type {
-  CatalogueFilter,
-  ReadFilter,
-} from "../../domain/catalogue/catalogue-filter.schema.ts";
-import { addDays } from "../../domain/calendar/nights.ts";
+} from "#domain/catalogue/catalogue-keys.ts";
+import type { CatalogueFilter, ReadFilter } from "#domain/catalogue/catalogue-filter.schema.ts";
+import { addDays } from "#domain/calendar/nights.ts";
 import { Button } from "./ui/button.tsx";
 import { cn } from "./ui/cn.ts";
 import { CONTROL_CLASS, Field } from "./ui/field.tsx";

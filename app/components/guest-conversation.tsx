@@ -1,9 +1,9 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { BotCheckClientConfig } from "../../domain/bot-check/config.ts";
-import type { Message } from "../../domain/conversation/messages.contract.ts";
-import { MESSAGE_MAX_LENGTH } from "../../domain/conversation/message-limits.ts";
-import { LANGUAGE_TAGS, isLanguage } from "../../i18n/config.ts";
+import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
+import type { Message } from "#domain/conversation/messages.contract.ts";
+import { MESSAGE_MAX_LENGTH } from "#domain/conversation/message-limits.ts";
+import { LANGUAGE_TAGS, isLanguage } from "#i18n/config.ts";
 import { callApi } from "../api-client.ts";
 import { BotCheck, type BotCheckHandle } from "./forms/bot-check.tsx";
 import { Button } from "./ui/button.tsx";
@@ -63,7 +63,7 @@ export function GuestConversation({
 
   const send = async (checkToken: string) => {
     setSending(true);
-    const { replyToRequest } = await import("../../domain/conversation/messages.contract.ts");
+    const { replyToRequest } = await import("#domain/conversation/messages.contract.ts");
     const answer = await callApi(
       replyToRequest,
       { params: { token }, body: { body, turnstileToken: checkToken } },

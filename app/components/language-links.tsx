@@ -2,7 +2,7 @@ import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Check, Globe } from "lucide-react";
-import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from "../../i18n/config.ts";
+import { LANGUAGE_NAMES, LANGUAGE_TAGS, LANGUAGES, type Language } from "#i18n/config.ts";
 import { cn } from "./ui/cn.ts";
 
 /** The current page in another language: same path and query, `lang` replaced. */

@@ -2,11 +2,11 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { BedDouble, MapPin } from "lucide-react";
-import type { PropertyCardData } from "../../domain/catalogue/read-properties.ts";
+import type { PropertyCardData } from "#domain/catalogue/read-properties.ts";
 import { MembersBadge } from "./members-badge.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { cn } from "./ui/cn.ts";
-import { type StayDates, staySearchOf } from "../../domain/catalogue/catalogue-filter.schema.ts";
+import { type StayDates, staySearchOf } from "#domain/catalogue/catalogue-filter.schema.ts";
 
 /** A hovered card shows its next image every 800 ms (with a 0.4 s fade). */
 export const CARD_IMAGE_INTERVAL_MS = 800;

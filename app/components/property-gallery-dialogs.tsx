@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { PropertyImage } from "../../domain/catalogue/property.ts";
+import type { PropertyImage } from "#domain/catalogue/property.ts";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "./ui/dialog.tsx";
 

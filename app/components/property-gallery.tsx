@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Images } from "lucide-react";
-import type { PropertyImage } from "../../domain/catalogue/property.ts";
+import type { PropertyImage } from "#domain/catalogue/property.ts";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { Button } from "./ui/button.tsx";
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import type { PropertyImage } from "../../domain/catalogue/property.ts";
-import { mediaSrcSet, mediaUrl } from "../../domain/media/media-url.ts";
+import type { PropertyImage } from "#domain/catalogue/property.ts";
+import { mediaSrcSet, mediaUrl } from "#domain/media/media-url.ts";
 
 interface ResponsiveImageProps {
   image: PropertyImage;

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { SITE } from "../../content/site.ts";
+import { SITE } from "#content/site.ts";
 import { ExternalLink } from "./external-link.tsx";
 import { LanguageList } from "./language-links.tsx";
 import { FOOTER_LINKS } from "./site-nav.ts";

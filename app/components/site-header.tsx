@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useLocation } from "react-router";
 import { Menu, X } from "lucide-react";
-import { SITE } from "../../content/site.ts";
+import { SITE } from "#content/site.ts";
 import { ExternalLink } from "./external-link.tsx";
 import { LanguageMenu } from "./language-links.tsx";
 import { HEADER_LINKS } from "./site-nav.ts";

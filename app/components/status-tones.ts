@@ -1,4 +1,4 @@
-import { type RequestStatus, STATUS_KEYS } from "../../domain/requests/options.ts";
+import { type RequestStatus, STATUS_KEYS } from "#domain/requests/options.ts";
 
 /**
  * The spec's status colours (point 4): New blue, Contacted yellow, In progress orange,

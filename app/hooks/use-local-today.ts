@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { localIsoDate } from "../../domain/requests/dates.ts";
+import { localIsoDate } from "#domain/requests/dates.ts";
 
 const subscribe = () => () => {};
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { utcToday } from "../../domain/requests/dates.ts";
-import { countryOptions } from "../../domain/requests/summary.ts";
+import { utcToday } from "#domain/requests/dates.ts";
+import { countryOptions } from "#domain/requests/summary.ts";
 import type { Route } from "./+types/booking-request";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse } from "react-router";
 import { EstateHeader } from "../components/estate-header.tsx";
-import { NotFoundError } from "../../domain/errors.ts";
-import { lastBookableDate, utcToday } from "../../domain/requests/dates.ts";
-import { readStayDates } from "../../domain/catalogue/catalogue-filter.schema.ts";
-import { formatDate } from "../../domain/requests/summary.ts";
-import { translate } from "../../i18n/translate.ts";
+import { NotFoundError } from "#domain/errors.ts";
+import { lastBookableDate, utcToday } from "#domain/requests/dates.ts";
+import { readStayDates } from "#domain/catalogue/catalogue-filter.schema.ts";
+import { formatDate } from "#domain/requests/summary.ts";
+import { translate } from "#i18n/translate.ts";
 import type { Route } from "./+types/booking";
 import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

@@ -6,10 +6,10 @@ import {
   filterInputFromSearchParams,
   hasFilters,
   readCatalogueFilter,
-} from "../../domain/catalogue/catalogue-filter.schema.ts";
-import { earliestBookableDate, lastBookableDate } from "../../domain/requests/dates.ts";
-import { toPropertyCard } from "../../domain/catalogue/read-properties.ts";
-import { translate } from "../../i18n/translate.ts";
+} from "#domain/catalogue/catalogue-filter.schema.ts";
+import { earliestBookableDate, lastBookableDate } from "#domain/requests/dates.ts";
+import { toPropertyCard } from "#domain/catalogue/read-properties.ts";
+import { translate } from "#i18n/translate.ts";
 import type { Route } from "./+types/castles";
 import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

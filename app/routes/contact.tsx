@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { MessageCircle, Send } from "lucide-react";
-import { SITE } from "../../content/site.ts";
+import { SITE } from "#content/site.ts";
 import type { Route } from "./+types/contact";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { ChevronDown } from "lucide-react";
-import { FAQ, fillPlaceholders, localize } from "../../content/site-content.ts";
-import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
+import { FAQ, fillPlaceholders, localize } from "#content/site-content.ts";
+import { tokenomicsFigures } from "#domain/tokenomics/figures.ts";
 import type { Route } from "./+types/faqs";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

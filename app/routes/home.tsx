@@ -17,11 +17,11 @@ import {
   UtensilsCrossed,
   type LucideIcon,
 } from "lucide-react";
-import { HOME, localize } from "../../content/site-content.ts";
-import { SITE } from "../../content/site.ts";
-import { toPropertyCard } from "../../domain/catalogue/read-properties.ts";
-import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
-import { translate } from "../../i18n/translate.ts";
+import { HOME, localize } from "#content/site-content.ts";
+import { SITE } from "#content/site.ts";
+import { toPropertyCard } from "#domain/catalogue/read-properties.ts";
+import { tokenomicsFigures } from "#domain/tokenomics/figures.ts";
+import { translate } from "#i18n/translate.ts";
 import type { PageHandle } from "../page-handle.ts";
 import type { Route } from "./+types/home";
 import { publicPagesContext, requestInfoContext } from "../context.ts";

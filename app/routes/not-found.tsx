@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { translate } from "../../i18n/translate.ts";
+import { translate } from "#i18n/translate.ts";
 import type { Route } from "./+types/not-found";
 import { requestInfoContext } from "../context.ts";
 import { NotFoundContent } from "../components/not-found-content.tsx";

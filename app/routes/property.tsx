@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse } from "react-router";
 import { CalendarCheck } from "lucide-react";
-import { NotFoundError } from "../../domain/errors.ts";
-import { SITE } from "../../content/site.ts";
-import { LANGUAGE_TAGS, type Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
-import { mediaUrl } from "../../domain/media/media-url.ts";
+import { NotFoundError } from "#domain/errors.ts";
+import { SITE } from "#content/site.ts";
+import { LANGUAGE_TAGS, type Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
+import { mediaUrl } from "#domain/media/media-url.ts";
 import type { PageHandle } from "../page-handle.ts";
 import type { Route } from "./+types/property";
 import { publicPagesContext, requestInfoContext } from "../context.ts";
@@ -21,8 +21,8 @@ import {
   AvailabilityCalendar,
   availabilityWindowOf,
 } from "../components/availability-calendar.tsx";
-import { utcToday } from "../../domain/requests/dates.ts";
-import { readStayDates, staySearchOf } from "../../domain/catalogue/catalogue-filter.schema.ts";
+import { utcToday } from "#domain/requests/dates.ts";
+import { readStayDates, staySearchOf } from "#domain/catalogue/catalogue-filter.schema.ts";
 
 /** The largest paint is a photo: app/root.tsx leaves the display face unpreloaded. */
 export const handle: PageHandle = { lcpIsImage: true };

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { CircleDot } from "lucide-react";
-import { summarizeRequest } from "../../domain/requests/summary.ts";
-import { LANGUAGE_TAGS } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import { summarizeRequest } from "#domain/requests/summary.ts";
+import { LANGUAGE_TAGS } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import type { Route } from "./+types/request-status";
 import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";

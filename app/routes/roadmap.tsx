@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { localize, ROADMAP } from "../../content/site-content.ts";
+import { localize, ROADMAP } from "#content/site-content.ts";
 import type { Route } from "./+types/roadmap";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { localize, TEAM } from "../../content/site-content.ts";
-import { portraitImage } from "../../content/demo-art/team-portraits.ts";
+import { localize, TEAM } from "#content/site-content.ts";
+import { portraitImage } from "#content/demo-art/team-portraits.ts";
 import type { Route } from "./+types/team";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

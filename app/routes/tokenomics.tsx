@@ -1,14 +1,14 @@
 import { useTranslation } from "react-i18next";
-import { LABELS } from "../../content/tokenomics.ts";
+import { LABELS } from "#content/tokenomics.ts";
 import {
   ALLOCATION,
   STAKING_TIERS,
   TOTAL_SUPPLY,
   USE_OF_FUNDS,
-} from "../../domain/tokenomics/token-terms.ts";
-import { formatStakingLock, tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
-import { circulatingSupply } from "../../domain/tokenomics/unlock-schedule.ts";
-import { LANGUAGE_TAGS } from "../../i18n/config.ts";
+} from "#domain/tokenomics/token-terms.ts";
+import { formatStakingLock, tokenomicsFigures } from "#domain/tokenomics/figures.ts";
+import { circulatingSupply } from "#domain/tokenomics/unlock-schedule.ts";
+import { LANGUAGE_TAGS } from "#i18n/config.ts";
 import type { Route } from "./+types/tokenomics";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { ExternalLink as ExternalIcon } from "lucide-react";
-import { LABELS } from "../../content/tokenomics.ts";
-import { SALE_PHASES } from "../../domain/tokenomics/token-terms.ts";
-import { SITE } from "../../content/site.ts";
-import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
-import { LANGUAGE_TAGS } from "../../i18n/config.ts";
+import { LABELS } from "#content/tokenomics.ts";
+import { SALE_PHASES } from "#domain/tokenomics/token-terms.ts";
+import { SITE } from "#content/site.ts";
+import { tokenomicsFigures } from "#domain/tokenomics/figures.ts";
+import { LANGUAGE_TAGS } from "#i18n/config.ts";
 import type { Route } from "./+types/tokensale";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Download } from "lucide-react";
-import { fillPlaceholders, localize, WHITEPAPER } from "../../content/site-content.ts";
-import { whitepaperPdfLanguage } from "../../domain/whitepaper/render-whitepaper-pdf.ts";
-import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
-import { LANGUAGE_NAMES } from "../../i18n/config.ts";
+import { fillPlaceholders, localize, WHITEPAPER } from "#content/site-content.ts";
+import { whitepaperPdfLanguage } from "#domain/whitepaper/render-whitepaper-pdf.ts";
+import { tokenomicsFigures } from "#domain/tokenomics/figures.ts";
+import { LANGUAGE_NAMES } from "#i18n/config.ts";
 import type { Route } from "./+types/whitepaper";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";

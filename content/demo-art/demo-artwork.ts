@@ -1,4 +1,4 @@
-import type { Artwork, IllustrationSource } from "../../domain/media/artwork.ts";
+import type { Artwork, IllustrationSource } from "#domain/media/artwork.ts";
 import { renderEstateSvg } from "./estate-artwork.ts";
 import { renderTeamPortrait } from "./team-portraits.ts";
 

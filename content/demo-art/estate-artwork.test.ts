@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ARCHITECTURES, TERRAINS } from "../../domain/catalogue/catalogue-keys.ts";
-import { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "../../domain/media/artwork.ts";
+import { ARCHITECTURES, TERRAINS } from "#domain/catalogue/catalogue-keys.ts";
+import { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "#domain/media/artwork.ts";
 import { renderEstateSvg, type EstateScene } from "./estate-artwork.ts";
 
 const scene = (over: Partial<EstateScene> = {}): EstateScene => ({

@@ -5,8 +5,8 @@
  * the seed alone, so all images of one estate show the same place; the index picks the time
  * of day, the viewpoint and the details. No text, fonts, filters or external references.
  */
-import { ARCHITECTURES, TERRAINS } from "../../domain/catalogue/catalogue-keys.ts";
-import { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "../../domain/media/artwork.ts";
+import { ARCHITECTURES, TERRAINS } from "#domain/catalogue/catalogue-keys.ts";
+import { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "#domain/media/artwork.ts";
 import { mix, smoothstep as smooth } from "./colour.ts";
 import { makeRng, type Rng } from "./seeded-random.ts";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PropertyImage } from "../../domain/catalogue/property.ts";
+import type { PropertyImage } from "#domain/catalogue/property.ts";
 import { TEAM } from "../site-content.ts";
 import { PORTRAIT_SIZE, type PortraitSpec, renderPortraitSvg } from "./portrait-artwork.ts";
 

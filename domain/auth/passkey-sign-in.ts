@@ -1,6 +1,6 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { eq } from "drizzle-orm";
-import { staffUsers } from "../../db/schema/index.ts";
+import { staffUsers } from "#db/schema/index.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";

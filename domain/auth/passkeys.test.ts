@@ -1,8 +1,8 @@
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { expect, it } from "vitest";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { createTestStaff } from "../../tests/setup/staff.ts";
-import { SoftAuthenticator, type WebAuthnOptionsJson } from "../../tests/setup/webauthn.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { createTestStaff } from "#tests/setup/staff.ts";
+import { SoftAuthenticator, type WebAuthnOptionsJson } from "#tests/setup/webauthn.ts";
 import { manualClock } from "../clock.ts";
 import {
   CHALLENGE_TTL_MS,

@@ -9,7 +9,7 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { and, asc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
-import { passkeys, webauthnChallenges } from "../../db/schema/index.ts";
+import { passkeys, webauthnChallenges } from "#db/schema/index.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import {

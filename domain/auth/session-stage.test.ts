@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import { createStaffAccount } from "../staff/accounts.ts";
 import { advanceSessionStage, createSession, resolveSession } from "./sessions.ts";
 

@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
-import { authSessions } from "../../db/schema/index.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { createTestStaff } from "../../tests/setup/staff.ts";
+import { authSessions } from "#db/schema/index.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { createTestStaff } from "#tests/setup/staff.ts";
 import { manualClock } from "../clock.ts";
 import {
   createSession,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, lte, ne, or } from "drizzle-orm";
-import { authSessions, staffUsers } from "../../db/schema/index.ts";
+import { authSessions, staffUsers } from "#db/schema/index.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { type StaffUser, toStaffUser } from "../staff/staff-user.ts";

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { createChallenge, type Challenge, verifySolution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { lt, sql } from "drizzle-orm";
-import { usedBotTokens } from "../../db/schema/index.ts";
-import type { Database } from "../../db/client.ts";
+import { usedBotTokens } from "#db/schema/index.ts";
+import type { Database } from "#db/client.ts";
 import type { Deps } from "../deps.ts";
 import { type AltchaConfig, type BotCheckConfig, TURNSTILE_TOKEN_SECONDS } from "./config.ts";
 

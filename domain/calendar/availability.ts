@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { calendarEntries } from "../../db/schema/index.ts";
+import { calendarEntries } from "#db/schema/index.ts";
 import { findPropertyId } from "../catalogue/read-properties.ts";
 import type { Deps } from "../deps.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";

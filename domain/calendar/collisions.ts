@@ -1,8 +1,8 @@
 import { and, eq, ne, or, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { calendarEntries, calendarFeeds, guestRequests } from "../../db/schema/index.ts";
-import type { Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import type { Database } from "#db/client.ts";
+import { calendarEntries, calendarFeeds, guestRequests } from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { describeCollision, describeImportedBusy } from "./collision-text.ts";
 import type {
   CalendarCollision,

@@ -1,15 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { calendarEntries } from "../../db/schema/index.ts";
+import { calendarEntries } from "#db/schema/index.ts";
 import {
   calendarBase,
   insertCalendarFeed,
   insertCalendarRequest,
   insertExternalBusy,
   nightsAt,
-} from "../../tests/factories/calendar.ts";
-import { demoEstate } from "../../tests/factories/demo-estates.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+} from "#tests/factories/calendar.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import {
   type CatalogueChange,
   listenForCatalogueChanges,

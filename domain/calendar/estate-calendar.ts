@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { aliasedTable, and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
-import { calendarEntries, guestRequests, properties } from "../../db/schema/index.ts";
+import { type Database, withTransaction } from "#db/client.ts";
+import { calendarEntries, guestRequests, properties } from "#db/schema/index.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { calendarEntries, calendarFeeds } from "../../db/schema/index.ts";
-import { allDayCalendar, serveFeeds } from "../../tests/setup/feed-server.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { calendarEntries, calendarFeeds } from "#db/schema/index.ts";
+import { allDayCalendar, serveFeeds } from "#tests/setup/feed-server.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
 import {
   type CatalogueChange,
   type CatalogueChangeListener,

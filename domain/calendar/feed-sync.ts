@@ -1,7 +1,7 @@
 import { JobRunner } from "../jobs/job-runner.ts";
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
-import { calendarEntries, calendarFeeds } from "../../db/schema/index.ts";
+import { calendarEntries, calendarFeeds } from "#db/schema/index.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import type { Deps } from "../deps.ts";
 import { OutboundFetchError, type OutboundPolicy, safeFetch } from "../outbound/safe-fetch.ts";

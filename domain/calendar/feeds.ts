@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import { calendarFeeds } from "../../db/schema/index.ts";
+import { calendarFeeds } from "#db/schema/index.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";

@@ -4,7 +4,7 @@ import ical, {
   ICalEventBusyStatus,
   ICalEventTransparency,
 } from "ical-generator";
-import { calendarEntries, calendarFeeds, propertyTranslations } from "../../db/schema/index.ts";
+import { calendarEntries, calendarFeeds, propertyTranslations } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { estateOfExportToken } from "./ical-export.ts";
 import { ORIGIN_PROPERTY } from "./ical-import.ts";

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
 import { NotFoundError } from "../errors.ts";
 import { calendarExportToken, estateOfExportToken, rotateCalendarExport } from "./ical-export.ts";
 

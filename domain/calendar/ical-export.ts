@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { calendarExports, properties } from "../../db/schema/index.ts";
+import { calendarExports, properties } from "#db/schema/index.ts";
 import { NotFoundError } from "../errors.ts";
 import { getOrCreateSecret } from "../app-secrets.ts";
 import type { Deps } from "../deps.ts";

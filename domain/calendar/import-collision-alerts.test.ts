@@ -1,16 +1,11 @@
 import { and, eq, like } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import {
-  calendarEntries,
-  guestRequests,
-  mailOutbox,
-  ownerLanguages,
-} from "../../db/schema/index.ts";
-import { calendarBase, insertCalendarRequest, nightsAt } from "../../tests/factories/calendar.ts";
-import { demoEstate } from "../../tests/factories/demo-estates.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { allDayCalendar, serveFeeds } from "../../tests/setup/feed-server.ts";
-import { createTestStaff } from "../../tests/setup/staff.ts";
+import { calendarEntries, guestRequests, mailOutbox, ownerLanguages } from "#db/schema/index.ts";
+import { calendarBase, insertCalendarRequest, nightsAt } from "#tests/factories/calendar.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { allDayCalendar, serveFeeds } from "#tests/setup/feed-server.ts";
+import { createTestStaff } from "#tests/setup/staff.ts";
 import { formatDate } from "../requests/summary.ts";
 import { changeRequestStatus } from "../requests/change-status.ts";
 import type { StaffUser } from "../staff/staff-user.ts";

@@ -1,5 +1,5 @@
 import { aliasedTable, and, eq, inArray, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "#db/client.ts";
 import {
   calendarEntries,
   calendarFeeds,
@@ -7,9 +7,9 @@ import {
   guestRequests,
   ownerLanguages,
   properties,
-} from "../../db/schema/index.ts";
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+} from "#db/schema/index.ts";
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { enqueueMail, type QueuedMail } from "../mail/mail-outbox.ts";
 import { factsMail, type RenderedMail } from "../mail/templates.ts";
 import { estateNameIn } from "../owners/owner-requests.ts";

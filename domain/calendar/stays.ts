@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import { calendarEntries } from "../../db/schema/index.ts";
-import type { Database } from "../../db/client.ts";
+import { calendarEntries } from "#db/schema/index.ts";
+import type { Database } from "#db/client.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import { recordRequestEvent } from "../events/request-events.ts";
 import type { CollidingEntry } from "./calendar.schema.ts";

@@ -1,7 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
-import { DEMO_CATALOGUE } from "../../tests/setup/database.ts";
+import { DEMO_CATALOGUE } from "#tests/setup/database.ts";
 import {
   CATALOGUE_CSV_COLUMNS,
   csvFieldName,
@@ -11,7 +11,7 @@ import {
 import { csvCell, csvCellText } from "../csv/safe-csv.ts";
 import { type PropertyContent, validateCatalogue } from "./property-content.schema.ts";
 import { slugify } from "./slug.ts";
-import { anyOf } from "../../tests/setup/matchers.ts";
+import { anyOf } from "#tests/setup/matchers.ts";
 
 const DEMO = DEMO_CATALOGUE;
 

@@ -1,6 +1,6 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import { LANGUAGES } from "../../i18n/config.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { CSV_OPTIONS, csvCell, csvCellText } from "../csv/safe-csv.ts";
 import type {
   CatalogueEntry,

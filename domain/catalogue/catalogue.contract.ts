@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation, error, PUBLIC } from "../api/operation.ts";
-import { LANGUAGES, matchLanguage } from "../../i18n/config.ts";
+import { LANGUAGES, matchLanguage } from "#i18n/config.ts";
 import {
   CATALOGUE_MAX_PAGE_SIZE,
   CATALOGUE_MAX_STAY_NIGHTS,

@@ -1,8 +1,8 @@
 import { count } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { properties, propertyImages, propertyTranslations } from "../../db/schema/index.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { demoEstate } from "../../tests/factories/demo-estates.ts";
+import { properties, propertyImages, propertyTranslations } from "#db/schema/index.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { getProperty, listProperties, listPropertiesBySlug } from "./read-properties.ts";

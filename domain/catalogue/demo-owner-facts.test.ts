@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { properties, propertyTranslations } from "../../db/schema/index.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { properties, propertyTranslations } from "#db/schema/index.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
 import { updateEstateField } from "../owners/edits.ts";
 import { storedValues } from "../owners/estates.ts";
 import { EDITABLE_FIELDS, type EditableField } from "../owners/owner-fields.ts";

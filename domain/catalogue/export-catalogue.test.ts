@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { propertyImages, propertyTranslations } from "../../db/schema/index.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { propertyImages, propertyTranslations } from "#db/schema/index.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
 import { exportCatalogue } from "./export-catalogue.ts";
 import { seedCatalogue } from "./seed-catalogue.ts";
 

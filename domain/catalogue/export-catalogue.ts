@@ -1,6 +1,6 @@
 import { asc, sql } from "drizzle-orm";
-import { properties, propertyImages, propertyTranslations } from "../../db/schema/index.ts";
-import { LANGUAGES, type Language } from "../../i18n/config.ts";
+import { properties, propertyImages, propertyTranslations } from "#db/schema/index.ts";
+import { LANGUAGES, type Language } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import type { PropertyContent, PropertyTranslation } from "./property-content.schema.ts";
 

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { generateCalendars } from "../../tests/factories/generated-calendars.ts";
-import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
+import { generateCalendars } from "#tests/factories/generated-calendars.ts";
+import { generateCatalogue } from "#tests/factories/generated-catalogue.ts";
 import { addDays } from "../calendar/nights.ts";
 import { utcToday } from "../requests/dates.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import type { Deps } from "../deps.ts";
 import { listenForCatalogueChanges, type CatalogueChangeListener } from "./catalogue-changes.ts";
 import { CatalogueFilterSchema, formatCursor } from "./catalogue-filter.schema.ts";

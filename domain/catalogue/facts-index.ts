@@ -15,7 +15,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "#db/client.ts";
 
 /**
  * What the index reads with: the database and the log. Named here rather than picked from Deps,

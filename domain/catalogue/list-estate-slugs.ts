@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { properties, propertyTranslations } from "../../db/schema/index.ts";
-import { DEFAULT_LANGUAGE } from "../../i18n/config.ts";
+import { properties, propertyTranslations } from "#db/schema/index.ts";
+import { DEFAULT_LANGUAGE } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 
 /** Rows per keyset batch of `listEstateSlugs`: a batch is a few hundred KB of slugs at most. */

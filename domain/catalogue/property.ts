@@ -1,4 +1,4 @@
-import type { Language } from "../../i18n/config.ts";
+import type { Language } from "#i18n/config.ts";
 
 export interface PropertyImage {
   key: string;

@@ -5,8 +5,8 @@ import {
   propertyImages,
   propertySearch,
   propertyTranslations,
-} from "../../db/schema/index.ts";
-import { DEFAULT_LANGUAGE, type Language } from "../../i18n/config.ts";
+} from "#db/schema/index.ts";
+import { DEFAULT_LANGUAGE, type Language } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { Property, PropertyImage } from "./property.ts";

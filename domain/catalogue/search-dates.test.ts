@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { demoEstate } from "../../tests/factories/demo-estates.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
 import { addDays } from "../calendar/nights.ts";
 import { utcToday } from "../requests/dates.ts";
 import { CatalogueFilterSchema } from "./catalogue-filter.schema.ts";

@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { withTransaction } from "../../db/client.ts";
-import { generateCalendars } from "../../tests/factories/generated-calendars.ts";
-import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+import { withTransaction } from "#db/client.ts";
+import { generateCalendars } from "#tests/factories/generated-calendars.ts";
+import { generateCatalogue } from "#tests/factories/generated-catalogue.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import { addDays } from "../calendar/nights.ts";
 import { utcToday } from "../requests/dates.ts";
 import { CatalogueFilterSchema } from "./catalogue-filter.schema.ts";

@@ -1,9 +1,9 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { properties, propertyTranslations } from "../../db/schema/index.ts";
-import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { countQueries } from "../../tests/setup/query-counter.ts";
+import { properties, propertyTranslations } from "#db/schema/index.ts";
+import { generateCatalogue } from "#tests/factories/generated-catalogue.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { countQueries } from "#tests/setup/query-counter.ts";
 import { CATALOGUE_PAGE_SIZE, CatalogueFilterSchema } from "./catalogue-filter.schema.ts";
 import {
   CATALOGUE_TOTAL_CAP,

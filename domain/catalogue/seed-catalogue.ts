@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
+import { type Database, withTransaction } from "#db/client.ts";
 import { notifyCatalogueChanged } from "./catalogue-changes.ts";
-import { isLanguage } from "../../i18n/config.ts";
+import { isLanguage } from "#i18n/config.ts";
 import type { PropertyContent } from "./property-content.schema.ts";
 import {
   properties,
   propertyFieldEdits,
   propertyImages,
   propertyTranslations,
-} from "../../db/schema/index.ts";
-import { LANGUAGES } from "../../i18n/config.ts";
+} from "#db/schema/index.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import {
   ILLUSTRATION_HEIGHT,

@@ -1,5 +1,5 @@
-import type { Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import type { Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { escapeHtml, layout, type RenderedMail } from "../mail/templates.ts";
 import type { RequestKind } from "../requests/options.ts";
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
-import { guestRequestMessages, guestRequests } from "../../db/schema/index.ts";
-import { isLanguage, type Language } from "../../i18n/config.ts";
+import { type Database, withTransaction } from "#db/client.ts";
+import { guestRequestMessages, guestRequests } from "#db/schema/index.ts";
+import { isLanguage, type Language } from "#i18n/config.ts";
 import { checkBotToken, spendBotToken } from "../bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../bot-check/config.ts";
 import type { Deps } from "../deps.ts";

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { guestRequestStatusLinks } from "../../db/schema/index.ts";
+import type { Database } from "#db/client.ts";
+import { guestRequestStatusLinks } from "#db/schema/index.ts";
 import { getOrCreateSecret } from "../app-secrets.ts";
 import type { Deps } from "../deps.ts";
 

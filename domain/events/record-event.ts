@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Database } from "../../db/client.ts";
-import { domainEvents } from "../../db/schema/index.ts";
+import type { Database } from "#db/client.ts";
+import { domainEvents } from "#db/schema/index.ts";
 
 /** The events systems outside Castellum can subscribe to. */
 export const EVENT_TYPES = [

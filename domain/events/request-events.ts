@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { guestRequests, properties } from "../../db/schema/index.ts";
+import type { Database } from "#db/client.ts";
+import { guestRequests, properties } from "#db/schema/index.ts";
 import type { RequestKind } from "../requests/options.ts";
 import { type EventType, recordEvent } from "./record-event.ts";
 

@@ -3,10 +3,10 @@ import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { mailOutbox } from "../../db/schema/index.ts";
-import { BACKENDS, describeEachBackend, openTestDatabase } from "../../tests/setup/database.ts";
-import { expectErrorLog } from "../../tests/setup/error-log.ts";
-import { TestSmtpServer } from "../../tests/setup/smtp.ts";
+import { mailOutbox } from "#db/schema/index.ts";
+import { BACKENDS, describeEachBackend, openTestDatabase } from "#tests/setup/database.ts";
+import { expectErrorLog } from "#tests/setup/error-log.ts";
+import { TestSmtpServer } from "#tests/setup/smtp.ts";
 import type { Deps } from "../deps.ts";
 import {
   deliverDueMail,
@@ -18,7 +18,7 @@ import {
 import { listUndeliveredMail } from "./outbox-health.ts";
 import { renderGuestConfirmation } from "./templates.ts";
 import { classifySmtpError, createMailTransport, type MailTransport } from "./transport.ts";
-import { stringContaining, stringMatching } from "../../tests/setup/matchers.ts";
+import { stringContaining, stringMatching } from "#tests/setup/matchers.ts";
 
 const RETRY: RetryPolicy = { baseMs: 60_000, maxMs: 60_000, maxAttempts: 3 };
 

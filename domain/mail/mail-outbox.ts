@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { JobRunner } from "../jobs/job-runner.ts";
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { mailOutbox } from "../../db/schema/index.ts";
+import type { Database } from "#db/client.ts";
+import { mailOutbox } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import {
   claimDue,

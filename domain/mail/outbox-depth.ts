@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { mailOutbox } from "../../db/schema/index.ts";
+import { mailOutbox } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
 /** How far behind the outbox is, for monitoring. */

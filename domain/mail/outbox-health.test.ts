@@ -1,15 +1,15 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { guestRequests } from "../../db/schema/index.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { decodeMail, TestSmtpServer } from "../../tests/setup/intake.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { decodeMail, TestSmtpServer } from "#tests/setup/intake.ts";
 import type { Deps } from "../deps.ts";
 import { deliverDueMail, enqueueMail, type RetryPolicy } from "./mail-outbox.ts";
 import { discardMail, listUndeliveredMail, retryMail } from "./outbox-health.ts";
 import { renderGuestConfirmation, type MailRequest } from "./templates.ts";
 import { createMailTransport, type MailTransport, type OutgoingMail } from "./transport.ts";
-import { expectErrorLog } from "../../tests/setup/error-log.ts";
-import { anyOf } from "../../tests/setup/matchers.ts";
+import { expectErrorLog } from "#tests/setup/error-log.ts";
+import { anyOf } from "#tests/setup/matchers.ts";
 
 /** No waiting between attempts, so each delivery run makes the next attempt. */
 const QUICK_RETRY: RetryPolicy = { baseMs: 0, maxMs: 0, maxAttempts: 3 };

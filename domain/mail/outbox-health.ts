@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { guestRequests, mailOutbox } from "../../db/schema/index.ts";
+import { guestRequests, mailOutbox } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
 /** A mail the outbox gave up on (status `failed`), as staff see it. */

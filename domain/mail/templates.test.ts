@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LANGUAGES } from "../../i18n/config.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { REQUEST_STATUSES } from "../requests/options.ts";
 import {
   type MailRequest,

@@ -1,5 +1,5 @@
-import { LANGUAGE_NAMES, type Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import { LANGUAGE_NAMES, type Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { type RequestKind, type RequestStatus, STATUS_KEYS } from "../requests/options.ts";
 import { summarizeRequest, type SummaryRow } from "../requests/summary.ts";
 

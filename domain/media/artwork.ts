@@ -1,4 +1,4 @@
-import type { ImageSource } from "../../db/schema/index.ts";
+import type { ImageSource } from "#db/schema/index.ts";
 
 /**
  * Generated images: pictures drawn by code as SVG rather than photographed or uploaded. The

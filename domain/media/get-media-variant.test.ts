@@ -1,9 +1,9 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import sharp, { type Sharp } from "sharp";
 import { afterEach, expect, it, vi } from "vitest";
-import { mediaVariants, propertyImages } from "../../db/schema/index.ts";
-import { TEST_ARTWORK, TEST_DRAWN_KEY } from "../../tests/factories/artwork.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+import { mediaVariants, propertyImages } from "#db/schema/index.ts";
+import { TEST_ARTWORK, TEST_DRAWN_KEY } from "#tests/factories/artwork.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import { getMediaVariant, MAX_CONCURRENT_RENDERS } from "./get-media-variant.ts";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import sharp, { type Sharp } from "sharp";
-import { mediaVariants, propertyImages } from "../../db/schema/index.ts";
+import { mediaVariants, propertyImages } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { Artwork } from "./artwork.ts";

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "#db/client.ts";
 import type { Deps } from "../deps.ts";
 
 /**

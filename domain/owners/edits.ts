@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
+import { type Database, withTransaction } from "#db/client.ts";
 import {
   properties,
   propertyFieldEdits,
@@ -7,8 +7,8 @@ import {
   propertyRevisions,
   propertyStaleTranslations,
   propertyTranslations,
-} from "../../db/schema/index.ts";
-import { type Language, LANGUAGES } from "../../i18n/config.ts";
+} from "#db/schema/index.ts";
+import { type Language, LANGUAGES } from "#i18n/config.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import { searchDocument } from "../catalogue/search-text.ts";
 import type { Deps } from "../deps.ts";

@@ -10,8 +10,8 @@ import {
   properties,
   propertyImages,
   propertyRevisions,
-} from "../../db/schema/index.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+} from "#db/schema/index.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { Artwork } from "../media/artwork.ts";
@@ -20,7 +20,7 @@ import type { MediaStoreConfig } from "../media/uploads.ts";
 import { UploadRejectedError } from "../media/uploads.ts";
 import { addEstateUploads, deleteEstateUpload, uploadKeyFor } from "./estate-uploads.ts";
 import type { EstateActor } from "./owner-property.ts";
-import { stringMatching } from "../../tests/setup/matchers.ts";
+import { stringMatching } from "#tests/setup/matchers.ts";
 
 const work = mkdtempSync(join(tmpdir(), "castellum-estate-uploads-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

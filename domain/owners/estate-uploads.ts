@@ -3,8 +3,8 @@
  * owner selects them) and deleting them. Demo illustrations are never deleted, only hidden.
  */
 import { and, eq, gt, sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
-import { mediaVariants, properties, propertyImages } from "../../db/schema/index.ts";
+import { type Database, withTransaction } from "#db/client.ts";
+import { mediaVariants, properties, propertyImages } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import {

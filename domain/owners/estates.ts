@@ -5,8 +5,8 @@ import {
   propertyImages,
   propertyStaleTranslations,
   propertyTranslations,
-} from "../../db/schema/index.ts";
-import { DEFAULT_LANGUAGE, type Language } from "../../i18n/config.ts";
+} from "#db/schema/index.ts";
+import { DEFAULT_LANGUAGE, type Language } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { ForbiddenError, NoClaimedEstateError, NotFoundError } from "../errors.ts";
 import { mediaUrl } from "../media/media-url.ts";

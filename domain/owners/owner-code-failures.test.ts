@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { ownerCodeFailures } from "../../db/schema/index.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+import { ownerCodeFailures } from "#db/schema/index.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import { purgeOldOwnerCodeFailures } from "./verification.ts";
 
 describeEachBackend(

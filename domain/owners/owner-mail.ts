@@ -1,5 +1,5 @@
-import type { Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import type { Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { escapeHtml, layout, type RenderedMail } from "../mail/templates.ts";
 
 /** The mail with an owner's one-time code, in the language of the page that asked for it. */

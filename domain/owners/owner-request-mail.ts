@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { guestRequests } from "../../db/schema/index.ts";
-import type { Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import type { Database } from "#db/client.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { nightsBetween } from "../calendar/nights.ts";
 import { enqueueMail } from "../mail/mail-outbox.ts";
 import { factsMail, type RenderedMail } from "../mail/templates.ts";

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "#db/client.ts";
 import {
   calendarEntries,
   guestRequests,
@@ -8,8 +8,8 @@ import {
   properties,
   propertyClaims,
   propertyTranslations,
-} from "../../db/schema/index.ts";
-import { DEFAULT_LANGUAGE, isLanguage, type Language } from "../../i18n/config.ts";
+} from "#db/schema/index.ts";
+import { DEFAULT_LANGUAGE, isLanguage, type Language } from "#i18n/config.ts";
 import { findCollisions } from "../calendar/collisions.ts";
 import type { Deps } from "../deps.ts";
 import type { RequestStatus } from "../requests/options.ts";

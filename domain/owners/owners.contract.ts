@@ -15,7 +15,7 @@ import {
   SIGNED_OUT,
 } from "../api/operation.ts";
 import { ACCEPTED_UPLOAD_TYPES, UPLOAD_FIELD, UPLOAD_LIMITS } from "../media/upload-limits.ts";
-import { LANGUAGES } from "../../i18n/config.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { OWNER_CODE_MINUTES, OWNER_CODE_POLICY } from "./owner-code.ts";
 import {
   EDITABLE_FIELDS,

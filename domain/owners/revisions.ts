@@ -1,13 +1,13 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, max, or, sql } from "drizzle-orm";
-import { withTransaction } from "../../db/client.ts";
+import { withTransaction } from "#db/client.ts";
 import {
   properties,
   propertyClaims,
   propertyRevisions,
   propertyStaleTranslations,
   propertyTranslations,
-} from "../../db/schema/index.ts";
-import { isLanguage, type Language } from "../../i18n/config.ts";
+} from "#db/schema/index.ts";
+import { isLanguage, type Language } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { normaliseEmail, storedValues } from "./estates.ts";
 import { recordChange, selectedImageKeys, writeFieldValue, writeImageSelection } from "./edits.ts";

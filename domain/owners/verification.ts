@@ -1,13 +1,8 @@
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import { withTransaction } from "../../db/client.ts";
-import {
-  ownerCodeFailures,
-  ownerCodes,
-  properties,
-  propertyClaims,
-} from "../../db/schema/index.ts";
-import type { Language } from "../../i18n/config.ts";
+import { withTransaction } from "#db/client.ts";
+import { ownerCodeFailures, ownerCodes, properties, propertyClaims } from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueMail } from "../mail/mail-outbox.ts";

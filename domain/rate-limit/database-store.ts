@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { rateLimitCounters } from "../../db/schema/index.ts";
+import type { Database } from "#db/client.ts";
+import { rateLimitCounters } from "#db/schema/index.ts";
 import type { RateLimitStore } from "./rate-limiter.ts";
 
 /**

@@ -3,12 +3,12 @@ import { Writable } from "node:stream";
 import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rateLimitCounters } from "../../db/schema/index.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { listenOnFreePort } from "../../tests/setup/http.ts";
-import { testServicesEnv } from "../../tests/setup/intake.ts";
-import { createExpressApp } from "../../server/app.ts";
-import { createServices, type Services } from "../../server/services.ts";
+import { rateLimitCounters } from "#db/schema/index.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
+import { testServicesEnv } from "#tests/setup/intake.ts";
+import { createExpressApp } from "#server/app.ts";
+import { createServices, type Services } from "#server/services.ts";
 import { createDatabaseRateLimitStore } from "./database-store.ts";
 import { createFallbackRateLimitStore } from "./fallback-store.ts";
 import {

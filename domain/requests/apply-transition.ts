@@ -1,14 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
+import { type Database, withTransaction } from "#db/client.ts";
 import {
   calendarFeeds,
   calendarImportAlerts,
   guestRequests,
   guestRequestStatusHistory,
   properties,
-} from "../../db/schema/index.ts";
-import { isLanguage, type Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+} from "#db/schema/index.ts";
+import { isLanguage, type Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
 import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
 import type { Nights } from "../calendar/nights.ts";

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { guestRequestNotes, guestRequests } from "../../db/schema/index.ts";
+import { guestRequestNotes, guestRequests } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { RequestKind } from "./options.ts";
 import { transitionRequest } from "./apply-transition.ts";

@@ -1,18 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { openDatabase } from "../../db/client.ts";
+import { openDatabase } from "#db/client.ts";
 import {
   domainEvents,
   guestRequests,
   guestRequestStatusHistory,
   mailOutbox,
-} from "../../db/schema/index.ts";
-import type { Language } from "../../i18n/config.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { decodeMail } from "../../tests/setup/mail-text.ts";
-import { TestSmtpServer } from "../../tests/setup/smtp.ts";
-import { testDatabaseUrl } from "../../tests/setup/tier.ts";
+} from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { decodeMail } from "#tests/setup/mail-text.ts";
+import { TestSmtpServer } from "#tests/setup/smtp.ts";
+import { testDatabaseUrl } from "#tests/setup/tier.ts";
 import type { Deps } from "../deps.ts";
 import { findRequestByStatusToken } from "./intake/request-status.ts";
 import { hashStatusToken, makeReference, makeStatusToken } from "./intake/reference.ts";

@@ -1,7 +1,7 @@
 import { and, asc, gt, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
-import { guestRequests } from "../../db/schema/index.ts";
-import type { Language } from "../../i18n/config.ts";
+import { type Database, withTransaction } from "#db/client.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { JobRunner } from "../jobs/job-runner.ts";

@@ -2,16 +2,16 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { openDatabase } from "../../db/client.ts";
+import { openDatabase } from "#db/client.ts";
 import {
   calendarEntries,
   domainEvents,
   guestRequests,
   guestRequestStatusHistory,
   mailOutbox,
-} from "../../db/schema/index.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { testDatabaseUrl } from "../../tests/setup/tier.ts";
+} from "#db/schema/index.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { testDatabaseUrl } from "#tests/setup/tier.ts";
 import { fromDateRange } from "../calendar/nights.ts";
 import { manualClock } from "../clock.ts";
 import type { Deps } from "../deps.ts";

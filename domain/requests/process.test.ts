@@ -3,16 +3,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "#db/client.ts";
 import {
   calendarEntries,
   domainEvents,
   guestRequests,
   guestRequestStatusHistory,
   mailOutbox,
-} from "../../db/schema/index.ts";
-import { withTransaction } from "../../db/client.ts";
-import { DEMO_CATALOGUE, describeEachBackend, ROOT_DIR } from "../../tests/setup/database.ts";
+} from "#db/schema/index.ts";
+import { withTransaction } from "#db/client.ts";
+import { DEMO_CATALOGUE, describeEachBackend, ROOT_DIR } from "#tests/setup/database.ts";
 import { holdStay } from "../calendar/stays.ts";
 import { hashStatusToken, makeReference, makeStatusToken } from "./intake/reference.ts";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { translate } from "../../i18n/translate.ts";
-import type { Language } from "../../i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
+import type { Language } from "#i18n/config.ts";
 import { summarizeRequest } from "./summary.ts";
 
 const bookingRequest = {

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, like, lt, notInArray, or, type SQL } from "drizzle-orm";
 import type { Deps } from "../deps.ts";
-import { securityEvents } from "../../db/schema/index.ts";
+import { securityEvents } from "#db/schema/index.ts";
 import {
   isFailureEventType,
   SECURITY_EVENT_GROUPS,

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { securityEvents } from "../../db/schema/index.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+import { securityEvents } from "#db/schema/index.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import { pruneSecurityEvents, recordSecurityEvent } from "./security-log.ts";
 
 /** The database's own message for a refused statement (drizzle wraps it as the cause). */

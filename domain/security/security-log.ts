@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import type { Database } from "../../db/client.ts";
-import { securityEvents } from "../../db/schema/index.ts";
+import type { Database } from "#db/client.ts";
+import { securityEvents } from "#db/schema/index.ts";
 
 /**
  * Every kind of entry in the security log (ASVS 16.3). A new kind is added here first,

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
-import { staffAccountLinks, staffUsers } from "../../db/schema/index.ts";
-import type { Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import { type Database, withTransaction } from "#db/client.ts";
+import { staffAccountLinks, staffUsers } from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { revokeStaffSessions } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueMail } from "../mail/mail-outbox.ts";

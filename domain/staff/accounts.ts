@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { asc, count, eq, sql } from "drizzle-orm";
-import { withTransaction } from "../../db/client.ts";
-import { staffUsers } from "../../db/schema/index.ts";
-import type { Language } from "../../i18n/config.ts";
+import { withTransaction } from "#db/client.ts";
+import { staffUsers } from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
 import { revokeStaffSessions } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { checkPasswordPolicy, hashPassword } from "./passwords.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, expect, it } from "vitest";
-import { guestRequests } from "../../db/schema/index.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
 import { hashStatusToken, makeReference, makeStatusToken } from "../requests/intake/reference.ts";
 import type { RequestKind } from "../requests/options.ts";
 import { listBookedEstateChoices } from "./inbox.ts";

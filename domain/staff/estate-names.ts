@@ -1,7 +1,7 @@
 import { and, inArray } from "drizzle-orm";
-import { propertyTranslations } from "../../db/schema/index.ts";
+import { propertyTranslations } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import type { Language } from "../../i18n/config.ts";
+import type { Language } from "#i18n/config.ts";
 
 /**
  * The estates' names in the reader's language, by id. A guest's request keeps the name the

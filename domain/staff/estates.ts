@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { properties } from "../../db/schema/index.ts";
-import type { Language } from "../../i18n/config.ts";
+import { properties } from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { getOwnerPropertyDetails } from "../owners/estates.ts";
 import type {

@@ -1,7 +1,7 @@
 import { countryName, type Translate } from "../requests/summary.ts";
 import { STATUS_KEYS } from "../requests/options.ts";
 import type { Deps } from "../deps.ts";
-import type { Language } from "../../i18n/config.ts";
+import type { Language } from "#i18n/config.ts";
 import { type InboxItem, streamInboxBatches } from "./inbox.ts";
 import type { InboxFilter } from "./inbox.schema.ts";
 import { nameEstates } from "./estate-names.ts";

@@ -20,13 +20,13 @@ import {
   guestRequests,
   guestRequestStatusHistory,
   propertyTranslations,
-} from "../../db/schema/index.ts";
+} from "#db/schema/index.ts";
 import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
 import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "#db/client.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
-import type { Language } from "../../i18n/config.ts";
+import type { Language } from "#i18n/config.ts";
 import { latestOwnerViews, listOwnerViews } from "../owners/owner-requests.ts";
 import { ValidationError } from "../errors.ts";
 import { type RequestKind, type RequestStatus, statusesOf } from "../requests/options.ts";

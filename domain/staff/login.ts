@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { staffUsers } from "../../db/schema/index.ts";
+import { staffUsers } from "#db/schema/index.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";

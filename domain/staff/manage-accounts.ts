@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, ne, sql } from "drizzle-orm";
-import { withTransaction } from "../../db/client.ts";
-import { authSessions, staffUsers } from "../../db/schema/index.ts";
+import { withTransaction } from "#db/client.ts";
+import { authSessions, staffUsers } from "#db/schema/index.ts";
 import {
   DEFAULT_SESSION_POLICY,
   revokeStaffSessions,

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { staffUsers } from "../../db/schema/index.ts";
+import { staffUsers } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";
 import { countLoginTry, type LoginLimits, refundLoginTry } from "./login.ts";

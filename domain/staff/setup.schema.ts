@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LANGUAGES } from "../../i18n/config.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password-rules.ts";
 
 /** The first-admin form, shared by the setup page and POST /api/admin/setup. */

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Database, withTransaction } from "../../db/client.ts";
-import { staffSetupTokens, staffUsers } from "../../db/schema/index.ts";
+import { type Database, withTransaction } from "#db/client.ts";
+import { staffSetupTokens, staffUsers } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { createStaffAccount, type PasswordProblem } from "./accounts.ts";
 import type { StaffSetup } from "./setup.schema.ts";

@@ -13,7 +13,7 @@ import {
   SIGNED_OUT,
   STAFF_SESSION,
 } from "../api/operation.ts";
-import { LANGUAGES } from "../../i18n/config.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { StaffLoginSchema } from "./login.schema.ts";
 import { StaffSetupSchema } from "./setup.schema.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { staffUsers } from "../../db/schema/index.ts";
-import { LANGUAGES, type Language } from "../../i18n/config.ts";
+import type { staffUsers } from "#db/schema/index.ts";
+import { LANGUAGES, type Language } from "#i18n/config.ts";
 import type { StaffUserSchema } from "./staff-auth.contract.ts";
 
 /** A staff account as the rest of the product sees it: never its password hash. */

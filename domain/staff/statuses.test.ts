@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { guestRequests } from "../../db/schema/index.ts";
-import { LANGUAGES } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import { LANGUAGES } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { ValidationError } from "../errors.ts";
 import { REQUEST_KINDS, REQUEST_STATUSES, STATUS_KEYS, statusesOf } from "../requests/options.ts";
 import { assertStatusOfKind } from "./inbox.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LANGUAGES } from "../../i18n/config.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { tokenomicsFigures } from "./figures.ts";
 import { ALLOCATION, STAKING_TIERS, USE_OF_FUNDS } from "./token-terms.ts";
 

@@ -11,7 +11,7 @@ import {
   type StakingTierKey,
   type UseOfFundsKey,
 } from "./token-terms.ts";
-import { LANGUAGE_TAGS, type Language } from "../../i18n/config.ts";
+import { LANGUAGE_TAGS, type Language } from "#i18n/config.ts";
 
 /** The placeholders the tokenomics, home and FAQ texts use for token figures. */
 export type TokenomicsFigures = Record<

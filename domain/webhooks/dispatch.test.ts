@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { webhookDeliveries } from "../../db/schema/index.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { expectErrorLog } from "../../tests/setup/error-log.ts";
-import { documentedVerify, serveWebhookReceiver } from "../../tests/setup/webhook-receiver.ts";
+import { webhookDeliveries } from "#db/schema/index.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { expectErrorLog } from "#tests/setup/error-log.ts";
+import { documentedVerify, serveWebhookReceiver } from "#tests/setup/webhook-receiver.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
 import { type EventType, recordEvent } from "../events/record-event.ts";

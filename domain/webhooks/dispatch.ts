@@ -1,7 +1,7 @@
 import { JobRunner } from "../jobs/job-runner.ts";
 import type { PolledWorker } from "../jobs/polled-worker.ts";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
-import { domainEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
+import { domainEvents, webhookDeliveries, webhookEndpoints } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import {
   claimDue,

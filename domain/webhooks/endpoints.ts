@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
-import { domainEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema/index.ts";
+import { domainEvents, webhookDeliveries, webhookEndpoints } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
 import type { EventType } from "../events/record-event.ts";

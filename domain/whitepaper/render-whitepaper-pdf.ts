@@ -1,5 +1,5 @@
 import { PDFDocument, type PDFFont, rgb, StandardFonts } from "pdf-lib";
-import type { Language } from "../../i18n/config.ts";
+import type { Language } from "#i18n/config.ts";
 
 /**
  * The languages the PDF is made in. PDF standard fonts cover Latin scripts only, and shipping

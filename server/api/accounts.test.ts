@@ -1,14 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { withTransaction } from "../../db/client.ts";
-import {
-  mailOutbox,
-  securityEvents,
-  staffAccountLinks,
-  staffUsers,
-} from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
-import type { Deps } from "../../domain/deps.ts";
+import { withTransaction } from "#db/client.ts";
+import { mailOutbox, securityEvents, staffAccountLinks, staffUsers } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import type { Deps } from "#domain/deps.ts";
 import {
   acceptInvitation,
   ACCOUNT_OPERATIONS,
@@ -18,19 +13,19 @@ import {
   listOwnSessions,
   setAccountAdmin,
   setAccountDisabled,
-} from "../../domain/staff/accounts.contract.ts";
-import { setAccountAdmin as demote } from "../../domain/staff/manage-accounts.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
+} from "#domain/staff/accounts.contract.ts";
+import { setAccountAdmin as demote } from "#domain/staff/manage-accounts.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { serveIntake } from "#tests/setup/intake.ts";
 import {
   createTestStaff,
   signIn,
   STAFF_PASSWORD,
   staffCall,
   type JsonAnswer,
-} from "../../tests/setup/staff.ts";
-import { pathOf } from "../../domain/api/operation.ts";
+} from "#tests/setup/staff.ts";
+import { pathOf } from "#domain/api/operation.ts";
 
 const NEW_PASSWORD = "orchard-bell-meadow-77";
 

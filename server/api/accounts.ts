@@ -1,7 +1,7 @@
 import { type NextFunction, type Request, type Response, Router } from "express";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationError } from "../../domain/errors.ts";
-import { fieldIssues } from "../../domain/requests/fields.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationError } from "#domain/errors.ts";
+import { fieldIssues } from "#domain/requests/fields.ts";
 import {
   acceptInvitation,
   checkInvitation,
@@ -10,8 +10,8 @@ import {
   PASSWORD_RESET_LIMITS,
   requestPasswordReset,
   sendPasswordResetLink,
-} from "../../domain/staff/account-links.ts";
-import * as contract from "../../domain/staff/accounts.contract.ts";
+} from "#domain/staff/account-links.ts";
+import * as contract from "#domain/staff/accounts.contract.ts";
 import {
   changeOwnPassword,
   endAccountSessions,
@@ -20,8 +20,8 @@ import {
   listOwnSessions,
   setAccountAdmin,
   setAccountDisabled,
-} from "../../domain/staff/manage-accounts.ts";
-import type { Language } from "../../i18n/config.ts";
+} from "#domain/staff/manage-accounts.ts";
+import type { Language } from "#i18n/config.ts";
 import { sendError } from "./errors.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi, type SessionCookie } from "../middleware/session.ts";

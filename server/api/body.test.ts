@@ -1,9 +1,9 @@
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ErrorSchema } from "../../domain/api/operation.ts";
-import { readJson } from "../../tests/setup/api.ts";
-import { listenOnFreePort } from "../../tests/setup/http.ts";
-import { anyOf } from "../../tests/setup/matchers.ts";
+import { ErrorSchema } from "#domain/api/operation.ts";
+import { readJson } from "#tests/setup/api.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
+import { anyOf } from "#tests/setup/matchers.ts";
 import { languageMiddleware } from "../middleware/language.ts";
 import {
   findJsonBodyFault,
@@ -13,7 +13,7 @@ import {
   MAX_JSON_DEPTH,
 } from "./body.ts";
 import { apiErrorHandler } from "./errors.ts";
-import { createTestLogger } from "../../tests/setup/error-log.ts";
+import { createTestLogger } from "#tests/setup/error-log.ts";
 
 const nested = (depth: number): unknown => JSON.parse("[".repeat(depth) + "]".repeat(depth));
 

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from "express";
-import { isStorableText } from "../../domain/storable-text.ts";
-import { translate } from "../../i18n/translate.ts";
+import { isStorableText } from "#domain/storable-text.ts";
+import { translate } from "#i18n/translate.ts";
 import { sendError } from "./errors.ts";
 
 /** The largest request body any API call reads; the longest valid form is far below it. */

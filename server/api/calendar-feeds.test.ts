@@ -4,16 +4,11 @@ import { eq } from "drizzle-orm";
 import ical, { type VEvent } from "node-ical";
 import pino from "pino";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  calendarEntries,
-  calendarFeeds,
-  guestRequests,
-  propertyClaims,
-} from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
-import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
-import { syncFeed } from "../../domain/calendar/feed-sync.ts";
-import { addCalendarFeed } from "../../domain/calendar/feeds.ts";
+import { calendarEntries, calendarFeeds, guestRequests, propertyClaims } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import { ErrorSchema, ValidationErrorSchema } from "#domain/api/operation.ts";
+import { syncFeed } from "#domain/calendar/feed-sync.ts";
+import { addCalendarFeed } from "#domain/calendar/feeds.ts";
 import {
   addEstateCalendarFeed,
   addOwnerCalendarFeed,
@@ -24,12 +19,12 @@ import {
   syncOwnerCalendarFeed,
   updateEstateCalendarFeed,
   updateOwnerCalendarFeed,
-} from "../../domain/calendar/feeds.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { allDayCalendar, serveFeeds } from "../../tests/setup/feed-server.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+} from "#domain/calendar/feeds.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { allDayCalendar, serveFeeds } from "#tests/setup/feed-server.ts";
+import { serveIntake } from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
 const [ESTATE, OTHER, THIRD] = DEMO_CATALOGUE.slice(0, 3).map((estate) => ({
   id: estate.id,

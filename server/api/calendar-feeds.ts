@@ -1,24 +1,24 @@
 import { type Request, type Response, Router } from "express";
 import type { z } from "zod";
-import { syncEstateFeed } from "../../domain/calendar/feed-sync.ts";
+import { syncEstateFeed } from "#domain/calendar/feed-sync.ts";
 import {
   addCalendarFeed,
   listCalendarFeeds,
   removeCalendarFeed,
   updateCalendarFeedSettings,
-} from "../../domain/calendar/feeds.ts";
-import type { CalendarFeedSettings } from "../../domain/calendar/feed-settings.schema.ts";
-import * as contract from "../../domain/calendar/feeds.contract.ts";
-import { calendarExportUrl, rotateCalendarExport } from "../../domain/calendar/ical-export.ts";
-import { calendarExportFeed } from "../../domain/calendar/ical-export-feed.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationError } from "../../domain/errors.ts";
-import { resolveEstate } from "../../domain/owners/estates.ts";
-import type { EstateActor } from "../../domain/owners/owner-property.ts";
-import { fieldIssues } from "../../domain/requests/fields.ts";
+} from "#domain/calendar/feeds.ts";
+import type { CalendarFeedSettings } from "#domain/calendar/feed-settings.schema.ts";
+import * as contract from "#domain/calendar/feeds.contract.ts";
+import { calendarExportUrl, rotateCalendarExport } from "#domain/calendar/ical-export.ts";
+import { calendarExportFeed } from "#domain/calendar/ical-export-feed.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationError } from "#domain/errors.ts";
+import { resolveEstate } from "#domain/owners/estates.ts";
+import type { EstateActor } from "#domain/owners/owner-property.ts";
+import { fieldIssues } from "#domain/requests/fields.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi } from "../middleware/session.ts";
-import { recordSecurityEvent } from "../../domain/security/security-log.ts";
+import { recordSecurityEvent } from "#domain/security/security-log.ts";
 import { securityActorOf, securityClientOf } from "../middleware/security-log.ts";
 import type { CalendarFeedServices } from "../services.ts";
 import { defineRoute, type Refusal, refuse, STREAMED } from "./define-route.ts";

@@ -1,22 +1,22 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { calendarEntries, guestRequests, properties } from "../../db/schema/index.ts";
-import { ValidationErrorSchema } from "../../domain/api/operation.ts";
-import { isExclusionViolation } from "../../domain/calendar/collisions.ts";
-import { addDays } from "../../domain/calendar/nights.ts";
-import { COLLECTION_OPERATIONS, STAY_OPERATIONS } from "../../domain/staff/inbox.contract.ts";
-import { insertCalendarFeed, insertExternalBusy } from "../../tests/factories/calendar.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+import { calendarEntries, guestRequests, properties } from "#db/schema/index.ts";
+import { ValidationErrorSchema } from "#domain/api/operation.ts";
+import { isExclusionViolation } from "#domain/calendar/collisions.ts";
+import { addDays } from "#domain/calendar/nights.ts";
+import { COLLECTION_OPERATIONS, STAY_OPERATIONS } from "#domain/staff/inbox.contract.ts";
+import { insertCalendarFeed, insertExternalBusy } from "#tests/factories/calendar.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import {
   isoDate,
   serveIntake,
   submitGuestForm,
   validBookingRequest,
   validPropertyBooking,
-} from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+} from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
 const BOOKINGS = COLLECTION_OPERATIONS.property_booking;
 const GENERAL = COLLECTION_OPERATIONS.booking_request;

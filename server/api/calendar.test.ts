@@ -1,29 +1,29 @@
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { calendarEntries, propertyClaims } from "../../db/schema/index.ts";
-import { ValidationErrorSchema } from "../../domain/api/operation.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
+import { calendarEntries, propertyClaims } from "#db/schema/index.ts";
+import { ValidationErrorSchema } from "#domain/api/operation.ts";
+import { createSession } from "#domain/auth/sessions.ts";
 import {
   addEstateBlock,
   addOwnerBlock,
   getEstateCalendar,
   getOwnerCalendar,
   removeOwnerBlock,
-} from "../../domain/calendar/calendar.contract.ts";
-import { addDays } from "../../domain/calendar/nights.ts";
-import { addMonths, utcToday } from "../../domain/requests/dates.ts";
+} from "#domain/calendar/calendar.contract.ts";
+import { addDays } from "#domain/calendar/nights.ts";
+import { addMonths, utcToday } from "#domain/requests/dates.ts";
 import {
   calendarBase,
   insertCalendarFeed,
   insertCalendarRequest,
   insertExternalBusy,
   nightsAt,
-} from "../../tests/factories/calendar.ts";
-import { demoEstate } from "../../tests/factories/demo-estates.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+} from "#tests/factories/calendar.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { serveIntake } from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
 const GORDON = demoEstate("gordon-castle");
 const PADUA = demoEstate("padua");

@@ -1,20 +1,20 @@
 import { type Response, Router } from "express";
 import type { z } from "zod";
-import type { ApiErrorCode } from "../../domain/api/error-codes.ts";
-import { calendarWindow } from "../../domain/calendar/block.schema.ts";
-import * as contract from "../../domain/calendar/calendar.contract.ts";
-import { collisionAnswer } from "../../domain/calendar/collisions.ts";
+import type { ApiErrorCode } from "#domain/api/error-codes.ts";
+import { calendarWindow } from "#domain/calendar/block.schema.ts";
+import * as contract from "#domain/calendar/calendar.contract.ts";
+import { collisionAnswer } from "#domain/calendar/collisions.ts";
 import {
   addBlock,
   type BlockActor,
   readEstateCalendar,
   removeBlock,
-} from "../../domain/calendar/estate-calendar.ts";
-import { calendarExportUrl } from "../../domain/calendar/ical-export.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationError } from "../../domain/errors.ts";
-import { utcToday } from "../../domain/requests/dates.ts";
-import { fieldIssues } from "../../domain/requests/fields.ts";
+} from "#domain/calendar/estate-calendar.ts";
+import { calendarExportUrl } from "#domain/calendar/ical-export.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationError } from "#domain/errors.ts";
+import { utcToday } from "#domain/requests/dates.ts";
+import { fieldIssues } from "#domain/requests/fields.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi } from "../middleware/session.ts";
 import type { StaffServices } from "../services.ts";

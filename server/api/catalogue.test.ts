@@ -1,15 +1,15 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { properties } from "../../db/schema/index.ts";
-import { CATALOGUE_PAGE_SIZE } from "../../domain/catalogue/catalogue-filter.schema.ts";
-import { slugify } from "../../domain/catalogue/slug.ts";
-import { translate } from "../../i18n/translate.ts";
-import { generateCatalogue } from "../../tests/factories/generated-catalogue.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { serveApp } from "../../tests/setup/http.ts";
-import { ErrorSchema } from "../../domain/api/operation.ts";
-import { getCastle, listCastles } from "../../domain/catalogue/catalogue.contract.ts";
-import { expectAnswer, readJson } from "../../tests/setup/api.ts";
+import { properties } from "#db/schema/index.ts";
+import { CATALOGUE_PAGE_SIZE } from "#domain/catalogue/catalogue-filter.schema.ts";
+import { slugify } from "#domain/catalogue/slug.ts";
+import { translate } from "#i18n/translate.ts";
+import { generateCatalogue } from "#tests/factories/generated-catalogue.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { serveApp } from "#tests/setup/http.ts";
+import { ErrorSchema } from "#domain/api/operation.ts";
+import { getCastle, listCastles } from "#domain/catalogue/catalogue.contract.ts";
+import { expectAnswer, readJson } from "#tests/setup/api.ts";
 
 const slugOf = (item: (typeof DEMO_CATALOGUE)[number]) => slugify(item.content.en.name);
 const demo = (slug: string) => {

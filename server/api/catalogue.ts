@@ -1,18 +1,18 @@
 import { Router } from "express";
 import type { z } from "zod";
-import type { Property } from "../../domain/catalogue/property.ts";
-import { CATALOGUE_MAX_STAY_NIGHTS } from "../../domain/catalogue/catalogue-filter.schema.ts";
+import type { Property } from "#domain/catalogue/property.ts";
+import { CATALOGUE_MAX_STAY_NIGHTS } from "#domain/catalogue/catalogue-filter.schema.ts";
 import {
   type ApiPropertyField,
   getCastle,
   getCastleAvailability,
   listCastles,
-} from "../../domain/catalogue/catalogue.contract.ts";
-import { getAvailability } from "../../domain/calendar/availability.ts";
-import { getProperty, searchProperties } from "../../domain/catalogue/read-properties.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { mediaUrl } from "../../domain/media/media-url.ts";
-import { DEFAULT_LANGUAGE } from "../../i18n/config.ts";
+} from "#domain/catalogue/catalogue.contract.ts";
+import { getAvailability } from "#domain/calendar/availability.ts";
+import { getProperty, searchProperties } from "#domain/catalogue/read-properties.ts";
+import type { Deps } from "#domain/deps.ts";
+import { mediaUrl } from "#domain/media/media-url.ts";
+import { DEFAULT_LANGUAGE } from "#i18n/config.ts";
 import { defineRoute, refuse } from "./define-route.ts";
 
 /**

@@ -1,17 +1,17 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { domainEvents, guestRequestMessages, mailOutbox } from "../../db/schema/index.ts";
-import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
+import { domainEvents, guestRequestMessages, mailOutbox } from "#db/schema/index.ts";
+import { ErrorSchema, ValidationErrorSchema } from "#domain/api/operation.ts";
 import {
   MessageConflictSchema,
   replyToRequest,
   STAFF_MESSAGE_OPERATIONS,
-} from "../../domain/conversation/messages.contract.ts";
-import { readThreadByStatusToken } from "../../domain/conversation/messages.ts";
-import { MESSAGE_MAX_LENGTH } from "../../domain/conversation/message-limits.ts";
-import { COLLECTION_OPERATIONS } from "../../domain/staff/inbox.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+} from "#domain/conversation/messages.contract.ts";
+import { readThreadByStatusToken } from "#domain/conversation/messages.ts";
+import { MESSAGE_MAX_LENGTH } from "#domain/conversation/message-limits.ts";
+import { COLLECTION_OPERATIONS } from "#domain/staff/inbox.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import {
   decodeMail,
   serveIntake,
@@ -21,8 +21,8 @@ import {
   validBookingRequest,
   validMembership,
   validPropertyBooking,
-} from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+} from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
 const STATUS_LINK = /\/requests\/([A-Za-z0-9_-]{32})\?lang=(\w+)/;
 
@@ -342,8 +342,8 @@ describeEachBackend("the guest's replies are rate limited", (database) => {
     const url = server().url;
     // The form itself counts against the same budget (one budget for what a guest sends).
     const request = await submit(url, "/booking-requests", validBookingRequest());
-    const { hashStatusToken } = await import("../../domain/requests/intake/reference.ts");
-    const { guestRequests } = await import("../../db/schema/index.ts");
+    const { hashStatusToken } = await import("#domain/requests/intake/reference.ts");
+    const { guestRequests } = await import("#db/schema/index.ts");
     // No mail server here: the token is planted as the mail would carry it.
     const token = "T".repeat(32);
     await database()

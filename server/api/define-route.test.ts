@@ -1,12 +1,12 @@
 import express, { Router } from "express";
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineOperation, error, PUBLIC } from "../../domain/api/operation.ts";
-import { listenOnFreePort } from "../../tests/setup/http.ts";
-import { createTestLogger, expectErrorLog } from "../../tests/setup/error-log.ts";
+import { defineOperation, error, PUBLIC } from "#domain/api/operation.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
+import { createTestLogger, expectErrorLog } from "#tests/setup/error-log.ts";
 import { defineRoute, refuse } from "./define-route.ts";
 import { apiErrorHandler } from "./errors.ts";
-import { stringContaining, stringMatching } from "../../tests/setup/matchers.ts";
+import { stringContaining, stringMatching } from "#tests/setup/matchers.ts";
 
 const GreetingSchema = z.object({ greeting: z.string(), count: z.number().int() });
 

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
 import type { NextFunction, Request, RequestHandler, Response, Router } from "express";
 import type { z } from "zod";
-import type { ApiErrorCode } from "../../domain/api/error-codes.ts";
-import type { BodySpec, Operation, StatusOf } from "../../domain/api/operation.ts";
-import { ValidationError } from "../../domain/errors.ts";
-import { fieldIssues } from "../../domain/requests/fields.ts";
+import type { ApiErrorCode } from "#domain/api/error-codes.ts";
+import type { BodySpec, Operation, StatusOf } from "#domain/api/operation.ts";
+import { ValidationError } from "#domain/errors.ts";
+import { fieldIssues } from "#domain/requests/fields.ts";
 import { signInStageGate } from "../middleware/sign-in-stage.ts";
 import { ignoredBody, jsonBody, optionalJsonBody } from "./body.ts";
 import { answersAreChecked, sendError } from "./errors.ts";

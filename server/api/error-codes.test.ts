@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { API_ERROR_CODES, type ApiErrorCode } from "../../domain/api/error-codes.ts";
-import { pathOf } from "../../domain/api/operation.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+import { API_ERROR_CODES, type ApiErrorCode } from "#domain/api/error-codes.ts";
+import { pathOf } from "#domain/api/operation.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { serveIntake } from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 import { buildOpenApiDocument } from "./openapi.ts";
 import { API_OPERATIONS } from "./operations.ts";
 

@@ -1,13 +1,13 @@
 import type { ErrorRequestHandler, Request, Response } from "express";
 import type { Logger } from "pino";
-import type { ApiErrorCode } from "../../domain/api/error-codes.ts";
+import type { ApiErrorCode } from "#domain/api/error-codes.ts";
 import {
   DomainError,
   type DomainErrorCode,
   NoClaimedEstateError,
   ValidationError,
-} from "../../domain/errors.ts";
-import { translate } from "../../i18n/translate.ts";
+} from "#domain/errors.ts";
+import { translate } from "#i18n/translate.ts";
 import { loggableUrl } from "../middleware/request-log.ts";
 
 /**

@@ -1,16 +1,16 @@
 import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guestRequests } from "../../db/schema/index.ts";
-import { setStaffDisabled } from "../../domain/staff/accounts.ts";
-import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
+import { guestRequests } from "#db/schema/index.ts";
+import { setStaffDisabled } from "#domain/staff/accounts.ts";
+import { ErrorSchema, ValidationErrorSchema } from "#domain/api/operation.ts";
 import {
   COLLECTION_OPERATIONS,
   DUE_OPERATIONS,
   getInboxOverview,
-} from "../../domain/staff/inbox.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+} from "#domain/staff/inbox.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
 import {
   decodeMail,
   serveIntake,
@@ -19,8 +19,8 @@ import {
   validBookingRequest,
   validMembership,
   validPropertyBooking,
-} from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, STAFF_PASSWORD, staffCall } from "../../tests/setup/staff.ts";
+} from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, STAFF_PASSWORD, staffCall } from "#tests/setup/staff.ts";
 
 describeEachBackend("the staff inbox API", (database) => {
   const smtp = new TestSmtpServer();
@@ -96,11 +96,11 @@ describeEachBackend("the staff inbox API", (database) => {
       cookies[email] = await signIn(url, email);
     await setStaffDisabled(deps, "gone@castellum.test", true);
     // An owner's session (the owner area, signs owners in with the same layer).
-    const { createSession } = await import("../../domain/auth/sessions.ts");
+    const { createSession } = await import("#domain/auth/sessions.ts");
     const owner = await createSession(deps, { role: "owner", ownerEmail: "owner@example.com" }, {});
     cookies["owner@example.com"] = `castellum_session=${owner.token}`;
     // A live session of another role, so the refusals below are for the role, not the cookie.
-    const { resolveSession } = await import("../../domain/auth/sessions.ts");
+    const { resolveSession } = await import("#domain/auth/sessions.ts");
     expect((await resolveSession(deps, owner.token))?.role).toBe("owner");
   });
 
@@ -300,8 +300,7 @@ describeEachBackend("the staff inbox API", (database) => {
     // The confirmation mail's status link now shows the new status and the shared reason.
     const confirmation = mails.find((text) => /\/requests\/[A-Za-z0-9_-]{32}/.test(text))!;
     const token = confirmation.match(/\/requests\/([A-Za-z0-9_-]{32})/)![1]!;
-    const { findRequestByStatusToken } =
-      await import("../../domain/requests/intake/request-status.ts");
+    const { findRequestByStatusToken } = await import("#domain/requests/intake/request-status.ts");
     const view = await findRequestByStatusToken(database().deps, token);
     expect(view).toMatchObject({
       status: "Rejected",

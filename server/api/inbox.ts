@@ -2,46 +2,46 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { Router } from "express";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationError } from "../../domain/errors.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationError } from "#domain/errors.ts";
 import {
   discardUndeliveredMail,
   listUndeliveredMail,
   retryUndeliveredMail,
-} from "../../domain/mail/mail.contract.ts";
+} from "#domain/mail/mail.contract.ts";
 import {
   discardMail,
   listUndeliveredMail as undeliveredMail,
   retryMail,
-} from "../../domain/mail/outbox-health.ts";
-import { type RequestKind, REQUEST_KINDS, STATUS_KEYS } from "../../domain/requests/options.ts";
-import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
-import { isStayKind } from "../../domain/calendar/calendar.schema.ts";
-import { collisionAnswer, importedBusyAnswer } from "../../domain/calendar/collisions.ts";
-import { nowOf } from "../../domain/clock.ts";
-import { setRequestStay } from "../../domain/requests/set-stay.ts";
-import { addRequestNote, changeRequestStatus } from "../../domain/requests/change-status.ts";
-import { STAFF_MESSAGE_OPERATIONS } from "../../domain/conversation/messages.contract.ts";
-import { readThreadAsStaff, sendStaffMessage } from "../../domain/conversation/messages.ts";
-import { CSV_COLUMNS, streamInboxCsv } from "../../domain/staff/inbox-csv.ts";
-import { CSV_OPTIONS, csvCell } from "../../domain/csv/safe-csv.ts";
+} from "#domain/mail/outbox-health.ts";
+import { type RequestKind, REQUEST_KINDS, STATUS_KEYS } from "#domain/requests/options.ts";
+import { STAFF_COLLECTIONS } from "#domain/staff/collections.ts";
+import { isStayKind } from "#domain/calendar/calendar.schema.ts";
+import { collisionAnswer, importedBusyAnswer } from "#domain/calendar/collisions.ts";
+import { nowOf } from "#domain/clock.ts";
+import { setRequestStay } from "#domain/requests/set-stay.ts";
+import { addRequestNote, changeRequestStatus } from "#domain/requests/change-status.ts";
+import { STAFF_MESSAGE_OPERATIONS } from "#domain/conversation/messages.contract.ts";
+import { readThreadAsStaff, sendStaffMessage } from "#domain/conversation/messages.ts";
+import { CSV_COLUMNS, streamInboxCsv } from "#domain/staff/inbox-csv.ts";
+import { CSV_OPTIONS, csvCell } from "#domain/csv/safe-csv.ts";
 import {
   COLLECTION_OPERATIONS,
   DUE_MAX_DAYS,
   DUE_OPERATIONS,
   getInboxOverview,
   STAY_OPERATIONS,
-} from "../../domain/staff/inbox.contract.ts";
-import { extendRequestDue } from "../../domain/requests/extend-due.ts";
+} from "#domain/staff/inbox.contract.ts";
+import { extendRequestDue } from "#domain/requests/extend-due.ts";
 import {
   countInboxByStatus,
   getInboxOverview as inboxOverview,
   getRequestDetail,
   listInbox,
-} from "../../domain/staff/inbox.ts";
-import { INBOX_PAGE_SIZE, inboxFilterToSearch } from "../../domain/staff/inbox.schema.ts";
-import { recordSecurityEvent } from "../../domain/security/security-log.ts";
-import { translate } from "../../i18n/translate.ts";
+} from "#domain/staff/inbox.ts";
+import { INBOX_PAGE_SIZE, inboxFilterToSearch } from "#domain/staff/inbox.schema.ts";
+import { recordSecurityEvent } from "#domain/security/security-log.ts";
+import { translate } from "#i18n/translate.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { securityActorOf, securityClientOf } from "../middleware/security-log.ts";
 import { requireAdminApi, signedInAdmin } from "../middleware/session.ts";

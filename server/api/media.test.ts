@@ -1,10 +1,10 @@
 import { expect, it } from "vitest";
 import sharp from "sharp";
-import { ErrorSchema } from "../../domain/api/operation.ts";
-import { listCastles } from "../../domain/catalogue/catalogue.contract.ts";
-import { expectAnswer, readJson } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { serveApp } from "../../tests/setup/http.ts";
+import { ErrorSchema } from "#domain/api/operation.ts";
+import { listCastles } from "#domain/catalogue/catalogue.contract.ts";
+import { expectAnswer, readJson } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { serveApp } from "#tests/setup/http.ts";
 
 describeEachBackend("GET /media/{key}/{width}.{format}", (database) => {
   const url = serveApp(() => database().deps);

@@ -1,8 +1,8 @@
 import { Router } from "express";
-import type { Deps } from "../../domain/deps.ts";
-import { getMediaVariant, type MediaSources } from "../../domain/media/get-media-variant.ts";
-import { MEDIA_FORMATS, MEDIA_WIDTHS } from "../../domain/media/media-url.ts";
-import { MediaVariantRequestSchema } from "../../domain/media/media-variant.schema.ts";
+import type { Deps } from "#domain/deps.ts";
+import { getMediaVariant, type MediaSources } from "#domain/media/get-media-variant.ts";
+import { MEDIA_FORMATS, MEDIA_WIDTHS } from "#domain/media/media-url.ts";
+import { MediaVariantRequestSchema } from "#domain/media/media-variant.schema.ts";
 import { sendError } from "./errors.ts";
 
 /**

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "./openapi.ts";
-import { STAFF_COLLECTIONS } from "../../domain/staff/collections.ts";
+import { STAFF_COLLECTIONS } from "#domain/staff/collections.ts";
 
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 // @redocly/cli ships as one bundle without a programmatic API (@redocly/openapi-core is not

@@ -8,8 +8,8 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
 } from "zod-openapi";
-import type { ApiTag, Operation, ResponseSpec } from "../../domain/api/operation.ts";
-import { OWNER_CODE_POLICY } from "../../domain/owners/owner-code.ts";
+import type { ApiTag, Operation, ResponseSpec } from "#domain/api/operation.ts";
+import { OWNER_CODE_POLICY } from "#domain/owners/owner-code.ts";
 import { JSON_BODY_LIMIT, MAX_JSON_DEPTH } from "./body.ts";
 import { API_OPERATIONS } from "./operations.ts";
 

@@ -1,7 +1,7 @@
 import type { Express } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../../tests/setup/database.ts";
-import { testServicesEnv } from "../../tests/setup/intake.ts";
+import { openTestDatabase } from "#tests/setup/database.ts";
+import { testServicesEnv } from "#tests/setup/intake.ts";
 import { createExpressApp } from "../app.ts";
 import { createServices, type Services } from "../services.ts";
 import { buildOpenApiDocument, DOCUMENT_PATH } from "./openapi.ts";

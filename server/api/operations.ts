@@ -1,23 +1,23 @@
-import type { Operation } from "../../domain/api/operation.ts";
-import { CALENDAR_VIEW_OPERATIONS } from "../../domain/calendar/calendar.contract.ts";
-import { CALENDAR_FEED_OPERATIONS } from "../../domain/calendar/feeds.contract.ts";
-import { CONVERSATION_OPERATIONS } from "../../domain/conversation/messages.contract.ts";
-import { CATALOGUE_OPERATIONS } from "../../domain/catalogue/catalogue.contract.ts";
-import { MAIL_OPERATIONS } from "../../domain/mail/mail.contract.ts";
-import { OWNER_REQUEST_OPERATIONS } from "../../domain/owners/owner-requests.contract.ts";
-import { OWNER_OPERATIONS } from "../../domain/owners/owners.contract.ts";
-import { REQUEST_OPERATIONS } from "../../domain/requests/requests.contract.ts";
-import { STAFF_ESTATE_OPERATIONS } from "../../domain/staff/estates.contract.ts";
-import { INBOX_OPERATIONS } from "../../domain/staff/inbox.contract.ts";
-import { WEBHOOK_OPERATIONS } from "../../domain/webhooks/webhooks.contract.ts";
+import type { Operation } from "#domain/api/operation.ts";
+import { CALENDAR_VIEW_OPERATIONS } from "#domain/calendar/calendar.contract.ts";
+import { CALENDAR_FEED_OPERATIONS } from "#domain/calendar/feeds.contract.ts";
+import { CONVERSATION_OPERATIONS } from "#domain/conversation/messages.contract.ts";
+import { CATALOGUE_OPERATIONS } from "#domain/catalogue/catalogue.contract.ts";
+import { MAIL_OPERATIONS } from "#domain/mail/mail.contract.ts";
+import { OWNER_REQUEST_OPERATIONS } from "#domain/owners/owner-requests.contract.ts";
+import { OWNER_OPERATIONS } from "#domain/owners/owners.contract.ts";
+import { REQUEST_OPERATIONS } from "#domain/requests/requests.contract.ts";
+import { STAFF_ESTATE_OPERATIONS } from "#domain/staff/estates.contract.ts";
+import { INBOX_OPERATIONS } from "#domain/staff/inbox.contract.ts";
+import { WEBHOOK_OPERATIONS } from "#domain/webhooks/webhooks.contract.ts";
 import {
   OWNER_PASSKEY_OPERATIONS,
   STAFF_PASSKEY_OPERATIONS,
-} from "../../domain/auth/passkeys.contract.ts";
-import { STAFF_AUTH_OPERATIONS } from "../../domain/staff/staff-auth.contract.ts";
-import { MFA_OPERATIONS } from "../../domain/staff/mfa/mfa.contract.ts";
-import { ACCOUNT_OPERATIONS } from "../../domain/staff/accounts.contract.ts";
-import { SECURITY_LOG_OPERATIONS } from "../../domain/security/security-log.contract.ts";
+} from "#domain/auth/passkeys.contract.ts";
+import { STAFF_AUTH_OPERATIONS } from "#domain/staff/staff-auth.contract.ts";
+import { MFA_OPERATIONS } from "#domain/staff/mfa/mfa.contract.ts";
+import { ACCOUNT_OPERATIONS } from "#domain/staff/accounts.contract.ts";
+import { SECURITY_LOG_OPERATIONS } from "#domain/security/security-log.contract.ts";
 
 /**
  * Every /api operation, the registry the OpenAPI document is generated from. A route serves

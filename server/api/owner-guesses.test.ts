@@ -7,14 +7,14 @@ import {
   properties,
   propertyClaims,
   securityEvents,
-} from "../../db/schema/index.ts";
-import { ErrorSchema } from "../../domain/api/operation.ts";
-import { OWNER_CODE_POLICY } from "../../domain/owners/owner-code.ts";
-import { translate } from "../../i18n/translate.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { decodeMail, serveIntake, TestSmtpServer } from "../../tests/setup/intake.ts";
-import { stringMatching } from "../../tests/setup/matchers.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+} from "#db/schema/index.ts";
+import { ErrorSchema } from "#domain/api/operation.ts";
+import { OWNER_CODE_POLICY } from "#domain/owners/owner-code.ts";
+import { translate } from "#i18n/translate.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { decodeMail, serveIntake, TestSmtpServer } from "#tests/setup/intake.ts";
+import { stringMatching } from "#tests/setup/matchers.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
 /**
  * The owner entries of the security log and the daily cap on wrong

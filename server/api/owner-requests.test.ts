@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { ownerRequestViews, properties, propertyClaims } from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
+import { ownerRequestViews, properties, propertyClaims } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
 import {
   giveOwnerViewOperation,
   listOwnerRequestsOperation,
-} from "../../domain/owners/owner-requests.contract.ts";
-import { COLLECTION_OPERATIONS, STAY_OPERATIONS } from "../../domain/staff/inbox.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
+} from "#domain/owners/owner-requests.contract.ts";
+import { COLLECTION_OPERATIONS, STAY_OPERATIONS } from "#domain/staff/inbox.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
 import {
   decodeMail,
   isoDate,
@@ -18,8 +18,8 @@ import {
   TestSmtpServer,
   validBookingRequest,
   validPropertyBooking,
-} from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+} from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
 const BOOKINGS = COLLECTION_OPERATIONS.property_booking;
 

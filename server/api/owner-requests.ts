@@ -1,19 +1,19 @@
 import { Router } from "express";
 import type { z } from "zod";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationError } from "../../domain/errors.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationError } from "#domain/errors.ts";
 import {
   giveOwnerViewOperation,
   listOwnerRequestsOperation,
-} from "../../domain/owners/owner-requests.contract.ts";
+} from "#domain/owners/owner-requests.contract.ts";
 import {
   giveOwnerView,
   listOwnerRequests,
   rememberOwnerLanguage,
-} from "../../domain/owners/owner-requests.ts";
-import { fieldIssues } from "../../domain/requests/fields.ts";
-import { STATUS_KEYS } from "../../domain/requests/options.ts";
-import { translate } from "../../i18n/translate.ts";
+} from "#domain/owners/owner-requests.ts";
+import { fieldIssues } from "#domain/requests/fields.ts";
+import { STATUS_KEYS } from "#domain/requests/options.ts";
+import { translate } from "#i18n/translate.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { defineRoute, type Refusal, refuse } from "./define-route.ts";
 import { estateAccess, settledEstate } from "./owners.ts";

@@ -12,16 +12,16 @@ import {
   propertyClaims,
   propertyImages,
   propertyRevisions,
-} from "../../db/schema/index.ts";
-import { DEMO_ARTWORK } from "../../content/demo-art/demo-artwork.ts";
-import { createSession, DEFAULT_SESSION_POLICY } from "../../domain/auth/sessions.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { uploadOwnerImages } from "../../domain/owners/owners.contract.ts";
-import { translate } from "../../i18n/translate.ts";
-import { readJson } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { listenOnFreePort } from "../../tests/setup/http.ts";
-import { stringMatching } from "../../tests/setup/matchers.ts";
+} from "#db/schema/index.ts";
+import { DEMO_ARTWORK } from "#content/demo-art/demo-artwork.ts";
+import { createSession, DEFAULT_SESSION_POLICY } from "#domain/auth/sessions.ts";
+import type { Deps } from "#domain/deps.ts";
+import { uploadOwnerImages } from "#domain/owners/owners.contract.ts";
+import { translate } from "#i18n/translate.ts";
+import { readJson } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
+import { stringMatching } from "#tests/setup/matchers.ts";
 import { languageMiddleware } from "../middleware/language.ts";
 import { sessionCookieOf, sessionMiddleware } from "../middleware/session.ts";
 import { apiErrorHandler, apiNotFound } from "./errors.ts";

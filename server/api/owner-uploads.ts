@@ -1,20 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
-import type { ApiErrorCode } from "../../domain/api/error-codes.ts";
+import type { ApiErrorCode } from "#domain/api/error-codes.ts";
 import { tmpdir } from "node:os";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import multer from "multer";
-import type { Deps } from "../../domain/deps.ts";
+import type { Deps } from "#domain/deps.ts";
 import {
   type MediaStoreConfig,
   UPLOAD_LIMITS,
   type UploadRejection,
   UploadRejectedError,
-} from "../../domain/media/uploads.ts";
-import { addEstateUploads, deleteEstateUpload } from "../../domain/owners/estate-uploads.ts";
-import type { OwnerImage } from "../../domain/owners/owner-property.ts";
-import { UPLOAD_FIELD } from "../../domain/media/upload-limits.ts";
-import { deleteOwnerImage, uploadOwnerImages } from "../../domain/owners/owners.contract.ts";
+} from "#domain/media/uploads.ts";
+import { addEstateUploads, deleteEstateUpload } from "#domain/owners/estate-uploads.ts";
+import type { OwnerImage } from "#domain/owners/owner-property.ts";
+import { UPLOAD_FIELD } from "#domain/media/upload-limits.ts";
+import { deleteOwnerImage, uploadOwnerImages } from "#domain/owners/owners.contract.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { isStorableText } from "./body.ts";
 import { sendError } from "./errors.ts";

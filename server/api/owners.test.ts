@@ -8,31 +8,26 @@ import {
   propertyFieldEdits,
   propertyRevisions,
   propertyTranslations,
-} from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
-import { EDITABLE_FIELDS } from "../../domain/owners/owner-fields.ts";
-import { OWNER_CODE_POLICY } from "../../domain/owners/verification.ts";
-import { translate } from "../../i18n/translate.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { expectErrorLog } from "../../tests/setup/error-log.ts";
-import {
-  decodeMail,
-  serveIntake,
-  testServicesEnv,
-  TestSmtpServer,
-} from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
-import { demoEstate } from "../../tests/factories/demo-estates.ts";
-import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
-import { getCastle } from "../../domain/catalogue/catalogue.contract.ts";
+} from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import { EDITABLE_FIELDS } from "#domain/owners/owner-fields.ts";
+import { OWNER_CODE_POLICY } from "#domain/owners/verification.ts";
+import { translate } from "#i18n/translate.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { expectErrorLog } from "#tests/setup/error-log.ts";
+import { decodeMail, serveIntake, testServicesEnv, TestSmtpServer } from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
+import { demoEstate } from "#tests/factories/demo-estates.ts";
+import { ErrorSchema, ValidationErrorSchema } from "#domain/api/operation.ts";
+import { getCastle } from "#domain/catalogue/catalogue.contract.ts";
 import {
   claimProperty,
   getOwnerProperty,
   updateOwnerProperty,
   verifyOwnerCode,
-} from "../../domain/owners/owners.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { stringMatching } from "../../tests/setup/matchers.ts";
+} from "#domain/owners/owners.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { stringMatching } from "#tests/setup/matchers.ts";
 
 const GORDON = demoEstate("gordon-castle");
 /** The suite's limit of codes per email and hour (the test services' setting). */
@@ -408,8 +403,8 @@ describeEachBackend("owner area API", (database) => {
 
   it("sends no code when the limiter's counters cannot be reached: it never fails open", async () => {
     const { Redis } = await import("ioredis");
-    const { createRedisRateLimitStore } = await import("../../domain/rate-limit/rate-limiter.ts");
-    const { requestOwnerCode } = await import("../../domain/owners/verification.ts");
+    const { createRedisRateLimitStore } = await import("#domain/rate-limit/rate-limiter.ts");
+    const { requestOwnerCode } = await import("#domain/owners/verification.ts");
     const redis = new Redis("redis://127.0.0.1:1", {
       lazyConnect: true,
       enableOfflineQueue: false,
@@ -439,8 +434,8 @@ describeEachBackend("owner area API", (database) => {
   });
 
   it("limits code requests per IP across many addresses (no sweeping)", async () => {
-    const { createMemoryRateLimitStore } = await import("../../domain/rate-limit/rate-limiter.ts");
-    const { requestOwnerCode } = await import("../../domain/owners/verification.ts");
+    const { createMemoryRateLimitStore } = await import("#domain/rate-limit/rate-limiter.ts");
+    const { requestOwnerCode } = await import("#domain/owners/verification.ts");
     const limits = { store: createMemoryRateLimitStore(), perEmail: 5, perIp: 3, windowMs: 60_000 };
     const outcomes = [];
     for (let i = 0; i < 4; i++)

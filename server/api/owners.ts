@@ -1,14 +1,14 @@
 import { type NextFunction, type Request, type Response, Router } from "express";
 import type { z } from "zod";
-import { revokeSession } from "../../domain/auth/sessions.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationError } from "../../domain/errors.ts";
-import { updateEstateField, updateEstateImages } from "../../domain/owners/edits.ts";
-import { getOwnerPropertyDetails, resolveEstate } from "../../domain/owners/estates.ts";
-import { isEmailAddress } from "../../domain/owners/owner-fields.ts";
-import type { EstateActor } from "../../domain/owners/owner-property.ts";
-import { OWNER_CODE_POLICY } from "../../domain/owners/owner-code.ts";
-import { rememberOwnerLanguage } from "../../domain/owners/owner-requests.ts";
+import { revokeSession } from "#domain/auth/sessions.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationError } from "#domain/errors.ts";
+import { updateEstateField, updateEstateImages } from "#domain/owners/edits.ts";
+import { getOwnerPropertyDetails, resolveEstate } from "#domain/owners/estates.ts";
+import { isEmailAddress } from "#domain/owners/owner-fields.ts";
+import type { EstateActor } from "#domain/owners/owner-property.ts";
+import { OWNER_CODE_POLICY } from "#domain/owners/owner-code.ts";
+import { rememberOwnerLanguage } from "#domain/owners/owner-requests.ts";
 import {
   claimProperty,
   getOwnerProperty,
@@ -17,13 +17,9 @@ import {
   updateOwnerProperty,
   verifyOwnerCode,
   verifyOwnerEmail,
-} from "../../domain/owners/owners.contract.ts";
-import {
-  checkOwnerCode,
-  claimOwnerEstate,
-  requestOwnerCode,
-} from "../../domain/owners/verification.ts";
-import { staffAccessOf } from "../../domain/staff/staff-user.ts";
+} from "#domain/owners/owners.contract.ts";
+import { checkOwnerCode, claimOwnerEstate, requestOwnerCode } from "#domain/owners/verification.ts";
+import { staffAccessOf } from "#domain/staff/staff-user.ts";
 import { readCookie } from "../middleware/language.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { recordAccessRefused } from "../middleware/security-log.ts";

@@ -1,24 +1,24 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { authSessions, passkeys, securityEvents } from "../../db/schema/index.ts";
-import * as api from "../../domain/auth/passkeys.contract.ts";
-import { hasPasskey, removeStaffPasskeys } from "../../domain/auth/passkeys.ts";
-import { countUnusedRecoveryCodes } from "../../domain/staff/mfa/recovery-codes.ts";
-import { createSession, hashSessionToken, type SessionStage } from "../../domain/auth/sessions.ts";
-import { setStaffDisabled } from "../../domain/staff/accounts.ts";
-import { getSignedInStaffUser } from "../../domain/staff/staff-auth.contract.ts";
-import type { StaffUser } from "../../domain/staff/staff-user.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
+import { authSessions, passkeys, securityEvents } from "#db/schema/index.ts";
+import * as api from "#domain/auth/passkeys.contract.ts";
+import { hasPasskey, removeStaffPasskeys } from "#domain/auth/passkeys.ts";
+import { countUnusedRecoveryCodes } from "#domain/staff/mfa/recovery-codes.ts";
+import { createSession, hashSessionToken, type SessionStage } from "#domain/auth/sessions.ts";
+import { setStaffDisabled } from "#domain/staff/accounts.ts";
+import { getSignedInStaffUser } from "#domain/staff/staff-auth.contract.ts";
+import type { StaffUser } from "#domain/staff/staff-user.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { serveIntake } from "#tests/setup/intake.ts";
 import {
   createTestStaff,
   sessionCookieOf,
   signIn,
   STAFF_PASSWORD,
   staffCall,
-} from "../../tests/setup/staff.ts";
-import { SoftAuthenticator, type WebAuthnOptionsJson } from "../../tests/setup/webauthn.ts";
+} from "#tests/setup/staff.ts";
+import { SoftAuthenticator, type WebAuthnOptionsJson } from "#tests/setup/webauthn.ts";
 
 const RP = { id: "localhost", origin: "http://localhost" };
 const OWNER_EMAIL = "owner.passkey@example.com";

@@ -1,10 +1,7 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { type NextFunction, type Request, type Response, Router } from "express";
-import {
-  signInOwnerWithPasskey,
-  signInStaffWithPasskey,
-} from "../../domain/auth/passkey-sign-in.ts";
-import * as api from "../../domain/auth/passkeys.contract.ts";
+import { signInOwnerWithPasskey, signInStaffWithPasskey } from "#domain/auth/passkey-sign-in.ts";
+import * as api from "#domain/auth/passkeys.contract.ts";
 import {
   finishPasskeyRegistration,
   listPasskeys,
@@ -14,21 +11,21 @@ import {
   type StaffPasskeyHolder,
   startPasskeyAuthentication,
   startPasskeyRegistration,
-} from "../../domain/auth/passkeys.ts";
+} from "#domain/auth/passkeys.ts";
 import {
   advanceSessionStage,
   closeEnrolmentSessions,
   revokeSession,
-} from "../../domain/auth/sessions.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { countUnusedRecoveryCodes } from "../../domain/staff/mfa/recovery-codes.ts";
+} from "#domain/auth/sessions.ts";
+import type { Deps } from "#domain/deps.ts";
+import { countUnusedRecoveryCodes } from "#domain/staff/mfa/recovery-codes.ts";
 import {
   hasSecondFactor,
   regenerateRecoveryCodes,
   removeStaffPasskey,
-} from "../../domain/staff/mfa/second-factor.ts";
-import { staffAccessOf, type StaffUser } from "../../domain/staff/staff-user.ts";
-import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "../../i18n/config.ts";
+} from "#domain/staff/mfa/second-factor.ts";
+import { staffAccessOf, type StaffUser } from "#domain/staff/staff-user.ts";
+import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "#i18n/config.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import {
   readSessionToken,

@@ -1,8 +1,8 @@
 import type { Request, Response } from "express";
-import type { Deps } from "../../domain/deps.ts";
-import type { LoginLimits } from "../../domain/staff/login.ts";
-import { checkPasswordAgain, type PasswordAgainAction } from "../../domain/staff/password-again.ts";
-import type { StaffUser } from "../../domain/staff/staff-user.ts";
+import type { Deps } from "#domain/deps.ts";
+import type { LoginLimits } from "#domain/staff/login.ts";
+import { checkPasswordAgain, type PasswordAgainAction } from "#domain/staff/password-again.ts";
+import type { StaffUser } from "#domain/staff/staff-user.ts";
 import { refuse, type Refusal } from "./define-route.ts";
 
 /**

@@ -3,12 +3,12 @@ import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mailOutbox } from "../../db/schema/index.ts";
-import { BOOKING_TYPES } from "../../domain/requests/options.ts";
-import { ErrorSchema } from "../../domain/api/operation.ts";
-import { readJson } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { stringMatching } from "../../tests/setup/matchers.ts";
+import { mailOutbox } from "#db/schema/index.ts";
+import { BOOKING_TYPES } from "#domain/requests/options.ts";
+import { ErrorSchema } from "#domain/api/operation.ts";
+import { readJson } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { stringMatching } from "#tests/setup/matchers.ts";
 import {
   decodeMail,
   serveIntake,
@@ -16,7 +16,7 @@ import {
   TestSmtpServer,
   validBookingRequest,
   validMembership,
-} from "../../tests/setup/intake.ts";
+} from "#tests/setup/intake.ts";
 
 async function postJson(url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(url, {

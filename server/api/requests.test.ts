@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { guestRequests, mailOutbox } from "../../db/schema/index.ts";
-import { slugify } from "../../domain/catalogue/slug.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
+import { guestRequests, mailOutbox } from "#db/schema/index.ts";
+import { slugify } from "#domain/catalogue/slug.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
 import {
   decodeMail,
   expiredAltchaToken,
@@ -15,11 +15,11 @@ import {
   validBookingRequest,
   validMembership,
   validPropertyBooking,
-} from "../../tests/setup/intake.ts";
-import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
-import { StoredRequestSchema } from "../../domain/requests/requests.contract.ts";
-import { readJson } from "../../tests/setup/api.ts";
-import { anyOf, stringContaining, stringMatching } from "../../tests/setup/matchers.ts";
+} from "#tests/setup/intake.ts";
+import { ErrorSchema, ValidationErrorSchema } from "#domain/api/operation.ts";
+import { StoredRequestSchema } from "#domain/requests/requests.contract.ts";
+import { readJson } from "#tests/setup/api.ts";
+import { anyOf, stringContaining, stringMatching } from "#tests/setup/matchers.ts";
 
 /** A form's 201: the stored record, as StoredRequestSchema reads it. */
 const recordOf = (answer: { body: unknown }) => StoredRequestSchema.parse(answer.body);

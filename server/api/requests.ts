@@ -1,16 +1,16 @@
 import { Router } from "express";
-import { createAltchaChallenge } from "../../domain/bot-check/bot-check.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { submitGuestRequest } from "../../domain/requests/intake/submit-request.ts";
-import type { RequestKind } from "../../domain/requests/options.ts";
+import { createAltchaChallenge } from "#domain/bot-check/bot-check.ts";
+import type { Deps } from "#domain/deps.ts";
+import { submitGuestRequest } from "#domain/requests/intake/submit-request.ts";
+import type { RequestKind } from "#domain/requests/options.ts";
 import {
   FORM_OPERATIONS,
   getBotCheckChallenge,
   IDEMPOTENCY_KEY,
-} from "../../domain/requests/requests.contract.ts";
-import { replyToRequest } from "../../domain/conversation/messages.contract.ts";
-import { replyAsGuest } from "../../domain/conversation/messages.ts";
-import { BotCheckError } from "../../domain/errors.ts";
+} from "#domain/requests/requests.contract.ts";
+import { replyToRequest } from "#domain/conversation/messages.contract.ts";
+import { replyAsGuest } from "#domain/conversation/messages.ts";
+import { BotCheckError } from "#domain/errors.ts";
 import { rateLimit, sameOriginOnly } from "../middleware/request-guards.ts";
 import type { Services } from "../services.ts";
 import { defineRoute, refuse } from "./define-route.ts";

@@ -1,22 +1,22 @@
 import { parse } from "csv-parse/sync";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { securityEvents } from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
+import { securityEvents } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
 import {
   exportSecurityEventsCsv,
   SECURITY_EXPORT_LIMIT,
   listSecurityEvents,
   type SecurityEventItem,
-} from "../../domain/security/security-log.contract.ts";
-import { recordSecurityEvent } from "../../domain/security/security-log.ts";
-import { registerWebhook } from "../../domain/webhooks/webhooks.contract.ts";
-import { addEstateCalendarFeed } from "../../domain/calendar/feeds.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { allDayCalendar, serveFeeds } from "../../tests/setup/feed-server.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
+} from "#domain/security/security-log.contract.ts";
+import { recordSecurityEvent } from "#domain/security/security-log.ts";
+import { registerWebhook } from "#domain/webhooks/webhooks.contract.ts";
+import { addEstateCalendarFeed } from "#domain/calendar/feeds.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { allDayCalendar, serveFeeds } from "#tests/setup/feed-server.ts";
+import { serveIntake } from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
 const ADMIN = "sec-admin@castellum.test";
 const CLERK = "sec-clerk@castellum.test";

@@ -2,20 +2,20 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { type Response, Router } from "express";
-import type { Deps } from "../../domain/deps.ts";
+import type { Deps } from "#domain/deps.ts";
 import {
   listSecurityEvents,
   SECURITY_CSV_COLUMNS,
   securityCsvRowOf,
   streamSecurityEvents,
-} from "../../domain/security/read-security-log.ts";
-import * as contract from "../../domain/security/security-log.contract.ts";
-import { recordSecurityEvent } from "../../domain/security/security-log.ts";
+} from "#domain/security/read-security-log.ts";
+import * as contract from "#domain/security/security-log.contract.ts";
+import { recordSecurityEvent } from "#domain/security/security-log.ts";
 import { requireAdminApi } from "../middleware/session.ts";
 import { securityActorOf, securityClientOf } from "../middleware/security-log.ts";
 import { defineRoute, refuse, STREAMED } from "./define-route.ts";
-import { consumeRateLimits, type RateLimitStore } from "../../domain/rate-limit/rate-limiter.ts";
-import { CSV_OPTIONS } from "../../domain/csv/safe-csv.ts";
+import { consumeRateLimits, type RateLimitStore } from "#domain/rate-limit/rate-limiter.ts";
+import { CSV_OPTIONS } from "#domain/csv/safe-csv.ts";
 
 /** The items of a generator whose first result was already read. */
 async function* startingWith<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>) {

@@ -1,11 +1,11 @@
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PUBLIC_PAGES } from "../../content/site.ts";
-import { listEstateSlugs } from "../../domain/catalogue/list-estate-slugs.ts";
-import { slugify } from "../../domain/catalogue/slug.ts";
-import { LANGUAGE_TAGS, LANGUAGES } from "../../i18n/config.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { listenOnFreePort, serveApp } from "../../tests/setup/http.ts";
+import { PUBLIC_PAGES } from "#content/site.ts";
+import { listEstateSlugs } from "#domain/catalogue/list-estate-slugs.ts";
+import { slugify } from "#domain/catalogue/slug.ts";
+import { LANGUAGE_TAGS, LANGUAGES } from "#i18n/config.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { listenOnFreePort, serveApp } from "#tests/setup/http.ts";
 import { publicReadOf } from "../middleware/response-cache.ts";
 import { seoRoutes } from "./seo.ts";
 

@@ -1,10 +1,10 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Router } from "express";
-import { countEstates, listEstateSlugs } from "../../domain/catalogue/list-estate-slugs.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { PUBLIC_PAGES, SITE } from "../../content/site.ts";
-import { DEFAULT_LANGUAGE, LANGUAGE_TAGS, LANGUAGES, type Language } from "../../i18n/config.ts";
+import { countEstates, listEstateSlugs } from "#domain/catalogue/list-estate-slugs.ts";
+import type { Deps } from "#domain/deps.ts";
+import { PUBLIC_PAGES, SITE } from "#content/site.ts";
+import { DEFAULT_LANGUAGE, LANGUAGE_TAGS, LANGUAGES, type Language } from "#i18n/config.ts";
 
 /** The sitemap protocol's limit of URLs in one file (sitemaps.org). */
 export const SITEMAP_MAX_URLS = 50_000;

@@ -1,22 +1,22 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { guestRequests, propertyClaims, propertyRevisions } from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
-import { updateEstateField } from "../../domain/owners/edits.ts";
-import { listEstatesForStaff } from "../../domain/owners/revisions.ts";
-import { ValidationErrorSchema } from "../../domain/api/operation.ts";
-import { getCastle } from "../../domain/catalogue/catalogue.contract.ts";
+import { guestRequests, propertyClaims, propertyRevisions } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
+import { updateEstateField } from "#domain/owners/edits.ts";
+import { listEstatesForStaff } from "#domain/owners/revisions.ts";
+import { ValidationErrorSchema } from "#domain/api/operation.ts";
+import { getCastle } from "#domain/catalogue/catalogue.contract.ts";
 import {
   getStaffEstate,
   listStaffEstates,
   revertEstateRevision,
   setEstateResponseHours,
-} from "../../domain/staff/estates.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "../../tests/setup/database.ts";
-import { serveIntake, submitGuestForm, validPropertyBooking } from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
-import { anyOf } from "../../tests/setup/matchers.ts";
+} from "#domain/staff/estates.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { serveIntake, submitGuestForm, validPropertyBooking } from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
+import { anyOf } from "#tests/setup/matchers.ts";
 
 /** Estate 7 of the demo catalogue: Amalfi Coast, "Costiera Amalfitana" in Italian. */
 const AMALFI = { id: 7, email: "concierge@villa-sospesa.example" } as const;

@@ -1,35 +1,31 @@
 import { and, eq } from "drizzle-orm";
 import { generate } from "otplib";
 import { beforeEach, describe, expect, it } from "vitest";
-import { securityEvents, staffRecoveryCodes, staffTotp } from "../../db/schema/index.ts";
-import {
-  createSession,
-  DEFAULT_SESSION_POLICY,
-  type SessionStage,
-} from "../../domain/auth/sessions.ts";
-import { type ManualClock, manualClock, nowOf } from "../../domain/clock.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationErrorSchema } from "../../domain/api/operation.ts";
-import * as mfa from "../../domain/staff/mfa/mfa.contract.ts";
+import { securityEvents, staffRecoveryCodes, staffTotp } from "#db/schema/index.ts";
+import { createSession, DEFAULT_SESSION_POLICY, type SessionStage } from "#domain/auth/sessions.ts";
+import { type ManualClock, manualClock, nowOf } from "#domain/clock.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationErrorSchema } from "#domain/api/operation.ts";
+import * as mfa from "#domain/staff/mfa/mfa.contract.ts";
 import { createHash } from "node:crypto";
-import { normaliseRecoveryCode, useRecoveryCode } from "../../domain/staff/mfa/recovery-codes.ts";
+import { normaliseRecoveryCode, useRecoveryCode } from "#domain/staff/mfa/recovery-codes.ts";
 import {
   confirmTotpEnrolment,
   resetStaffMfa,
   secondFactorMethods,
-} from "../../domain/staff/mfa/second-factor.ts";
-import { acceptTotpCode, startTotpEnrolment } from "../../domain/staff/mfa/totp.ts";
-import { loginStaff } from "../../domain/staff/staff-auth.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
+} from "#domain/staff/mfa/second-factor.ts";
+import { acceptTotpCode, startTotpEnrolment } from "#domain/staff/mfa/totp.ts";
+import { loginStaff } from "#domain/staff/staff-auth.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { serveIntake } from "#tests/setup/intake.ts";
 import {
   createTestStaff,
   sessionCookieOf,
   signIn,
   STAFF_PASSWORD,
   staffCall,
-} from "../../tests/setup/staff.ts";
+} from "#tests/setup/staff.ts";
 
 const STEP_MS = 30_000;
 /** A known time for the servers' clocks, a few seconds into a TOTP step. */
@@ -371,7 +367,7 @@ describeEachBackend(
 );
 
 async function idOf(deps: Deps, email: string): Promise<string> {
-  const { findStaffByEmail } = await import("../../domain/staff/accounts.ts");
+  const { findStaffByEmail } = await import("#domain/staff/accounts.ts");
   const account = await findStaffByEmail(deps, email);
   if (!account) throw new Error(`no ${email}`);
   return account.id;

@@ -1,9 +1,9 @@
 import { type Request, type Response, Router } from "express";
-import { advanceSessionStage, type SessionStage } from "../../domain/auth/sessions.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationError } from "../../domain/errors.ts";
-import { recordSecurityEvent } from "../../domain/security/security-log.ts";
-import * as mfa from "../../domain/staff/mfa/mfa.contract.ts";
+import { advanceSessionStage, type SessionStage } from "#domain/auth/sessions.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationError } from "#domain/errors.ts";
+import { recordSecurityEvent } from "#domain/security/security-log.ts";
+import * as mfa from "#domain/staff/mfa/mfa.contract.ts";
 import {
   completeSecondFactor,
   confirmTotpEnrolment,
@@ -11,16 +11,16 @@ import {
   hasSecondFactor,
   regenerateRecoveryCodes,
   removeTotp,
-} from "../../domain/staff/mfa/second-factor.ts";
-import { startTotpEnrolment } from "../../domain/staff/mfa/totp.ts";
-import type { StaffUser } from "../../domain/staff/staff-user.ts";
+} from "#domain/staff/mfa/second-factor.ts";
+import { startTotpEnrolment } from "#domain/staff/mfa/totp.ts";
+import type { StaffUser } from "#domain/staff/staff-user.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { readSessionToken, type SessionCookie, setSessionCookie } from "../middleware/session.ts";
 import { signInStepOf } from "../middleware/sign-in-stage.ts";
 import type { StaffServices } from "../services.ts";
 import { defineRoute, refuse, type Refusal } from "./define-route.ts";
 import { passwordAgainRefusal } from "./password-again.ts";
-import type { PasswordAgainAction } from "../../domain/staff/password-again.ts";
+import type { PasswordAgainAction } from "#domain/staff/password-again.ts";
 
 interface StaffSession {
   user: StaffUser;

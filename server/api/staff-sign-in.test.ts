@@ -1,24 +1,24 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { authSessions, staffUsers } from "../../db/schema/index.ts";
-import { verifyPassword } from "../../domain/staff/passwords.ts";
-import { ErrorSchema, ValidationErrorSchema } from "../../domain/api/operation.ts";
+import { authSessions, staffUsers } from "#db/schema/index.ts";
+import { verifyPassword } from "#domain/staff/passwords.ts";
+import { ErrorSchema, ValidationErrorSchema } from "#domain/api/operation.ts";
 import {
   completeStaffSetup,
   getSignedInStaffUser,
   loginStaff,
-} from "../../domain/staff/staff-auth.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { expectErrorLog } from "../../tests/setup/error-log.ts";
-import { serveIntake } from "../../tests/setup/intake.ts";
+} from "#domain/staff/staff-auth.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { expectErrorLog } from "#tests/setup/error-log.ts";
+import { serveIntake } from "#tests/setup/intake.ts";
 import {
   createTestStaff,
   sessionCookieOf,
   signIn,
   STAFF_PASSWORD,
   staffCall,
-} from "../../tests/setup/staff.ts";
+} from "#tests/setup/staff.ts";
 
 describeEachBackend("staff sign-in and sessions", (database) => {
   const server = serveIntake(() => database().deps);
@@ -107,7 +107,7 @@ describeEachBackend("staff sign-in and sessions", (database) => {
     const idle = await signIn(server().url, "admin@castellum.test");
     const old = await signIn(server().url, "admin@castellum.test");
     const db = database().deps.db;
-    const { hashSessionToken } = await import("../../domain/auth/sessions.ts");
+    const { hashSessionToken } = await import("#domain/auth/sessions.ts");
     await db
       .update(authSessions)
       .set({ lastSeenAt: sql`now() - interval '13 hours'` })
@@ -134,8 +134,8 @@ describeEachBackend("staff sign-in and sessions", (database) => {
 
   it("refuses sign-in when the limiter's counters cannot be reached: it never fails open", async () => {
     const { Redis } = await import("ioredis");
-    const { createRedisRateLimitStore } = await import("../../domain/rate-limit/rate-limiter.ts");
-    const { loginStaff } = await import("../../domain/staff/login.ts");
+    const { createRedisRateLimitStore } = await import("#domain/rate-limit/rate-limiter.ts");
+    const { loginStaff } = await import("#domain/staff/login.ts");
     // A real client pointed at a port where no Redis listens.
     const redis = new Redis("redis://127.0.0.1:1", {
       lazyConnect: true,
@@ -200,7 +200,7 @@ describeEachBackend(
     const server = serveIntake(() => database().deps);
 
     it("creates one admin at the company domain, once, and signs them in", async () => {
-      const { issueSetupToken } = await import("../../domain/staff/setup.ts");
+      const { issueSetupToken } = await import("#domain/staff/setup.ts");
       const token = await issueSetupToken(database().deps, "castellum.test");
       expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
       const form = {
@@ -255,7 +255,7 @@ describeEachBackend(
     );
 
     it("starts at enrolment: the link is worth a password, not a whole sign-in", async () => {
-      const { issueSetupToken } = await import("../../domain/staff/setup.ts");
+      const { issueSetupToken } = await import("#domain/staff/setup.ts");
       const token = await issueSetupToken(database().deps, "castellum.test");
       const created = await staffCall(server().url, "POST", "/api/admin/setup", {
         body: {

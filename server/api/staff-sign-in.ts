@@ -1,13 +1,13 @@
 import { type Response, Router } from "express";
-import { createSession, revokeSession } from "../../domain/auth/sessions.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { ValidationError } from "../../domain/errors.ts";
-import { setStaffLanguage } from "../../domain/staff/accounts.ts";
-import { loginStaff } from "../../domain/staff/login.ts";
-import { recordSecurityEvent } from "../../domain/security/security-log.ts";
-import { completeStaffSetup } from "../../domain/staff/setup.ts";
-import * as auth from "../../domain/staff/staff-auth.contract.ts";
-import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "../../i18n/config.ts";
+import { createSession, revokeSession } from "#domain/auth/sessions.ts";
+import type { Deps } from "#domain/deps.ts";
+import { ValidationError } from "#domain/errors.ts";
+import { setStaffLanguage } from "#domain/staff/accounts.ts";
+import { loginStaff } from "#domain/staff/login.ts";
+import { recordSecurityEvent } from "#domain/security/security-log.ts";
+import { completeStaffSetup } from "#domain/staff/setup.ts";
+import * as auth from "#domain/staff/staff-auth.contract.ts";
+import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_SECONDS } from "#i18n/config.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import {
   clearSessionCookie,

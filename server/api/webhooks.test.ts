@@ -1,18 +1,18 @@
 import { describe, beforeAll, expect, it } from "vitest";
-import { webhookEndpoints } from "../../db/schema/index.ts";
-import { createSession } from "../../domain/auth/sessions.ts";
+import { webhookEndpoints } from "#db/schema/index.ts";
+import { createSession } from "#domain/auth/sessions.ts";
 import {
   listWebhookDeliveries,
   listWebhooks,
   registerWebhook,
   rotateWebhookSecret,
   sendTestWebhook,
-} from "../../domain/webhooks/webhooks.contract.ts";
-import { dataOf } from "../../tests/setup/api.ts";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { serveIntake, submitGuestForm, validPropertyBooking } from "../../tests/setup/intake.ts";
-import { createTestStaff, signIn, staffCall } from "../../tests/setup/staff.ts";
-import { documentedVerify, serveWebhookReceiver } from "../../tests/setup/webhook-receiver.ts";
+} from "#domain/webhooks/webhooks.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { serveIntake, submitGuestForm, validPropertyBooking } from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
+import { documentedVerify, serveWebhookReceiver } from "#tests/setup/webhook-receiver.ts";
 
 describeEachBackend("the webhook API", (database) => {
   const receiver = serveWebhookReceiver();

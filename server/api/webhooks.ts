@@ -1,5 +1,5 @@
 import { type Request, type Response, Router } from "express";
-import type { Deps } from "../../domain/deps.ts";
+import type { Deps } from "#domain/deps.ts";
 import {
   deleteWebhook,
   listWebhookDeliveries,
@@ -8,11 +8,11 @@ import {
   rotateWebhookSecret,
   sendTestWebhook,
   setWebhookPaused,
-} from "../../domain/webhooks/endpoints.ts";
-import * as contract from "../../domain/webhooks/webhooks.contract.ts";
+} from "#domain/webhooks/endpoints.ts";
+import * as contract from "#domain/webhooks/webhooks.contract.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi } from "../middleware/session.ts";
-import { recordSecurityEvent } from "../../domain/security/security-log.ts";
+import { recordSecurityEvent } from "#domain/security/security-log.ts";
 import { securityActorOf, securityClientOf } from "../middleware/security-log.ts";
 import type { WebhookServices } from "../services.ts";
 import { defineRoute, refuse } from "./define-route.ts";

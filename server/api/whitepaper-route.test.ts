@@ -1,7 +1,7 @@
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WhitepaperPdfLanguage } from "../../domain/whitepaper/render-whitepaper-pdf.ts";
-import { listenOnFreePort } from "../../tests/setup/http.ts";
+import type { WhitepaperPdfLanguage } from "#domain/whitepaper/render-whitepaper-pdf.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
 import { languageMiddleware } from "../middleware/language.ts";
 import { whitepaperRoutes } from "./whitepaper.ts";
 

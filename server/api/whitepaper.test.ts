@@ -1,7 +1,7 @@
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { WHITEPAPER } from "../../content/site-content.ts";
-import { renderWhitepaperPdf } from "../../domain/whitepaper/render-whitepaper-pdf.ts";
+import { WHITEPAPER } from "#content/site-content.ts";
+import { renderWhitepaperPdf } from "#domain/whitepaper/render-whitepaper-pdf.ts";
 import { whitepaperText } from "./whitepaper.ts";
 
 describe("the site's whitepaper PDF", () => {

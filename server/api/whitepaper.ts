@@ -1,13 +1,13 @@
 import { Router } from "express";
-import { fillPlaceholders, localize, WHITEPAPER } from "../../content/site-content.ts";
-import { SITE } from "../../content/site.ts";
-import { tokenomicsFigures } from "../../domain/tokenomics/figures.ts";
+import { fillPlaceholders, localize, WHITEPAPER } from "#content/site-content.ts";
+import { SITE } from "#content/site.ts";
+import { tokenomicsFigures } from "#domain/tokenomics/figures.ts";
 import {
   renderWhitepaperPdf,
   whitepaperPdfLanguage,
   type WhitepaperPdfLanguage,
   type WhitepaperText,
-} from "../../domain/whitepaper/render-whitepaper-pdf.ts";
+} from "#domain/whitepaper/render-whitepaper-pdf.ts";
 
 /** The site's whitepaper (content/whitepaper.json) in one language, token figures filled in. */
 export function whitepaperText(language: WhitepaperPdfLanguage): WhitepaperText {

@@ -4,7 +4,7 @@ import {
   LANGUAGE_COOKIE_MAX_AGE_SECONDS,
   type Language,
   negotiateLanguage,
-} from "../../i18n/config.ts";
+} from "#i18n/config.ts";
 
 declare global {
   namespace Express {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { isStorableText, toStorableText, UNSTORABLE_TEXT } from "../../domain/storable-text.ts";
+import { isStorableText, toStorableText, UNSTORABLE_TEXT } from "#domain/storable-text.ts";
 import { sendError } from "../api/errors.ts";
 
 /**

@@ -1,9 +1,9 @@
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RateLimitStore } from "../../domain/rate-limit/rate-limiter.ts";
-import { createMemoryRateLimitStore } from "../../domain/rate-limit/rate-limiter.ts";
-import { createTestLogger } from "../../tests/setup/error-log.ts";
-import { listenOnFreePort } from "../../tests/setup/http.ts";
+import type { RateLimitStore } from "#domain/rate-limit/rate-limiter.ts";
+import { createMemoryRateLimitStore } from "#domain/rate-limit/rate-limiter.ts";
+import { createTestLogger } from "#tests/setup/error-log.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
 import { languageMiddleware } from "./language.ts";
 import { rateLimit } from "./request-guards.ts";
 

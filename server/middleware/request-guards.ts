@@ -4,7 +4,7 @@ import {
   consumeRateLimit,
   type RateLimitRule,
   type RateLimitStore,
-} from "../../domain/rate-limit/rate-limiter.ts";
+} from "#domain/rate-limit/rate-limiter.ts";
 import { sendError } from "../api/errors.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import routes from "../../app/routes.ts";
-import { routePaths } from "../../tests/setup/route-paths.ts";
+import routes from "#app/routes.ts";
+import { routePaths } from "#tests/setup/route-paths.ts";
 import { pageRouteOf, publicReadOf } from "./response-cache.ts";
 
 /** An address of a route: each `:param` filled with a sample segment, `*` with two. */

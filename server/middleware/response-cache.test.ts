@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import express, { type Express } from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { listenOnFreePort } from "../../tests/setup/http.ts";
-import { rawRequest } from "../../tests/setup/raw-http.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
+import { rawRequest } from "#tests/setup/raw-http.ts";
 import { languageMiddleware, readCookie } from "./language.ts";
 import {
   negotiateEncoding,

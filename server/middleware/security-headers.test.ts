@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEachBackend } from "../../tests/setup/database.ts";
-import { listenOnFreePort } from "../../tests/setup/http.ts";
-import { servePages } from "../../tests/setup/pages.ts";
-import { type RawAnswer, rawRequest } from "../../tests/setup/raw-http.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
+import { servePages } from "#tests/setup/pages.ts";
+import { type RawAnswer, rawRequest } from "#tests/setup/raw-http.ts";
 import { inlineScriptHashes, securityHeaders } from "./security-headers.ts";
 
 /** The directives of a policy by name, each with its sources. */

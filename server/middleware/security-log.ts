@@ -1,11 +1,11 @@
 import type { Request, Response } from "express";
-import type { Deps } from "../../domain/deps.ts";
+import type { Deps } from "#domain/deps.ts";
 import {
   recordSecurityEvent,
   type SecurityActor,
   type SecurityClient,
   type SecurityEvent,
-} from "../../domain/security/security-log.ts";
+} from "#domain/security/security-log.ts";
 
 declare global {
   namespace Express {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
-import { resolveSession, type SessionPolicy, type SignedIn } from "../../domain/auth/sessions.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { type StaffAccess, staffAccessOf } from "../../domain/staff/staff-user.ts";
+import { resolveSession, type SessionPolicy, type SignedIn } from "#domain/auth/sessions.ts";
+import type { Deps } from "#domain/deps.ts";
+import { type StaffAccess, staffAccessOf } from "#domain/staff/staff-user.ts";
 import { sendError } from "../api/errors.ts";
 import { readCookie } from "./language.ts";
 import { recordAccessRefused, securityRecorderOf } from "./security-log.ts";

@@ -1,10 +1,10 @@
 import type { NextFunction, Request, Response } from "express";
-import type { Operation } from "../../domain/api/operation.ts";
-import type { SessionStage } from "../../domain/auth/sessions.ts";
-import * as passkeys from "../../domain/auth/passkeys.contract.ts";
-import * as mfa from "../../domain/staff/mfa/mfa.contract.ts";
-import * as auth from "../../domain/staff/staff-auth.contract.ts";
-import type { StaffUser } from "../../domain/staff/staff-user.ts";
+import type { Operation } from "#domain/api/operation.ts";
+import type { SessionStage } from "#domain/auth/sessions.ts";
+import * as passkeys from "#domain/auth/passkeys.contract.ts";
+import * as mfa from "#domain/staff/mfa/mfa.contract.ts";
+import * as auth from "#domain/staff/staff-auth.contract.ts";
+import type { StaffUser } from "#domain/staff/staff-user.ts";
 import { sendError } from "../api/errors.ts";
 import { redactedPathOf } from "./security-log.ts";
 

@@ -5,10 +5,10 @@
  * below checks the database again before it answers 503 once more.
  */
 import type { ErrorRequestHandler, NextFunction, Request, Response } from "express";
-import { pingDatabase } from "../../db/health.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { LANGUAGE_TAGS, type Language } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import { pingDatabase } from "#db/health.ts";
+import type { Deps } from "#domain/deps.ts";
+import { LANGUAGE_TAGS, type Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { loggableUrl } from "../middleware/request-log.ts";
 
 /** Seconds a client is asked to wait before trying again. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { loadPropertyContent } from "../../content/load-properties.ts";
-import { CATALOGUE_PAGE_SIZE } from "../../domain/catalogue/catalogue-filter.schema.ts";
-import { addDays } from "../../domain/calendar/nights.ts";
-import { lastBookableDate, utcToday } from "../../domain/requests/dates.ts";
-import { FORM_LIMITS } from "../../domain/requests/options.ts";
-import frCommon from "../../i18n/locales/fr/common.json" with { type: "json" };
+import { loadPropertyContent } from "#content/load-properties.ts";
+import { CATALOGUE_PAGE_SIZE } from "#domain/catalogue/catalogue-filter.schema.ts";
+import { addDays } from "#domain/calendar/nights.ts";
+import { lastBookableDate, utcToday } from "#domain/requests/dates.ts";
+import { FORM_LIMITS } from "#domain/requests/options.ts";
+import frCommon from "#i18n/locales/fr/common.json" with { type: "json" };
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
 /** The demo catalogue the journeys' server was seeded with. */

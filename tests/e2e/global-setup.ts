@@ -2,10 +2,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { loadPropertyContent } from "../../content/load-properties.ts";
-import { openDatabase } from "../../db/client.ts";
-import { seedCatalogue } from "../../domain/catalogue/seed-catalogue.ts";
-import { createStaffAccount, setStaffDisabled } from "../../domain/staff/accounts.ts";
+import { loadPropertyContent } from "#content/load-properties.ts";
+import { openDatabase } from "#db/client.ts";
+import { seedCatalogue } from "#domain/catalogue/seed-catalogue.ts";
+import { createStaffAccount, setStaffDisabled } from "#domain/staff/accounts.ts";
 import { createTestLogger } from "../setup/error-log.ts";
 import { TEST_PASSWORD_COST } from "../setup/staff.ts";
 import { TestSmtpServer } from "../setup/smtp.ts";

@@ -7,7 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "otplib";
-import { TOTP_PERIOD_SECONDS } from "../../domain/staff/mfa/totp.ts";
+import { TOTP_PERIOD_SECONDS } from "#domain/staff/mfa/totp.ts";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";

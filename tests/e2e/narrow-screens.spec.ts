@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:f
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TAB_IDS } from "../../app/components/owner/owner-tab-ids.ts";
-import { addDays } from "../../domain/calendar/nights.ts";
-import { utcToday } from "../../domain/requests/dates.ts";
-import enOwner from "../../i18n/locales/en/owner.json" with { type: "json" };
-import frOwner from "../../i18n/locales/fr/owner.json" with { type: "json" };
-import zhOwner from "../../i18n/locales/zh/owner.json" with { type: "json" };
+import { TAB_IDS } from "#app/components/owner/owner-tab-ids.ts";
+import { addDays } from "#domain/calendar/nights.ts";
+import { utcToday } from "#domain/requests/dates.ts";
+import enOwner from "#i18n/locales/en/owner.json" with { type: "json" };
+import frOwner from "#i18n/locales/fr/owner.json" with { type: "json" };
+import zhOwner from "#i18n/locales/zh/owner.json" with { type: "json" };
 import { demoEstate } from "../factories/demo-estates.ts";
 import { decodeMail } from "../setup/mail-text.ts";
 import {

@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:f
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../domain/calendar/nights.ts";
-import { utcToday } from "../../domain/requests/dates.ts";
-import enOwner from "../../i18n/locales/en/owner.json" with { type: "json" };
-import itOwner from "../../i18n/locales/it/owner.json" with { type: "json" };
-import enStaff from "../../i18n/locales/en/staff.json" with { type: "json" };
+import { addDays } from "#domain/calendar/nights.ts";
+import { utcToday } from "#domain/requests/dates.ts";
+import enOwner from "#i18n/locales/en/owner.json" with { type: "json" };
+import itOwner from "#i18n/locales/it/owner.json" with { type: "json" };
+import enStaff from "#i18n/locales/en/staff.json" with { type: "json" };
 import { demoEstate } from "../factories/demo-estates.ts";
 import { decodeMail } from "../setup/mail-text.ts";
 import { solveBotCheck, validBookingRequest, validPropertyBooking } from "../setup/intake.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import itOwner from "../../i18n/locales/it/owner.json" with { type: "json" };
+import itOwner from "#i18n/locales/it/owner.json" with { type: "json" };
 import { demoEstate } from "../factories/demo-estates.ts";
 import { decodeMail } from "../setup/mail-text.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { demoEstate } from "../factories/demo-estates.ts";
-import { PUBLIC_PAGES, SITE } from "../../content/site.ts";
-import { LANGUAGES } from "../../i18n/config.ts";
-import { translate } from "../../i18n/translate.ts";
+import { PUBLIC_PAGES, SITE } from "#content/site.ts";
+import { LANGUAGES } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 
 const GORDON = demoEstate("gordon-castle").content;

@@ -4,8 +4,8 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase } from "../../db/client.ts";
-import { createStaffAccount, type NewStaffAccount } from "../../domain/staff/accounts.ts";
+import { openDatabase } from "#db/client.ts";
+import { createStaffAccount, type NewStaffAccount } from "#domain/staff/accounts.ts";
 import { decodeMail } from "../setup/mail-text.ts";
 
 export const ROOT = join(import.meta.dirname, "../..");

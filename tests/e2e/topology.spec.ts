@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays } from "../../domain/calendar/nights.ts";
+import { addDays } from "#domain/calendar/nights.ts";
 import { solveBotCheck, validBookingRequest } from "../setup/intake.ts";
 import { ROOT } from "./server.ts";
 import { type Topology, startTopology } from "../topology/topology.ts";

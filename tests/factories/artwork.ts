@@ -1,9 +1,5 @@
 import { createHash } from "node:crypto";
-import {
-  type Artwork,
-  ILLUSTRATION_HEIGHT,
-  ILLUSTRATION_WIDTH,
-} from "../../domain/media/artwork.ts";
+import { type Artwork, ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "#domain/media/artwork.ts";
 
 /** The media key TEST_ARTWORK draws without a stored image (as the demo draws team portraits). */
 export const TEST_DRAWN_KEY = "test-drawn-image";

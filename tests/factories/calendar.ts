@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import { calendarEntries, calendarFeeds, guestRequests } from "../../db/schema/index.ts";
-import { addDays, type Nights, toDateRange } from "../../domain/calendar/nights.ts";
-import type { Deps } from "../../domain/deps.ts";
-import { addMonths, utcToday } from "../../domain/requests/dates.ts";
-import type { RequestStatus } from "../../domain/requests/options.ts";
+import { calendarEntries, calendarFeeds, guestRequests } from "#db/schema/index.ts";
+import { addDays, type Nights, toDateRange } from "#domain/calendar/nights.ts";
+import type { Deps } from "#domain/deps.ts";
+import { addMonths, utcToday } from "#domain/requests/dates.ts";
+import type { RequestStatus } from "#domain/requests/options.ts";
 
 /**
  * Calendars for tests: requests on an estate's nights, the stay rows their confirmation writes,

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { loadPropertyContent } from "../../content/load-properties.ts";
-import { slugify } from "../../domain/catalogue/slug.ts";
-import type { PropertyContent } from "../../domain/catalogue/property-content.schema.ts";
+import { loadPropertyContent } from "#content/load-properties.ts";
+import { slugify } from "#domain/catalogue/slug.ts";
+import type { PropertyContent } from "#domain/catalogue/property-content.schema.ts";
 
 const CATALOGUE = loadPropertyContent(join(import.meta.dirname, "../../content/properties"));
 

@@ -12,8 +12,8 @@
  * claims are blocks (owner stays, maintenance, private events), the rest stays.
  */
 import { sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
-import { BLOCK_KINDS } from "../../domain/calendar/calendar.schema.ts";
+import { type Database, withTransaction } from "#db/client.ts";
+import { BLOCK_KINDS } from "#domain/calendar/calendar.schema.ts";
 
 /** Nights per slot; a claim is at most SLOT_NIGHTS - 2 nights, so some slack is left. */
 const SLOT_NIGHTS = 14;

@@ -14,12 +14,12 @@
  * and 8 kinds of house (5%-24%) in English, French, Italian and Chinese.
  */
 import { sql } from "drizzle-orm";
-import { type Database, withTransaction } from "../../db/client.ts";
-import { AMENITY_KEYS, REGIONS } from "../../domain/catalogue/catalogue-keys.ts";
-import { chineseBigrams } from "../../domain/catalogue/search-text.ts";
-import { slugify } from "../../domain/catalogue/slug.ts";
-import { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "../../domain/media/artwork.ts";
-import { LANGUAGES, type Language } from "../../i18n/config.ts";
+import { type Database, withTransaction } from "#db/client.ts";
+import { AMENITY_KEYS, REGIONS } from "#domain/catalogue/catalogue-keys.ts";
+import { chineseBigrams } from "#domain/catalogue/search-text.ts";
+import { slugify } from "#domain/catalogue/slug.ts";
+import { ILLUSTRATION_HEIGHT, ILLUSTRATION_WIDTH } from "#domain/media/artwork.ts";
+import { LANGUAGES, type Language } from "#i18n/config.ts";
 
 type Texts = Record<Language, string>;
 

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { expect } from "vitest";
-import { type ApiAnswer, readAnswer } from "../../app/api-client.ts";
-import type { AnswerOf, Operation, StatusOf } from "../../domain/api/operation.ts";
+import { type ApiAnswer, readAnswer } from "#app/api-client.ts";
+import type { AnswerOf, Operation, StatusOf } from "#domain/api/operation.ts";
 
 /** A response's body as JSON, typed `unknown` until a schema reads it. */
 export async function readJson(response: Response): Promise<unknown> {

@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { tmpdir } from "node:os";
 import { Readable } from "node:stream";
-import type { DatabaseHandle } from "../../db/client.ts";
+import type { DatabaseHandle } from "#db/client.ts";
 
 /** What one command did: its exit code and everything it wrote. */
 export interface CliRun {

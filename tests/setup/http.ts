@@ -1,8 +1,8 @@
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
 import { afterAll, beforeAll } from "vitest";
-import type { Deps } from "../../domain/deps.ts";
-import { createExpressApp } from "../../server/app.ts";
+import type { Deps } from "#domain/deps.ts";
+import { createExpressApp } from "#server/app.ts";
 
 /**
  * Serves the Express app (API, media, redirects; no pages) on a free port for the current

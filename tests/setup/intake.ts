@@ -2,9 +2,9 @@ import { listenOnFreePort } from "./http.ts";
 import { createChallenge, solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { afterAll, beforeAll } from "vitest";
-import type { Deps } from "../../domain/deps.ts";
-import { createExpressApp } from "../../server/app.ts";
-import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
+import type { Deps } from "#domain/deps.ts";
+import { createExpressApp } from "#server/app.ts";
+import { createServices, type Services, type ServicesEnv } from "#server/services.ts";
 
 export { decodeMail } from "./mail-text.ts";
 export { TestSmtpServer, type ReceivedMail } from "./smtp.ts";

@@ -2,9 +2,9 @@ import { join } from "node:path";
 import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import { afterAll, beforeAll } from "vitest";
-import type { Deps } from "../../domain/deps.ts";
-import type { AppOptions, createExpressApp as CreateExpressApp } from "../../server/app.ts";
-import { createServices, type Services, type ServicesEnv } from "../../server/services.ts";
+import type { Deps } from "#domain/deps.ts";
+import type { AppOptions, createExpressApp as CreateExpressApp } from "#server/app.ts";
+import { createServices, type Services, type ServicesEnv } from "#server/services.ts";
 import { listenOnFreePort } from "./http.ts";
 import { testServicesEnv } from "./intake.ts";
 

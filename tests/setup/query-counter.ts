@@ -2,9 +2,9 @@ import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
-import type { Database } from "../../db/client.ts";
-import * as schema from "../../db/schema/index.ts";
-import type { Deps } from "../../domain/deps.ts";
+import type { Database } from "#db/client.ts";
+import * as schema from "#db/schema/index.ts";
+import type { Deps } from "#domain/deps.ts";
 
 export interface QueryCounter {
   /** The same database and logger, through a client that counts what it is sent. */

@@ -1,7 +1,7 @@
-import type { Deps } from "../../domain/deps.ts";
-import { createStaffAccount } from "../../domain/staff/accounts.ts";
-import type { PasswordCost } from "../../domain/staff/passwords.ts";
-import type { StaffUser } from "../../domain/staff/staff-user.ts";
+import type { Deps } from "#domain/deps.ts";
+import { createStaffAccount } from "#domain/staff/accounts.ts";
+import type { PasswordCost } from "#domain/staff/passwords.ts";
+import type { StaffUser } from "#domain/staff/staff-user.ts";
 
 /** A password that passes the policy, shared by the test accounts. */
 export const STAFF_PASSWORD = "tower-garden-lantern-42";

@@ -6,8 +6,8 @@ import {
   signInStaffWithPasskey,
   startOwnerPasskeySignIn,
   startStaffPasskeySignIn,
-} from "../../../domain/auth/passkeys.contract.ts";
-import { callApi } from "../../api-client.ts";
+} from "#domain/auth/passkeys.contract.ts";
+import { callApi } from "#app/api-client.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 

@@ -11,9 +11,9 @@ import {
   removeStaffPasskey,
   startOwnerPasskeyRegistration,
   startStaffPasskeyRegistration,
-} from "../../../domain/auth/passkeys.contract.ts";
-import { callApi } from "../../api-client.ts";
-import { toast } from "../../hooks/use-toast.ts";
+} from "#domain/auth/passkeys.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { formatMoment } from "../staff/format.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";

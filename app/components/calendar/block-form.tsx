@@ -1,15 +1,15 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { BlockInputSchema } from "../../../domain/calendar/block.schema.ts";
+import { BlockInputSchema } from "#domain/calendar/block.schema.ts";
 import {
   BLOCK_KINDS,
   type BlockKind,
   type CollidingEntry,
-} from "../../../domain/calendar/calendar.schema.ts";
-import { localIsoDate } from "../../../domain/requests/dates.ts";
-import { addDays } from "../../../domain/calendar/nights.ts";
-import { toast } from "../../hooks/use-toast.ts";
-import { formatDate } from "../../../domain/requests/summary.ts";
+} from "#domain/calendar/calendar.schema.ts";
+import { localIsoDate } from "#domain/requests/dates.ts";
+import { addDays } from "#domain/calendar/nights.ts";
+import { toast } from "#app/hooks/use-toast.ts";
+import { formatDate } from "#domain/requests/summary.ts";
 import { useHydrated } from "../staff/staff-page.tsx";
 import { CollisionAlert } from "../staff/collision-alert.tsx";
 import { Button } from "../ui/button.tsx";

@@ -1,4 +1,4 @@
-import type { BlockInput } from "../../../domain/calendar/block.schema.ts";
+import type { BlockInput } from "#domain/calendar/block.schema.ts";
 import {
   addEstateBlock,
   type AddedBlockAnswer,
@@ -6,9 +6,9 @@ import {
   type CalendarBlockAnswer,
   removeEstateBlock,
   removeOwnerBlock,
-} from "../../../domain/calendar/calendar.contract.ts";
-import type { CalendarCollision } from "../../../domain/calendar/calendar.schema.ts";
-import { callApi, type FieldError } from "../../api-client.ts";
+} from "#domain/calendar/calendar.contract.ts";
+import type { CalendarCollision } from "#domain/calendar/calendar.schema.ts";
+import { callApi, type FieldError } from "#app/api-client.ts";
 
 /**
  * Whose calls change the calendar: staff's own (`/api/admin/estates/{id}/…`) on the staff

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EstateCalendarAnswer } from "../../../domain/calendar/calendar.contract.ts";
+import type { EstateCalendarAnswer } from "#domain/calendar/calendar.contract.ts";
 import { kindsOf, nightsOf } from "./calendar-days.ts";
 
 const request = (reference: string, start: string, end: string) => ({

@@ -1,6 +1,6 @@
-import type { BlockKind } from "../../../domain/calendar/calendar.schema.ts";
-import type { EstateCalendarAnswer } from "../../../domain/calendar/calendar.contract.ts";
-import { addDays, type Nights } from "../../../domain/calendar/nights.ts";
+import type { BlockKind } from "#domain/calendar/calendar.schema.ts";
+import type { EstateCalendarAnswer } from "#domain/calendar/calendar.contract.ts";
+import { addDays, type Nights } from "#domain/calendar/nights.ts";
 
 /**
  * What each night of a calendar window holds, read from the calendar call's answer: the

@@ -4,10 +4,10 @@ import { Link } from "react-router";
 import type {
   CalendarBlockAnswer,
   EstateCalendarAnswer,
-} from "../../../domain/calendar/calendar.contract.ts";
-import { nightsBetween } from "../../../domain/calendar/nights.ts";
-import { toast } from "../../hooks/use-toast.ts";
-import { formatDate } from "../../../domain/requests/summary.ts";
+} from "#domain/calendar/calendar.contract.ts";
+import { nightsBetween } from "#domain/calendar/nights.ts";
+import { toast } from "#app/hooks/use-toast.ts";
+import { formatDate } from "#domain/requests/summary.ts";
 import { Button } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
 import {
@@ -19,7 +19,7 @@ import {
   TableHeader,
   TableRow,
 } from "../ui/table.tsx";
-import { describeCollision } from "../../../domain/calendar/collision-text.ts";
+import { describeCollision } from "#domain/calendar/collision-text.ts";
 import { type CalendarTarget, removeCalendarBlock } from "./calendar-api.ts";
 import type { NightKind } from "./calendar-days.ts";
 import { NightMark } from "./night-marks.tsx";

@@ -11,9 +11,9 @@ import {
   syncOwnerCalendarFeed,
   updateEstateCalendarFeed,
   updateOwnerCalendarFeed,
-} from "../../../domain/calendar/feeds.contract.ts";
-import type { CalendarFeedSettings } from "../../../domain/calendar/feed-settings.schema.ts";
-import { callApi, type FieldError } from "../../api-client.ts";
+} from "#domain/calendar/feeds.contract.ts";
+import type { CalendarFeedSettings } from "#domain/calendar/feed-settings.schema.ts";
+import { callApi, type FieldError } from "#app/api-client.ts";
 
 /** A feed as the browser receives it (times as ISO strings). */
 export type CalendarFeed = z.output<typeof CalendarFeedSchema>;

@@ -2,10 +2,10 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { describe, expect, it } from "vitest";
-import { FEED_ERROR_CODES, SKIPPED_EVENT_REASONS } from "../../../domain/calendar/feed-errors.ts";
-import { LANGUAGES } from "../../../i18n/config.ts";
-import { createI18n } from "../../../i18n/instance.ts";
-import { RESOURCES } from "../../../i18n/resources.ts";
+import { FEED_ERROR_CODES, SKIPPED_EVENT_REASONS } from "#domain/calendar/feed-errors.ts";
+import { LANGUAGES } from "#i18n/config.ts";
+import { createI18n } from "#i18n/instance.ts";
+import { RESOURCES } from "#i18n/resources.ts";
 import type { CalendarFeed, FeedsPanelApi } from "./feeds-api.ts";
 import { FeedsPanel } from "./feeds-panel.tsx";
 

@@ -1,8 +1,8 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Copy, RefreshCw, Trash2 } from "lucide-react";
-import { LANGUAGE_TAGS, type Language } from "../../../i18n/config.ts";
-import { toast } from "../../hooks/use-toast.ts";
+import { LANGUAGE_TAGS, type Language } from "#i18n/config.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { formatMoment } from "../staff/format.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
@@ -20,7 +20,7 @@ import {
 import {
   type CalendarFeedSettings,
   CalendarFeedSettingsSchema,
-} from "../../../domain/calendar/feed-settings.schema.ts";
+} from "#domain/calendar/feed-settings.schema.ts";
 import type { CalendarFeed, FeedsPanelApi } from "./feeds-api.ts";
 
 export interface FeedsPanelProps {

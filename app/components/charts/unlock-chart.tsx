@@ -1,4 +1,4 @@
-import type { CirculatingSupplyPoint } from "../../../domain/tokenomics/unlock-schedule.ts";
+import type { CirculatingSupplyPoint } from "#domain/tokenomics/unlock-schedule.ts";
 import { cn } from "../ui/cn.ts";
 import { HorizontalGrid } from "./horizontal-grid.tsx";
 import { ChartDataTable, chartColor, svgNumber, TD_CLASS, TH_CLASS } from "./allocation-chart.tsx";

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import type { BotCheckClientConfig } from "../../../domain/bot-check/config.ts";
-import type { BookingRequestInput } from "../../../domain/requests/booking-request.schema.ts";
+import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
+import type { BookingRequestInput } from "#domain/requests/booking-request.schema.ts";
 import {
   AMENITY_KEYS,
   BOOKING_TYPES,
@@ -11,9 +11,9 @@ import {
   REGIONS,
   REQUESTED_SERVICES,
   SUCCESS_REDIRECT_MS,
-} from "../../../domain/requests/options.ts";
-import { toast } from "../../hooks/use-toast.ts";
-import { useLocalToday } from "../../hooks/use-local-today.ts";
+} from "#domain/requests/options.ts";
+import { toast } from "#app/hooks/use-toast.ts";
+import { useLocalToday } from "#app/hooks/use-local-today.ts";
 import {
   CheckboxField,
   CheckboxGroupField,
@@ -74,13 +74,11 @@ export function BookingRequestForm({ countries, botCheck, serverToday }: Booking
   const guest = useGuestForm<Required<BookingRequestInput>>({
     formId: FORM_ID,
     loadSchema: () =>
-      import("../../../domain/requests/booking-request.schema.ts").then(
+      import("#domain/requests/booking-request.schema.ts").then(
         (module) => module.bookingRequestSchema,
       ),
     loadOperation: () =>
-      import("../../../domain/requests/requests.contract.ts").then(
-        (module) => module.createBookingRequest,
-      ),
+      import("#domain/requests/requests.contract.ts").then((module) => module.createBookingRequest),
     fields: FIELDS,
     defaultValues: {
       firstName: "",

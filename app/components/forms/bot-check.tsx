@@ -1,6 +1,6 @@
 import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { BotCheckClientConfig } from "../../../domain/bot-check/config.ts";
+import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
 import { type EngagedBy, whenEngaged } from "./when-engaged.ts";
 
 export interface BotCheckHandle {

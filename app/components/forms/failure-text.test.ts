@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { translate } from "../../../i18n/translate.ts";
+import { translate } from "#i18n/translate.ts";
 import { failureText } from "./use-guest-form.ts";
 
 const en = (key: string, params?: Record<string, unknown>) => translate("en", key, params);

@@ -11,7 +11,7 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import { data, useActionData } from "react-router";
-import { isHydrated } from "../../hydration.ts";
+import { isHydrated } from "#app/hydration.ts";
 import { Button } from "../ui/button.tsx";
 import { whenEngaged } from "./when-engaged.ts";
 

@@ -2,7 +2,7 @@ import { Loader2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { type FieldValues, FormProvider } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import type { BotCheckClientConfig } from "../../../domain/bot-check/config.ts";
+import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
 import { Button } from "../ui/button.tsx";
 import { BotCheck } from "./bot-check.tsx";
 import { ErrorSummary } from "./error-summary.tsx";

@@ -2,15 +2,10 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { CheckCircle2 } from "lucide-react";
-import type { BotCheckClientConfig } from "../../../domain/bot-check/config.ts";
-import type { MembershipInput } from "../../../domain/requests/membership.schema.ts";
-import {
-  GENDERS,
-  INTERESTS,
-  SUCCESS_REDIRECT_MS,
-  TITLES,
-} from "../../../domain/requests/options.ts";
-import { toast } from "../../hooks/use-toast.ts";
+import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
+import type { MembershipInput } from "#domain/requests/membership.schema.ts";
+import { GENDERS, INTERESTS, SUCCESS_REDIRECT_MS, TITLES } from "#domain/requests/options.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import {
   CheckboxGroupField,
   SelectField,
@@ -51,11 +46,9 @@ export function MembershipForm({ botCheck }: MembershipFormProps) {
   const guest = useGuestForm<Required<MembershipInput>>({
     formId: FORM_ID,
     loadSchema: () =>
-      import("../../../domain/requests/membership.schema.ts").then(
-        (module) => module.membershipSchema,
-      ),
+      import("#domain/requests/membership.schema.ts").then((module) => module.membershipSchema),
     loadOperation: () =>
-      import("../../../domain/requests/requests.contract.ts").then(
+      import("#domain/requests/requests.contract.ts").then(
         (module) => module.createMembershipApplication,
       ),
     fields: FIELDS,

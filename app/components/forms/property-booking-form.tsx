@@ -2,21 +2,21 @@ import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Info } from "lucide-react";
-import type { BotCheckClientConfig } from "../../../domain/bot-check/config.ts";
+import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
 import {
   CASTELLUM_STATUSES,
   DATE_MODES,
   FORM_LIMITS,
   PAYMENT_METHODS,
-} from "../../../domain/requests/options.ts";
-import type { PropertyBookingInput } from "../../../domain/requests/property-booking.schema.ts";
-import { isIsoDate } from "../../../domain/requests/dates.ts";
-import { firstTakenNight, type Nights, stayNights } from "../../../domain/calendar/nights.ts";
-import { isLanguage } from "../../../i18n/config.ts";
+} from "#domain/requests/options.ts";
+import type { PropertyBookingInput } from "#domain/requests/property-booking.schema.ts";
+import { isIsoDate } from "#domain/requests/dates.ts";
+import { firstTakenNight, type Nights, stayNights } from "#domain/calendar/nights.ts";
+import { isLanguage } from "#i18n/config.ts";
 import { AvailabilityCalendar } from "../availability-calendar.tsx";
 import { longDate } from "../ui/month-grid-dates.ts";
-import { toast } from "../../hooks/use-toast.ts";
-import { useLocalToday } from "../../hooks/use-local-today.ts";
+import { toast } from "#app/hooks/use-toast.ts";
+import { useLocalToday } from "#app/hooks/use-local-today.ts";
 import {
   DateField,
   NumberField,
@@ -27,7 +27,7 @@ import {
 } from "./fields.tsx";
 import { GuestForm } from "./guest-form.tsx";
 import { useGuestForm } from "./use-guest-form.ts";
-import type { StayDates } from "../../../domain/catalogue/catalogue-filter.schema.ts";
+import type { StayDates } from "#domain/catalogue/catalogue-filter.schema.ts";
 
 const FORM_ID = "property-booking-form";
 
@@ -109,13 +109,13 @@ export function PropertyBookingForm({
     // The server refuses taken nights too (domain/requests/intake/check-guest-request.ts); here the
     // guest hears it before sending, and a submit with taken nights goes nowhere.
     loadSchema: () =>
-      import("../../../domain/requests/property-booking.schema.ts").then((module) =>
+      import("#domain/requests/property-booking.schema.ts").then((module) =>
         // Taken nights are the start date's error even while other fields (or the bot
         // check) are still missing: the guest hears of them first.
         module.propertyBookingSchema(bookingHorizonMonths, takenNightOf),
       ),
     loadOperation: () =>
-      import("../../../domain/requests/requests.contract.ts").then(
+      import("#domain/requests/requests.contract.ts").then(
         (module) => module.createPropertyBooking,
       ),
     fields: FIELDS,

@@ -3,16 +3,13 @@ import { type DefaultValues, type FieldErrors, type FieldValues, useForm } from 
 import { useTranslation } from "react-i18next";
 import { lazyZodResolver } from "./lazy-resolver.ts";
 import { whenEngaged } from "./when-engaged.ts";
-import { toast } from "../../hooks/use-toast.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import type { BotCheckHandle } from "./bot-check.tsx";
 import type { SummaryError } from "./error-summary.tsx";
 import { fieldId } from "./fields.tsx";
 import type { z } from "zod";
-import type {
-  FORM_OPERATIONS,
-  StoredRequestSchema,
-} from "../../../domain/requests/requests.contract.ts";
-import { readAnswer } from "../../api-client.ts";
+import type { FORM_OPERATIONS, StoredRequestSchema } from "#domain/requests/requests.contract.ts";
+import { readAnswer } from "#app/api-client.ts";
 
 /** What the API answers with 201: the stored record. */
 export type StoredRequest = z.output<typeof StoredRequestSchema>;

@@ -1,13 +1,10 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
-import {
-  type EstateCalendarAnswer,
-  getOwnerCalendar,
-} from "../../../domain/calendar/calendar.contract.ts";
-import { addMonths, isIsoDate, utcToday } from "../../../domain/requests/dates.ts";
-import { listOwnerCalendarFeeds } from "../../../domain/calendar/feeds.contract.ts";
-import { callApi } from "../../api-client.ts";
+import { type EstateCalendarAnswer, getOwnerCalendar } from "#domain/calendar/calendar.contract.ts";
+import { addMonths, isIsoDate, utcToday } from "#domain/requests/dates.ts";
+import { listOwnerCalendarFeeds } from "#domain/calendar/feeds.contract.ts";
+import { callApi } from "#app/api-client.ts";
 import { type CalendarFeed, ownerFeedsApi } from "../calendar/feeds-api.ts";
 import { FeedsPanel } from "../calendar/feeds-panel.tsx";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OwnerPropertyDetails } from "../../../domain/owners/owner-property.ts";
+import type { OwnerPropertyDetails } from "#domain/owners/owner-property.ts";
 import { fieldDisplay } from "./field-display.ts";
 
 function details(change: Partial<OwnerPropertyDetails> = {}): OwnerPropertyDetails {

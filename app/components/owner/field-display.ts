@@ -1,5 +1,5 @@
-import type { EditableField } from "../../../domain/owners/owner-fields.ts";
-import type { OwnerPropertyDetails } from "../../../domain/owners/owner-property.ts";
+import type { EditableField } from "#domain/owners/owner-fields.ts";
+import type { OwnerPropertyDetails } from "#domain/owners/owner-property.ts";
 import { savedSelection } from "./selection.ts";
 
 /** Every field the Overview tab shows: the editable ones and the read-only record. */

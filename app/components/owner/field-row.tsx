@@ -11,17 +11,17 @@ import {
   isTranslatedField,
   OWNER_LIMITS,
   parseFieldValue,
-} from "../../../domain/owners/owner-fields.ts";
-import type { OwnerPropertyDetails } from "../../../domain/owners/owner-property.ts";
-import { LANGUAGE_NAMES, LANGUAGE_TAGS, isLanguage } from "../../../i18n/config.ts";
-import { toast } from "../../hooks/use-toast.ts";
+} from "#domain/owners/owner-fields.ts";
+import type { OwnerPropertyDetails } from "#domain/owners/owner-property.ts";
+import { LANGUAGE_NAMES, LANGUAGE_TAGS, isLanguage } from "#i18n/config.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { inputClass } from "../forms/fields.tsx";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { fieldDisplay, type OverviewField } from "./field-display.ts";
 import { FieldValue } from "./field-value.tsx";
-import { callApi } from "../../api-client.ts";
-import { updateOwnerProperty } from "../../../domain/owners/owners.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { updateOwnerProperty } from "#domain/owners/owners.contract.ts";
 import { translateIssue } from "./owner-messages.ts";
 
 /** The help under an editor: how to write the field, with its keys for objects. */

@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { OwnerPropertyDetails } from "../../../domain/owners/owner-property.ts";
+import type { OwnerPropertyDetails } from "#domain/owners/owner-property.ts";
 import { ResponsiveImage } from "../responsive-image.tsx";
 import { formatDay, formatMoment } from "../staff/format.ts";
 import type { DisplayPair, FieldDisplay } from "./field-display.ts";

@@ -2,8 +2,8 @@ import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useRevalidator } from "react-router";
 import { Check, Trash2, Undo2 } from "lucide-react";
-import type { OwnerImage, OwnerPropertyDetails } from "../../../domain/owners/owner-property.ts";
-import { toast } from "../../hooks/use-toast.ts";
+import type { OwnerImage, OwnerPropertyDetails } from "#domain/owners/owner-property.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { ResponsiveImage } from "../responsive-image.tsx";
 import { Button, buttonVariants } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
@@ -14,8 +14,8 @@ import {
   DialogDescription,
   DialogTitle,
 } from "../ui/dialog.tsx";
-import { callApi } from "../../api-client.ts";
-import { deleteOwnerImage, updateOwnerImages } from "../../../domain/owners/owners.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { deleteOwnerImage, updateOwnerImages } from "#domain/owners/owners.contract.ts";
 import {
   isSameSelection,
   rankOf,

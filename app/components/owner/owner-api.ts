@@ -1,7 +1,7 @@
-import { UPLOAD_FIELD } from "../../../domain/media/upload-limits.ts";
-import type { OwnerImage } from "../../../domain/owners/owner-property.ts";
-import { uploadOwnerImages } from "../../../domain/owners/owners.contract.ts";
-import { readAnswer } from "../../api-client.ts";
+import { UPLOAD_FIELD } from "#domain/media/upload-limits.ts";
+import type { OwnerImage } from "#domain/owners/owner-property.ts";
+import { uploadOwnerImages } from "#domain/owners/owners.contract.ts";
+import { readAnswer } from "#app/api-client.ts";
 
 /** `path` with the page's language, so the server's messages come back in it. */
 function withLanguage(path: string, language: string, query: Record<string, string> = {}) {

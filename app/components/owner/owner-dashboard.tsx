@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form, useSearchParams } from "react-router";
 import { ExternalLink as ExternalIcon, Mail, ShieldCheck } from "lucide-react";
-import type { OwnerPropertyDetails } from "../../../domain/owners/owner-property.ts";
+import type { OwnerPropertyDetails } from "#domain/owners/owner-property.ts";
 import { ExternalLink } from "../external-link.tsx";
 import { inputClass } from "../forms/fields.tsx";
 import { Button, buttonVariants } from "../ui/button.tsx";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { type EditableField, parseFieldValue } from "../../../domain/owners/owner-fields.ts";
-import { LANGUAGES } from "../../../i18n/config.ts";
-import { createI18n } from "../../../i18n/instance.ts";
-import { RESOURCES } from "../../../i18n/resources.ts";
+import { type EditableField, parseFieldValue } from "#domain/owners/owner-fields.ts";
+import { LANGUAGES } from "#i18n/config.ts";
+import { createI18n } from "#i18n/instance.ts";
+import { RESOURCES } from "#i18n/resources.ts";
 import { translateIssue } from "./owner-messages.ts";
 
 /** Values the shared schemas refuse, one for each kind of message the editor can show. */

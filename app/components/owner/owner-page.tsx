@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ArrowLeft, LogOut } from "lucide-react";
-import { SITE } from "../../../content/site.ts";
+import { SITE } from "#content/site.ts";
 import { LanguageMenu } from "../language-links.tsx";
 import { Button } from "../ui/button.tsx";
 import { useOwnerLogout } from "./use-owner-logout.ts";

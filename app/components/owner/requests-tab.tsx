@@ -1,14 +1,14 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { nightsBetween } from "../../../domain/calendar/nights.ts";
+import { nightsBetween } from "#domain/calendar/nights.ts";
 import {
   giveOwnerViewOperation,
   listOwnerRequestsOperation,
   type OwnerRequestAnswer,
-} from "../../../domain/owners/owner-requests.contract.ts";
-import { OWNER_VIEW_NOTE_MAX_LENGTH } from "../../../domain/owners/owner-requests.schema.ts";
-import { STATUS_KEYS } from "../../../domain/requests/options.ts";
-import { callApi } from "../../api-client.ts";
+} from "#domain/owners/owner-requests.contract.ts";
+import { OWNER_VIEW_NOTE_MAX_LENGTH } from "#domain/owners/owner-requests.schema.ts";
+import { STATUS_KEYS } from "#domain/requests/options.ts";
+import { callApi } from "#app/api-client.ts";
 import { formatDay, formatMoment } from "../staff/format.ts";
 import { STATUS_TONES, TONE_CLASSES } from "../status-tones.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";

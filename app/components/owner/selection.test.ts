@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OwnerImage } from "../../../domain/owners/owner-property.ts";
+import type { OwnerImage } from "#domain/owners/owner-property.ts";
 import {
   isSameSelection,
   rankOf,

@@ -1,4 +1,4 @@
-import type { OwnerImage } from "../../../domain/owners/owner-property.ts";
+import type { OwnerImage } from "#domain/owners/owner-property.ts";
 
 /**
  * The Images tab's selection: the keys of the images guests see, in the order they see them.

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CircleAlert, CircleCheck, ImageUp, X } from "lucide-react";
-import { toast } from "../../hooks/use-toast.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { uploadOwnerImage } from "./owner-api.ts";

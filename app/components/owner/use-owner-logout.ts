@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { toast } from "../../hooks/use-toast.ts";
-import { ownerLogout } from "../../../domain/owners/owners.contract.ts";
-import { callApi } from "../../api-client.ts";
+import { toast } from "#app/hooks/use-toast.ts";
+import { ownerLogout } from "#domain/owners/owners.contract.ts";
+import { callApi } from "#app/api-client.ts";
 
 /**
  * The owner's Logout: the server ends the session, then the home page; on

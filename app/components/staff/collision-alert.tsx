@@ -1,9 +1,6 @@
 import { useTranslation } from "react-i18next";
-import type { CollidingEntry, ImportedBusy } from "../../../domain/calendar/calendar.schema.ts";
-import {
-  describeCollision,
-  describeImportedBusy,
-} from "../../../domain/calendar/collision-text.ts";
+import type { CollidingEntry, ImportedBusy } from "#domain/calendar/calendar.schema.ts";
+import { describeCollision, describeImportedBusy } from "#domain/calendar/collision-text.ts";
 import { Alert, AlertList, AlertTitle } from "../ui/alert.tsx";
 
 /**

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { Message } from "../../../domain/conversation/messages.contract.ts";
-import { STAFF_MESSAGE_OPERATIONS } from "../../../domain/conversation/messages.contract.ts";
-import { MESSAGE_MAX_LENGTH } from "../../../domain/conversation/message-limits.ts";
-import type { RequestDetail } from "../../../domain/staff/inbox.ts";
-import { callApi } from "../../api-client.ts";
-import { toast } from "../../hooks/use-toast.ts";
+import type { Message } from "#domain/conversation/messages.contract.ts";
+import { STAFF_MESSAGE_OPERATIONS } from "#domain/conversation/messages.contract.ts";
+import { MESSAGE_MAX_LENGTH } from "#domain/conversation/message-limits.ts";
+import type { RequestDetail } from "#domain/staff/inbox.ts";
+import { callApi } from "#app/api-client.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { TextAreaField } from "../ui/field.tsx";

@@ -1,4 +1,4 @@
-import type { RequestKind } from "../../../domain/requests/options.ts";
+import type { RequestKind } from "#domain/requests/options.ts";
 
 /** The inbox's address; a request's details are a route nested under it. */
 export const INBOX_PATH = "/admin/booking-requests";

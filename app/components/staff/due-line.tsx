@@ -3,7 +3,7 @@ import { AlarmClock } from "lucide-react";
 import { cn } from "../ui/cn.ts";
 import { formatMoment } from "./format.ts";
 import type { InboxRow } from "./inbox-row.ts";
-import { isOpenStatus } from "../../../domain/requests/process.ts";
+import { isOpenStatus } from "#domain/requests/process.ts";
 
 /**
  * A request's due time under its arrival in the inbox: shown while it waits for an

@@ -1,10 +1,10 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { isOpenStatus } from "../../../domain/requests/process.ts";
-import type { RequestDetail } from "../../../domain/staff/inbox.ts";
-import { DUE_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
-import { callApi } from "../../api-client.ts";
-import { toast } from "../../hooks/use-toast.ts";
+import { isOpenStatus } from "#domain/requests/process.ts";
+import type { RequestDetail } from "#domain/staff/inbox.ts";
+import { DUE_OPERATIONS } from "#domain/staff/inbox.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
 import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import { DueLine } from "./due-line.tsx";

@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Undo2 } from "lucide-react";
-import { toast } from "../../hooks/use-toast.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { buttonVariants } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";
@@ -17,8 +17,8 @@ import {
 import { cn } from "../ui/cn.ts";
 import { useEstateLabels } from "./estate-labels.ts";
 import { formatMoment } from "./format.ts";
-import { revertEstateRevision } from "../../../domain/staff/estates.contract.ts";
-import { callApi } from "../../api-client.ts";
+import { revertEstateRevision } from "#domain/staff/estates.contract.ts";
+import { callApi } from "#app/api-client.ts";
 
 /** One change as the history shows it (EstateRevision without the raw values). */
 export interface HistoryEntry {

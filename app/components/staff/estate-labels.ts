@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { isLanguage, LANGUAGE_NAMES } from "../../../i18n/config.ts";
+import { isLanguage, LANGUAGE_NAMES } from "#i18n/config.ts";
 
 /**
  * How the staff estate pages name a recorded field and a language. Editable fields use the

@@ -1,4 +1,4 @@
-import { dayDigits } from "../../../domain/requests/summary.ts";
+import { dayDigits } from "#domain/requests/summary.ts";
 /**
  * Dates of the staff area. Calendar dates ('YYYY-MM-DD') and instants are both shown in UTC,
  * so the server's and the browser's renderings agree (no hydration mismatch) and two members of

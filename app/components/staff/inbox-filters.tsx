@@ -1,11 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { Search } from "lucide-react";
-import {
-  MEMBER_STATUSES,
-  type RequestKind,
-  type RequestStatus,
-} from "../../../domain/requests/options.ts";
+import { MEMBER_STATUSES, type RequestKind, type RequestStatus } from "#domain/requests/options.ts";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { CONTROL_CLASS, Field } from "../ui/field.tsx";

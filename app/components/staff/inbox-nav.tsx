@@ -1,10 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import {
-  REQUEST_KINDS,
-  type RequestKind,
-  type RequestStatus,
-} from "../../../domain/requests/options.ts";
+import { REQUEST_KINDS, type RequestKind, type RequestStatus } from "#domain/requests/options.ts";
 import { cn } from "../ui/cn.ts";
 import { STATUS_TONES, statusLabelKey, TONE_CLASSES } from "../status-tones.ts";
 

@@ -1,6 +1,6 @@
-import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
-import type { CollidingEntry, ImportedBusy } from "../../../domain/calendar/calendar.schema.ts";
-import type { RequestFacts } from "../../../domain/staff/request-facts.ts";
+import type { RequestKind, RequestStatus } from "#domain/requests/options.ts";
+import type { CollidingEntry, ImportedBusy } from "#domain/calendar/calendar.schema.ts";
+import type { RequestFacts } from "#domain/staff/request-facts.ts";
 
 /**
  * One row of the inbox table as the page draws it: the inbox's columns, adapted per

@@ -1,7 +1,7 @@
 import { MessageCircle } from "lucide-react";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
-import type { RequestKind, RequestStatus } from "../../../domain/requests/options.ts";
+import type { RequestKind, RequestStatus } from "#domain/requests/options.ts";
 import { Link } from "react-router";
 import { buttonVariants } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";

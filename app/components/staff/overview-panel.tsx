@@ -2,7 +2,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { AlarmClock, Clock } from "lucide-react";
-import type { InboxOverview } from "../../../domain/staff/inbox.ts";
+import type { InboxOverview } from "#domain/staff/inbox.ts";
 import { cn } from "../ui/cn.ts";
 import { WeeklyChart } from "./weekly-chart.tsx";
 

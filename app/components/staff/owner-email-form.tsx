@@ -1,10 +1,10 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { OwnerEmailChangeSchema } from "../../../domain/staff/estates.schema.ts";
-import { toast } from "../../hooks/use-toast.ts";
+import { OwnerEmailChangeSchema } from "#domain/staff/estates.schema.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
-import { setEstateOwnerEmail } from "../../../domain/staff/estates.contract.ts";
-import { callApi } from "../../api-client.ts";
+import { setEstateOwnerEmail } from "#domain/staff/estates.contract.ts";
+import { callApi } from "#app/api-client.ts";
 import { useHydrated } from "./staff-page.tsx";
 
 /**

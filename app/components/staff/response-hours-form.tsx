@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { setEstateResponseHours } from "../../../domain/staff/estates.contract.ts";
-import { ResponseHoursChangeSchema } from "../../../domain/staff/estates.schema.ts";
-import { callApi } from "../../api-client.ts";
-import { toast } from "../../hooks/use-toast.ts";
+import { setEstateResponseHours } from "#domain/staff/estates.contract.ts";
+import { ResponseHoursChangeSchema } from "#domain/staff/estates.schema.ts";
+import { callApi } from "#app/api-client.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
 import { CONTROL_CLASS, Field } from "../ui/field.tsx";
 import { useHydrated } from "./staff-page.tsx";

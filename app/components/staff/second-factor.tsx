@@ -1,12 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Check, Download, KeyRound } from "lucide-react";
-import {
-  confirmTotpEnrolment,
-  type TotpEnrolmentSchema,
-} from "../../../domain/staff/mfa/mfa.contract.ts";
+import { confirmTotpEnrolment, type TotpEnrolmentSchema } from "#domain/staff/mfa/mfa.contract.ts";
 import type { z } from "zod";
-import { callApi } from "../../api-client.ts";
+import { callApi } from "#app/api-client.ts";
 import { Alert, AlertTitle } from "../ui/alert.tsx";
 import { Button, buttonVariants } from "../ui/button.tsx";
 import { ConfirmDialog } from "../ui/confirm-dialog.tsx";

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { formatDay } from "./format.ts";
-import { formatShortDate } from "../../../domain/requests/summary.ts";
+import { formatShortDate } from "#domain/requests/summary.ts";
 
 it("writes a short date as each language's readers do: English with the spec's two-digit day", () => {
   const written = (format: (value: string, language: string) => string) =>

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
 import { Link, NavLink } from "react-router";
-import { SITE } from "../../../content/site.ts";
-import { rememberStaffLanguage } from "../../../domain/staff/staff-auth.contract.ts";
-import type { Language } from "../../../i18n/config.ts";
-import { callApi } from "../../api-client.ts";
+import { SITE } from "#content/site.ts";
+import { rememberStaffLanguage } from "#domain/staff/staff-auth.contract.ts";
+import type { Language } from "#i18n/config.ts";
+import { callApi } from "#app/api-client.ts";
 import { LanguageMenu } from "../language-links.tsx";
 import { cn } from "../ui/cn.ts";
 import { LogoutButton } from "./logout-button.tsx";

@@ -1,6 +1,6 @@
 import { useId, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
-import { SITE } from "../../../content/site.ts";
+import { SITE } from "#content/site.ts";
 import { LanguageMenu } from "../language-links.tsx";
 
 /**

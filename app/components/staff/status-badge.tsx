@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import type { RequestStatus } from "../../../domain/requests/options.ts";
+import type { RequestStatus } from "#domain/requests/options.ts";
 import { cn } from "../ui/cn.ts";
 import { STATUS_TONES, statusLabelKey, TONE_CLASSES } from "../status-tones.ts";
 

@@ -4,12 +4,12 @@ import {
   NOTIFY_GUEST_BY_DEFAULT,
   REFUSAL_STATUSES,
   type RequestStatus,
-} from "../../../domain/requests/options.ts";
-import { REASON_MAX_LENGTH } from "../../../domain/staff/inbox-limits.ts";
-import type { RequestDetail } from "../../../domain/staff/inbox.ts";
-import { COLLECTION_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
-import { callApi } from "../../api-client.ts";
-import { toast } from "../../hooks/use-toast.ts";
+} from "#domain/requests/options.ts";
+import { REASON_MAX_LENGTH } from "#domain/staff/inbox-limits.ts";
+import type { RequestDetail } from "#domain/staff/inbox.ts";
+import { COLLECTION_OPERATIONS } from "#domain/staff/inbox.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { CONTROL_CLASS, Field } from "../ui/field.tsx";
@@ -21,7 +21,7 @@ import {
   DialogTitle,
 } from "../ui/dialog.tsx";
 import type { StatusTarget } from "./inbox-row.ts";
-import type { CalendarCollision, ImportedBusy } from "../../../domain/calendar/calendar.schema.ts";
+import type { CalendarCollision, ImportedBusy } from "#domain/calendar/calendar.schema.ts";
 import { CollisionAlert, ImportedBusyAlert } from "./collision-alert.tsx";
 import { StatusBadge } from "./status-badge.tsx";
 import { statusLabelKey } from "../status-tones.ts";

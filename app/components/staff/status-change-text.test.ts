@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { REQUEST_KINDS } from "../../../domain/requests/options.ts";
-import { LANGUAGES } from "../../../i18n/config.ts";
-import { translate } from "../../../i18n/translate.ts";
+import { REQUEST_KINDS } from "#domain/requests/options.ts";
+import { LANGUAGES } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { statusChangedToast } from "./status-change-text.ts";
 
 describe("the toast after a status change", () => {

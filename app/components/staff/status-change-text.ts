@@ -1,4 +1,4 @@
-import type { RequestKind } from "../../../domain/requests/options.ts";
+import type { RequestKind } from "#domain/requests/options.ts";
 
 /**
  * The toast after a status change, in the words of the request's kind: a membership

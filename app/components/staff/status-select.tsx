@@ -1,10 +1,6 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  type RequestKind,
-  type RequestStatus,
-  statusesOf,
-} from "../../../domain/requests/options.ts";
+import { type RequestKind, type RequestStatus, statusesOf } from "#domain/requests/options.ts";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { statusLabelKey } from "../status-tones.ts";

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { toast } from "../../hooks/use-toast.ts";
-import { logoutStaff } from "../../../domain/staff/staff-auth.contract.ts";
-import { callApi } from "../../api-client.ts";
+import { toast } from "#app/hooks/use-toast.ts";
+import { logoutStaff } from "#domain/staff/staff-auth.contract.ts";
+import { callApi } from "#app/api-client.ts";
 
 /**
  * Logout: the server ends the session, then 'Logged out' and the sign-in page;

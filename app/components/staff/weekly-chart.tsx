@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { REQUEST_STATUSES, type RequestStatus } from "../../../domain/requests/options.ts";
-import type { WeeklyCounts } from "../../../domain/staff/inbox.ts";
+import { REQUEST_STATUSES, type RequestStatus } from "#domain/requests/options.ts";
+import type { WeeklyCounts } from "#domain/staff/inbox.ts";
 import { ChartDataTable, svgNumber, TD_CLASS, TH_CLASS } from "../charts/allocation-chart.tsx";
 import { cn } from "../ui/cn.ts";
 import { formatWeek } from "./format.ts";

@@ -1,6 +1,6 @@
-import { LANGUAGE_TAGS, type Language } from "../../../i18n/config.ts";
-import { addDays } from "../../../domain/calendar/nights.ts";
-import { addMonths } from "../../../domain/requests/dates.ts";
+import { LANGUAGE_TAGS, type Language } from "#i18n/config.ts";
+import { addDays } from "#domain/calendar/nights.ts";
+import { addMonths } from "#domain/requests/dates.ts";
 
 /**
  * The dates behind the month grids (month-grid.tsx): which weekday a week starts on in each

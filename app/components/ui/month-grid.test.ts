@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { LANGUAGES } from "../../../i18n/config.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { type DayState, MonthGrids } from "./month-grid.tsx";
 import {
   dayLabel,

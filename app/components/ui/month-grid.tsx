@@ -9,7 +9,7 @@ import {
   useState,
 } from "react";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import type { Language } from "../../../i18n/config.ts";
+import type { Language } from "#i18n/config.ts";
 import { Button } from "./button.tsx";
 import { cn } from "./cn.ts";
 import {

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/account-passkeys";
-import { PasskeysPanel } from "../../components/auth/passkeys-panel.tsx";
-import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
-import { AccountNav } from "../../components/staff/account-nav.tsx";
+import { PasskeysPanel } from "#app/components/auth/passkeys-panel.tsx";
+import { StaffPageHeader } from "#app/components/staff/staff-page.tsx";
+import { AccountNav } from "#app/components/staff/account-nav.tsx";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 export function loader({ context, request }: Route.LoaderArgs) {

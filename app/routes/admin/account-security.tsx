@@ -7,18 +7,18 @@ import {
   regenerateRecoveryCodes,
   removeTotp,
   startTotpEnrolment,
-} from "../../../domain/staff/mfa/mfa.contract.ts";
-import { callApi } from "../../api-client.ts";
+} from "#domain/staff/mfa/mfa.contract.ts";
+import { callApi } from "#app/api-client.ts";
 import {
   PasswordAgainDialog,
   RecoveryCodes,
   TotpSetup,
   type TotpEnrolment,
-} from "../../components/staff/second-factor.tsx";
-import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
-import { AccountNav } from "../../components/staff/account-nav.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { toast } from "../../hooks/use-toast.ts";
+} from "#app/components/staff/second-factor.tsx";
+import { StaffPageHeader } from "#app/components/staff/staff-page.tsx";
+import { AccountNav } from "#app/components/staff/account-nav.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { toast } from "#app/hooks/use-toast.ts";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -7,15 +7,15 @@ import {
   endOwnSession,
   listOwnSessions,
   type StaffSessionSchema,
-} from "../../../domain/staff/accounts.contract.ts";
-import { PASSWORD_MIN_LENGTH } from "../../../domain/staff/password-rules.ts";
-import { callApi } from "../../api-client.ts";
-import { deviceOf } from "../../components/staff/account-fields.tsx";
-import { InputField } from "../../components/ui/field.tsx";
-import { formatMoment } from "../../components/staff/format.ts";
-import { StaffPageHeader, useHydrated } from "../../components/staff/staff-page.tsx";
-import { AccountNav } from "../../components/staff/account-nav.tsx";
-import { Button } from "../../components/ui/button.tsx";
+} from "#domain/staff/accounts.contract.ts";
+import { PASSWORD_MIN_LENGTH } from "#domain/staff/password-rules.ts";
+import { callApi } from "#app/api-client.ts";
+import { deviceOf } from "#app/components/staff/account-fields.tsx";
+import { InputField } from "#app/components/ui/field.tsx";
+import { formatMoment } from "#app/components/staff/format.ts";
+import { StaffPageHeader, useHydrated } from "#app/components/staff/staff-page.tsx";
+import { AccountNav } from "#app/components/staff/account-nav.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import {
   Table,
   TableBody,
@@ -24,8 +24,8 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../../components/ui/table.tsx";
-import { toast } from "../../hooks/use-toast.ts";
+} from "#app/components/ui/table.tsx";
+import { toast } from "#app/hooks/use-toast.ts";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 export function loader({ context, request }: Route.LoaderArgs) {

@@ -10,13 +10,13 @@ import {
   setAccountAdmin,
   setAccountDisabled,
   type StaffAccountSchema,
-} from "../../../domain/staff/accounts.contract.ts";
-import { callApi } from "../../api-client.ts";
-import { InputField } from "../../components/ui/field.tsx";
-import { formatMoment } from "../../components/staff/format.ts";
-import { StaffPageHeader, useHydrated } from "../../components/staff/staff-page.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
+} from "#domain/staff/accounts.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { InputField } from "#app/components/ui/field.tsx";
+import { formatMoment } from "#app/components/staff/format.ts";
+import { StaffPageHeader, useHydrated } from "#app/components/staff/staff-page.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import {
   Table,
   TableBody,
@@ -25,8 +25,8 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../../components/ui/table.tsx";
-import { toast } from "../../hooks/use-toast.ts";
+} from "#app/components/ui/table.tsx";
+import { toast } from "#app/hooks/use-toast.ts";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 export function loader({ context, request }: Route.LoaderArgs) {

@@ -2,31 +2,31 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Outlet, useLocation, useNavigation, useRevalidator } from "react-router";
 import { Download } from "lucide-react";
-import { DomainError, ValidationError } from "../../../domain/errors.ts";
-import { REQUEST_KINDS, type RequestKind, statusesOf } from "../../../domain/requests/options.ts";
-import type { InboxPage } from "../../../domain/staff/inbox.ts";
+import { DomainError, ValidationError } from "#domain/errors.ts";
+import { REQUEST_KINDS, type RequestKind, statusesOf } from "#domain/requests/options.ts";
+import type { InboxPage } from "#domain/staff/inbox.ts";
 import {
   type InboxFilter,
   InboxFilterSchema,
   inboxFilterToSearch,
-} from "../../../domain/staff/inbox.schema.ts";
+} from "#domain/staff/inbox.schema.ts";
 import type { Route } from "./+types/booking-requests";
-import { requestInfoContext } from "../../context.ts";
-import { detailsPathOf, INBOX_PATH } from "../../components/staff/details-path.ts";
-import { InboxFilters } from "../../components/staff/inbox-filters.tsx";
-import { KindNav, StatusCards } from "../../components/staff/inbox-nav.tsx";
-import { InboxTable } from "../../components/staff/inbox-table.tsx";
-import { OverviewPanel } from "../../components/staff/overview-panel.tsx";
-import { COLLECTION_OPERATIONS } from "../../../domain/staff/inbox.contract.ts";
-import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
+import { requestInfoContext } from "#app/context.ts";
+import { detailsPathOf, INBOX_PATH } from "#app/components/staff/details-path.ts";
+import { InboxFilters } from "#app/components/staff/inbox-filters.tsx";
+import { KindNav, StatusCards } from "#app/components/staff/inbox-nav.tsx";
+import { InboxTable } from "#app/components/staff/inbox-table.tsx";
+import { OverviewPanel } from "#app/components/staff/overview-panel.tsx";
+import { COLLECTION_OPERATIONS } from "#domain/staff/inbox.contract.ts";
+import { StaffPageHeader } from "#app/components/staff/staff-page.tsx";
 import {
   type StatusChange,
   StatusChangeDialog,
-} from "../../components/staff/status-change-dialog.tsx";
-import { parseLocalDate } from "../../components/staff/local-date.ts";
-import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
-import { buttonVariants } from "../../components/ui/button.tsx";
-import { KeysetPager } from "../../components/ui/pager.tsx";
+} from "#app/components/staff/status-change-dialog.tsx";
+import { parseLocalDate } from "#app/components/staff/local-date.ts";
+import { Alert, AlertList, AlertTitle } from "#app/components/ui/alert.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
+import { KeysetPager } from "#app/components/ui/pager.tsx";
 import { toInboxRow } from "./inbox-rows.server.ts";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 

@@ -9,17 +9,17 @@ import {
   useRouteError,
 } from "react-router";
 import { ShieldAlert } from "lucide-react";
-import type { EstateActor } from "../../../domain/owners/owner-property.ts";
-import { staffAccessOf } from "../../../domain/staff/staff-user.ts";
-import { isLanguage } from "../../../i18n/config.ts";
-import { translate } from "../../../i18n/translate.ts";
+import type { EstateActor } from "#domain/owners/owner-property.ts";
+import { staffAccessOf } from "#domain/staff/staff-user.ts";
+import { isLanguage } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import type { Route } from "./+types/dashboard";
-import { ownerPagesContext, requestInfoContext, sessionContext } from "../../context.ts";
-import { OwnerDashboard } from "../../components/owner/owner-dashboard.tsx";
-import { isOwnerTab } from "../../components/owner/owner-tab-ids.ts";
-import { OwnerPlainPage } from "../../components/owner/owner-page.tsx";
-import { StaffCard } from "../../components/staff/staff-page.tsx";
-import { buttonVariants } from "../../components/ui/button.tsx";
+import { ownerPagesContext, requestInfoContext, sessionContext } from "#app/context.ts";
+import { OwnerDashboard } from "#app/components/owner/owner-dashboard.tsx";
+import { isOwnerTab } from "#app/components/owner/owner-tab-ids.ts";
+import { OwnerPlainPage } from "#app/components/owner/owner-page.tsx";
+import { StaffCard } from "#app/components/staff/staff-page.tsx";
+import { buttonVariants } from "#app/components/ui/button.tsx";
 import { loginRedirect } from "./require-admin.server.ts";
 
 /** Personal pages: no shared cache, no back-button copy after logout. */

@@ -2,18 +2,18 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
 import type { Route } from "./+types/enrol";
-import { startTotpEnrolment } from "../../../domain/staff/mfa/mfa.contract.ts";
-import { callApi } from "../../api-client.ts";
-import { sessionContext, signInStepContext, staffPagesContext } from "../../context.ts";
+import { startTotpEnrolment } from "#domain/staff/mfa/mfa.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { sessionContext, signInStepContext, staffPagesContext } from "#app/context.ts";
 import {
   RecoveryCodes,
   TotpSetup,
   type TotpEnrolment,
-} from "../../components/staff/second-factor.tsx";
-import { PasskeysPanel } from "../../components/auth/passkeys-panel.tsx";
-import { StaffCard, StaffPlainPage } from "../../components/staff/staff-page.tsx";
-import { STAFF_HOME } from "../../components/staff/staff-api.ts";
-import { Alert, AlertTitle } from "../../components/ui/alert.tsx";
+} from "#app/components/staff/second-factor.tsx";
+import { PasskeysPanel } from "#app/components/auth/passkeys-panel.tsx";
+import { StaffCard, StaffPlainPage } from "#app/components/staff/staff-page.tsx";
+import { STAFF_HOME } from "#app/components/staff/staff-api.ts";
+import { Alert, AlertTitle } from "#app/components/ui/alert.tsx";
 import { staffTitle } from "./require-admin.server.ts";
 
 /**

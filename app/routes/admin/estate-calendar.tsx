@@ -1,22 +1,22 @@
 import { useTranslation } from "react-i18next";
 import { data, Link, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { ArrowLeft } from "lucide-react";
-import { NotFoundError } from "../../../domain/errors.ts";
-import { isIsoDate, utcToday } from "../../../domain/requests/dates.ts";
-import type { RequestKind } from "../../../domain/requests/options.ts";
-import { parseEstateId } from "../../../domain/staff/estates.schema.ts";
-import { inboxFilterToSearch } from "../../../domain/staff/inbox.schema.ts";
-import { translate } from "../../../i18n/translate.ts";
+import { NotFoundError } from "#domain/errors.ts";
+import { isIsoDate, utcToday } from "#domain/requests/dates.ts";
+import type { RequestKind } from "#domain/requests/options.ts";
+import { parseEstateId } from "#domain/staff/estates.schema.ts";
+import { inboxFilterToSearch } from "#domain/staff/inbox.schema.ts";
+import { translate } from "#i18n/translate.ts";
 import type { Route } from "./+types/estate-calendar";
-import { requestInfoContext } from "../../context.ts";
+import { requestInfoContext } from "#app/context.ts";
 import {
   calendarWindowAround,
   EstateCalendarView,
-} from "../../components/calendar/estate-calendar-view.tsx";
-import { staffFeedsApi } from "../../components/calendar/feeds-api.ts";
-import { FeedsPanel } from "../../components/calendar/feeds-panel.tsx";
-import { detailsPathOf } from "../../components/staff/details-path.ts";
-import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
+} from "#app/components/calendar/estate-calendar-view.tsx";
+import { staffFeedsApi } from "#app/components/calendar/feeds-api.ts";
+import { FeedsPanel } from "#app/components/calendar/feeds-panel.tsx";
+import { detailsPathOf } from "#app/components/staff/details-path.ts";
+import { StaffPageHeader } from "#app/components/staff/staff-page.tsx";
 import { requireAdmin, staffTitleOf } from "./require-admin.server.ts";
 
 const KIND_OF_COLLECTION: Record<"bookings" | "booking-requests", RequestKind> = {

@@ -6,21 +6,21 @@ import {
   ExternalLink as ExternalLinkIcon,
   LayoutDashboard,
 } from "lucide-react";
-import { NotFoundError } from "../../../domain/errors.ts";
-import { parseEstateId } from "../../../domain/staff/estates.schema.ts";
+import { NotFoundError } from "#domain/errors.ts";
+import { parseEstateId } from "#domain/staff/estates.schema.ts";
 import type { Route } from "./+types/estate";
-import { requestInfoContext } from "../../context.ts";
-import { EstateHistory } from "../../components/staff/estate-history.tsx";
-import { useEstateLabels } from "../../components/staff/estate-labels.ts";
-import { formatMoment } from "../../components/staff/format.ts";
-import { OwnerEmailForm } from "../../components/staff/owner-email-form.tsx";
-import { ResponseHoursForm } from "../../components/staff/response-hours-form.tsx";
-import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
-import { ExternalLink } from "../../components/external-link.tsx";
-import { ButtonLink, buttonVariants } from "../../components/ui/button.tsx";
-import { cn } from "../../components/ui/cn.ts";
+import { requestInfoContext } from "#app/context.ts";
+import { EstateHistory } from "#app/components/staff/estate-history.tsx";
+import { useEstateLabels } from "#app/components/staff/estate-labels.ts";
+import { formatMoment } from "#app/components/staff/format.ts";
+import { OwnerEmailForm } from "#app/components/staff/owner-email-form.tsx";
+import { ResponseHoursForm } from "#app/components/staff/response-hours-form.tsx";
+import { StaffPageHeader } from "#app/components/staff/staff-page.tsx";
+import { ExternalLink } from "#app/components/external-link.tsx";
+import { ButtonLink, buttonVariants } from "#app/components/ui/button.tsx";
+import { cn } from "#app/components/ui/cn.ts";
 import { requireAdmin, staffTitleOf } from "./require-admin.server.ts";
-import { ScrollRegion } from "../../components/ui/scroll-region.tsx";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { user, staff } = requireAdmin(context, request);

@@ -5,16 +5,16 @@ import {
   EstateSearchSchema,
   estateSearchToParams,
   type EstateSearch,
-} from "../../../domain/staff/estates.schema.ts";
+} from "#domain/staff/estates.schema.ts";
 import type { Route } from "./+types/estates";
-import { requestInfoContext } from "../../context.ts";
-import { formatDay } from "../../components/staff/format.ts";
-import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
-import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { cn } from "../../components/ui/cn.ts";
-import { CONTROL_CLASS, Field } from "../../components/ui/field.tsx";
-import { KeysetPager } from "../../components/ui/pager.tsx";
+import { requestInfoContext } from "#app/context.ts";
+import { formatDay } from "#app/components/staff/format.ts";
+import { StaffPageHeader } from "#app/components/staff/staff-page.tsx";
+import { Alert, AlertList, AlertTitle } from "#app/components/ui/alert.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { cn } from "#app/components/ui/cn.ts";
+import { CONTROL_CLASS, Field } from "#app/components/ui/field.tsx";
+import { KeysetPager } from "#app/components/ui/pager.tsx";
 import {
   Table,
   TableBody,
@@ -23,7 +23,7 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../../components/ui/table.tsx";
+} from "#app/components/ui/table.tsx";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 const PATH = "/admin/estates";

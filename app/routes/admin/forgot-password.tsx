@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/forgot-password";
-import { requestPasswordReset } from "../../../domain/staff/accounts.contract.ts";
-import { callApi } from "../../api-client.ts";
-import { InputField } from "../../components/ui/field.tsx";
-import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
-import { Button } from "../../components/ui/button.tsx";
+import { requestPasswordReset } from "#domain/staff/accounts.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { InputField } from "#app/components/ui/field.tsx";
+import { StaffCard, StaffPlainPage, useHydrated } from "#app/components/staff/staff-page.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { staffTitle } from "./require-admin.server.ts";
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -1,8 +1,8 @@
-import { requestFactsOf } from "../../../domain/staff/request-facts.ts";
-import { countryName } from "../../../domain/requests/summary.ts";
-import type { InboxItem } from "../../../domain/staff/inbox.ts";
-import type { Language } from "../../../i18n/config.ts";
-import type { InboxRow } from "../../components/staff/inbox-row.ts";
+import { requestFactsOf } from "#domain/staff/request-facts.ts";
+import { countryName } from "#domain/requests/summary.ts";
+import type { InboxItem } from "#domain/staff/inbox.ts";
+import type { Language } from "#i18n/config.ts";
+import type { InboxRow } from "#app/components/staff/inbox-row.ts";
 
 /**
  * An inbox item as a table row: only what the columns show travels to the browser (the page's

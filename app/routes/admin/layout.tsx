@@ -9,11 +9,11 @@ import {
 } from "react-router";
 import { ShieldAlert } from "lucide-react";
 import type { Route } from "./+types/layout";
-import { LogoutButton } from "../../components/staff/logout-button.tsx";
-import { StaffHeader } from "../../components/staff/staff-header.tsx";
-import { StaffCard, StaffPlainPage } from "../../components/staff/staff-page.tsx";
-import { STAFF_HOME } from "../../components/staff/staff-api.ts";
-import { isAccessDenied } from "../../components/staff/access-denied.ts";
+import { LogoutButton } from "#app/components/staff/logout-button.tsx";
+import { StaffHeader } from "#app/components/staff/staff-header.tsx";
+import { StaffCard, StaffPlainPage } from "#app/components/staff/staff-page.tsx";
+import { STAFF_HOME } from "#app/components/staff/staff-api.ts";
+import { isAccessDenied } from "#app/components/staff/access-denied.ts";
 import { requireAdmin } from "./require-admin.server.ts";
 
 /**

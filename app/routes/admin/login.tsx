@@ -3,24 +3,24 @@ import { FormProvider, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { redirect, useNavigate, useSearchParams } from "react-router";
 import { LogIn } from "lucide-react";
-import { localPathOrNull } from "../../../domain/safe-redirect.ts";
-import { staffAccessOf } from "../../../domain/staff/staff-user.ts";
-import { loginStaff, logoutStaff } from "../../../domain/staff/staff-auth.contract.ts";
-import { completeSecondFactor } from "../../../domain/staff/mfa/mfa.contract.ts";
-import { CodeForm } from "../../components/staff/second-factor.tsx";
-import { callApi } from "../../api-client.ts";
-import type { StaffLogin } from "../../../domain/staff/login.schema.ts";
+import { localPathOrNull } from "#domain/safe-redirect.ts";
+import { staffAccessOf } from "#domain/staff/staff-user.ts";
+import { loginStaff, logoutStaff } from "#domain/staff/staff-auth.contract.ts";
+import { completeSecondFactor } from "#domain/staff/mfa/mfa.contract.ts";
+import { CodeForm } from "#app/components/staff/second-factor.tsx";
+import { callApi } from "#app/api-client.ts";
+import type { StaffLogin } from "#domain/staff/login.schema.ts";
 import type { Route } from "./+types/login";
-import { sessionContext, signInStepContext, staffPagesContext } from "../../context.ts";
-import { PasskeySignInButton } from "../../components/auth/passkey-sign-in-button.tsx";
-import { TextField } from "../../components/forms/fields.tsx";
-import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
-import { pageAddressOfPath } from "../../components/staff/page-address.ts";
-import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
-import { STAFF_HOME } from "../../components/staff/staff-api.ts";
-import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { toast } from "../../hooks/use-toast.ts";
+import { sessionContext, signInStepContext, staffPagesContext } from "#app/context.ts";
+import { PasskeySignInButton } from "#app/components/auth/passkey-sign-in-button.tsx";
+import { TextField } from "#app/components/forms/fields.tsx";
+import { lazyZodResolver } from "#app/components/forms/lazy-resolver.ts";
+import { pageAddressOfPath } from "#app/components/staff/page-address.ts";
+import { StaffCard, StaffPlainPage, useHydrated } from "#app/components/staff/staff-page.tsx";
+import { STAFF_HOME } from "#app/components/staff/staff-api.ts";
+import { Alert, AlertList, AlertTitle } from "#app/components/ui/alert.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { toast } from "#app/hooks/use-toast.ts";
 import { staffTitle } from "./require-admin.server.ts";
 
 /** The fields a 400's `errors[]` may name, shown under their input. */
@@ -85,7 +85,7 @@ export default function AdminLogin({ loaderData }: Route.ComponentProps) {
   const schema = useMemo(
     () =>
       lazyZodResolver<StaffLogin, StaffLogin>(() =>
-        import("../../../domain/staff/login.schema.ts").then((m) => m.StaffLoginSchema),
+        import("#domain/staff/login.schema.ts").then((m) => m.StaffLoginSchema),
       ),
     [],
   );

@@ -3,15 +3,12 @@ import { useTranslation } from "react-i18next";
 import { useNavigation, useRevalidator } from "react-router";
 import { MailCheck, RotateCw, Trash2 } from "lucide-react";
 import type { Route } from "./+types/mail";
-import { formatMoment } from "../../components/staff/format.ts";
-import {
-  discardUndeliveredMail,
-  retryUndeliveredMail,
-} from "../../../domain/mail/mail.contract.ts";
-import { callApi } from "../../api-client.ts";
-import { StaffPageHeader } from "../../components/staff/staff-page.tsx";
-import { Button, buttonVariants } from "../../components/ui/button.tsx";
-import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
+import { formatMoment } from "#app/components/staff/format.ts";
+import { discardUndeliveredMail, retryUndeliveredMail } from "#domain/mail/mail.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { StaffPageHeader } from "#app/components/staff/staff-page.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
 import {
   Table,
   TableBody,
@@ -20,9 +17,9 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../../components/ui/table.tsx";
-import { cn } from "../../components/ui/cn.ts";
-import { toast } from "../../hooks/use-toast.ts";
+} from "#app/components/ui/table.tsx";
+import { cn } from "#app/components/ui/cn.ts";
+import { toast } from "#app/hooks/use-toast.ts";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { data, isRouteErrorResponse, useLocation, useNavigate, useRouteError } from "react-router";
-import { translate } from "../../../i18n/translate.ts";
+import { translate } from "#i18n/translate.ts";
 import type { Route } from "./+types/request-details";
-import { requestInfoContext } from "../../context.ts";
-import { inboxPathOf, kindOfCollection } from "../../components/staff/details-path.ts";
+import { requestInfoContext } from "#app/context.ts";
+import { inboxPathOf, kindOfCollection } from "#app/components/staff/details-path.ts";
 import {
   RequestDetailsDialog,
   RequestDetailsFailed,
-} from "../../components/staff/request-details-dialog.tsx";
+} from "#app/components/staff/request-details-dialog.tsx";
 import { requireAdmin, staffTitleOf } from "./require-admin.server.ts";
 
 /**

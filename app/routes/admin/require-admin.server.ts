@@ -1,15 +1,15 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
-import type { StaffUser } from "../../../domain/staff/staff-user.ts";
-import { staffAccessOf } from "../../../domain/staff/staff-user.ts";
-import { translate } from "../../../i18n/translate.ts";
+import type { StaffUser } from "#domain/staff/staff-user.ts";
+import { staffAccessOf } from "#domain/staff/staff-user.ts";
+import { translate } from "#i18n/translate.ts";
 import {
   requestInfoContext,
   sessionContext,
   type StaffPages,
   staffPagesContext,
-} from "../../context.ts";
-import type { AccessDeniedData } from "../../components/staff/access-denied.ts";
-import { pageAddressOf } from "../../components/staff/page-address.ts";
+} from "#app/context.ts";
+import type { AccessDeniedData } from "#app/components/staff/access-denied.ts";
+import { pageAddressOf } from "#app/components/staff/page-address.ts";
 
 /**
  * The sign-in page, coming back afterwards to the page `url` is for (a client navigation's

@@ -10,17 +10,17 @@ import {
   securityFilterToSearch,
   type SecurityEventFilter,
   type SecurityEventItem,
-} from "../../../domain/security/security-log.contract.ts";
-import { SECURITY_EVENT_TYPES } from "../../../domain/security/security-log.ts";
-import { translate } from "../../../i18n/translate.ts";
-import { requestInfoContext } from "../../context.ts";
-import { formatMoment } from "../../components/staff/format.ts";
-import { StaffPageHeader, useHydrated } from "../../components/staff/staff-page.tsx";
-import { Alert, AlertList, AlertTitle } from "../../components/ui/alert.tsx";
-import { Button, buttonVariants } from "../../components/ui/button.tsx";
-import { cn } from "../../components/ui/cn.ts";
-import { CONTROL_CLASS, Field } from "../../components/ui/field.tsx";
-import { KeysetPager } from "../../components/ui/pager.tsx";
+} from "#domain/security/security-log.contract.ts";
+import { SECURITY_EVENT_TYPES } from "#domain/security/security-log.ts";
+import { translate } from "#i18n/translate.ts";
+import { requestInfoContext } from "#app/context.ts";
+import { formatMoment } from "#app/components/staff/format.ts";
+import { StaffPageHeader, useHydrated } from "#app/components/staff/staff-page.tsx";
+import { Alert, AlertList, AlertTitle } from "#app/components/ui/alert.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
+import { cn } from "#app/components/ui/cn.ts";
+import { CONTROL_CLASS, Field } from "#app/components/ui/field.tsx";
+import { KeysetPager } from "#app/components/ui/pager.tsx";
 import {
   Table,
   TableBody,
@@ -29,7 +29,7 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../../components/ui/table.tsx";
+} from "#app/components/ui/table.tsx";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 const PAGE_PATH = "/admin/security";

@@ -2,20 +2,20 @@ import { useMemo } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { LANGUAGE_NAMES, LANGUAGES } from "../../../i18n/config.ts";
-import { PASSWORD_MIN_LENGTH } from "../../../domain/staff/password-rules.ts";
-import type { StaffSetup } from "../../../domain/staff/setup.schema.ts";
-import { completeStaffSetup } from "../../../domain/staff/staff-auth.contract.ts";
-import { callApi } from "../../api-client.ts";
+import { LANGUAGE_NAMES, LANGUAGES } from "#i18n/config.ts";
+import { PASSWORD_MIN_LENGTH } from "#domain/staff/password-rules.ts";
+import type { StaffSetup } from "#domain/staff/setup.schema.ts";
+import { completeStaffSetup } from "#domain/staff/staff-auth.contract.ts";
+import { callApi } from "#app/api-client.ts";
 import type { Route } from "./+types/setup";
-import { requestInfoContext, staffPagesContext } from "../../context.ts";
-import { SelectField, TextField } from "../../components/forms/fields.tsx";
-import { lazyZodResolver } from "../../components/forms/lazy-resolver.ts";
-import { StaffCard, StaffPlainPage, useHydrated } from "../../components/staff/staff-page.tsx";
-import { STAFF_HOME } from "../../components/staff/staff-api.ts";
-import { Alert } from "../../components/ui/alert.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { toast } from "../../hooks/use-toast.ts";
+import { requestInfoContext, staffPagesContext } from "#app/context.ts";
+import { SelectField, TextField } from "#app/components/forms/fields.tsx";
+import { lazyZodResolver } from "#app/components/forms/lazy-resolver.ts";
+import { StaffCard, StaffPlainPage, useHydrated } from "#app/components/staff/staff-page.tsx";
+import { STAFF_HOME } from "#app/components/staff/staff-api.ts";
+import { Alert } from "#app/components/ui/alert.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { toast } from "#app/hooks/use-toast.ts";
 import { staffTitle } from "./require-admin.server.ts";
 
 /** The fields a 400's `errors[]` may name, shown under their input. */
@@ -98,7 +98,7 @@ function SetupForm({
   const schema = useMemo(
     () =>
       lazyZodResolver<StaffSetup, StaffSetup>(() =>
-        import("../../../domain/staff/setup.schema.ts").then((m) => m.StaffSetupSchema),
+        import("#domain/staff/setup.schema.ts").then((m) => m.StaffSetupSchema),
       ),
     [],
   );

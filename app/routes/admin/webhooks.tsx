@@ -12,8 +12,8 @@ import {
   Webhook,
 } from "lucide-react";
 import type { Route } from "./+types/webhooks";
-import type { EventType } from "../../../domain/events/record-event.ts";
-import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from "../../../domain/webhooks/event-types.ts";
+import type { EventType } from "#domain/events/record-event.ts";
+import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from "#domain/webhooks/event-types.ts";
 import {
   deleteWebhook,
   listWebhookDeliveries,
@@ -22,15 +22,15 @@ import {
   resumeWebhook,
   rotateWebhookSecret,
   sendTestWebhook,
-} from "../../../domain/webhooks/webhooks.contract.ts";
-import { callApi } from "../../api-client.ts";
-import { formatMoment } from "../../components/staff/format.ts";
-import { StaffPageHeader, useHydrated } from "../../components/staff/staff-page.tsx";
-import { Alert, AlertTitle } from "../../components/ui/alert.tsx";
-import { Button } from "../../components/ui/button.tsx";
-import { ConfirmDialog } from "../../components/ui/confirm-dialog.tsx";
-import { CopyValue } from "../../components/ui/copy-value.tsx";
-import { CONTROL_CLASS, Field } from "../../components/ui/field.tsx";
+} from "#domain/webhooks/webhooks.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { formatMoment } from "#app/components/staff/format.ts";
+import { StaffPageHeader, useHydrated } from "#app/components/staff/staff-page.tsx";
+import { Alert, AlertTitle } from "#app/components/ui/alert.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { ConfirmDialog } from "#app/components/ui/confirm-dialog.tsx";
+import { CopyValue } from "#app/components/ui/copy-value.tsx";
+import { CONTROL_CLASS, Field } from "#app/components/ui/field.tsx";
 import {
   Table,
   TableBody,
@@ -39,8 +39,8 @@ import {
   TableHead,
   TableHeader,
   TableRow,
-} from "../../components/ui/table.tsx";
-import { toast } from "../../hooks/use-toast.ts";
+} from "#app/components/ui/table.tsx";
+import { toast } from "#app/hooks/use-toast.ts";
 import { requireAdmin, staffTitle } from "./require-admin.server.ts";
 
 export async function loader({ context, request }: Route.LoaderArgs) {

@@ -1,16 +1,16 @@
 import type { z } from "zod";
-import { getProperty } from "../../catalogue/read-properties.ts";
-import type { Deps } from "../../deps.ts";
-import { BotCheckError, NotFoundError, ValidationError } from "../../errors.ts";
+import { getProperty } from "#domain/catalogue/read-properties.ts";
+import type { Deps } from "#domain/deps.ts";
+import { BotCheckError, NotFoundError, ValidationError } from "#domain/errors.ts";
 import { bookingRequestSchema } from "../booking-request.schema.ts";
 import { fieldIssues } from "../fields.ts";
 import { membershipSchema } from "../membership.schema.ts";
 import type { RequestKind } from "../options.ts";
 import { propertyBookingSchema } from "../property-booking.schema.ts";
 import { formatDate } from "../summary.ts";
-import { readUnavailableNights } from "../../calendar/availability.ts";
-import { firstTakenNight, stayNights } from "../../calendar/nights.ts";
-import type { Language } from "../../../i18n/config.ts";
+import { readUnavailableNights } from "#domain/calendar/availability.ts";
+import { firstTakenNight, stayNights } from "#domain/calendar/nights.ts";
+import type { Language } from "#i18n/config.ts";
 
 /** A guest form that passed its schema, with the bot-check token it came with. */
 export interface CheckedGuestRequest {

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
-import type { Database } from "../../../db/client.ts";
-import { idempotencyKeys } from "../../../db/schema/index.ts";
-import type { Deps } from "../../deps.ts";
-import { IdempotencyConflictError } from "../../errors.ts";
+import type { Database } from "#db/client.ts";
+import { idempotencyKeys } from "#db/schema/index.ts";
+import type { Deps } from "#domain/deps.ts";
+import { IdempotencyConflictError } from "#domain/errors.ts";
 import type { RequestKind } from "../options.ts";
 import { canonicalJson } from "./canonical-json.ts";
 

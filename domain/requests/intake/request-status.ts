@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
-import { guestRequests, guestRequestStatusHistory } from "../../../db/schema/index.ts";
-import type { Deps } from "../../deps.ts";
+import { guestRequests, guestRequestStatusHistory } from "#db/schema/index.ts";
+import type { Deps } from "#domain/deps.ts";
 import type { RequestKind, RequestStatus } from "../options.ts";
 import { hashStatusToken } from "./reference.ts";
 

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { withTransaction } from "../../../db/client.ts";
+import { withTransaction } from "#db/client.ts";
 import { eq } from "drizzle-orm";
-import { properties } from "../../../db/schema/index.ts";
-import type { Language } from "../../../i18n/config.ts";
-import { checkBotToken, spendBotToken } from "../../bot-check/bot-check.ts";
-import type { BotCheckConfig } from "../../bot-check/config.ts";
-import type { Deps } from "../../deps.ts";
-import { BotCheckError, IdempotencyConflictError } from "../../errors.ts";
-import { stayNights } from "../../calendar/nights.ts";
+import { properties } from "#db/schema/index.ts";
+import type { Language } from "#i18n/config.ts";
+import { checkBotToken, spendBotToken } from "#domain/bot-check/bot-check.ts";
+import type { BotCheckConfig } from "#domain/bot-check/config.ts";
+import type { Deps } from "#domain/deps.ts";
+import { BotCheckError, IdempotencyConflictError } from "#domain/errors.ts";
+import { stayNights } from "#domain/calendar/nights.ts";
 import type { RequestKind } from "../options.ts";
 import { applyTransition } from "../apply-transition.ts";
 import { responseHoursOf, type ResponseWindows } from "../lifecycle.ts";
-import { nowOf } from "../../clock.ts";
+import { nowOf } from "#domain/clock.ts";
 import { checkGuestRequest } from "./check-guest-request.ts";
 import {
   claimIdempotencyKey,
@@ -20,7 +20,7 @@ import {
   type StoredRequestAnswer,
 } from "./idempotency.ts";
 import { hashStatusToken, makeReference, makeStatusToken } from "./reference.ts";
-import { keepStatusLink, statusLinkKey } from "../../conversation/status-link.ts";
+import { keepStatusLink, statusLinkKey } from "#domain/conversation/status-link.ts";
 
 export interface IntakeConfig {
   botCheck: BotCheckConfig;

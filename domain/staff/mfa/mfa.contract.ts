@@ -8,7 +8,7 @@ import {
   PASSWORD_AGAIN_LIMITS,
   SIGNED_OUT,
   STAFF_SESSION,
-} from "../../api/operation.ts";
+} from "#domain/api/operation.ts";
 
 /**
  * The second factor of staff sign-in: an authenticator app (TOTP) with 10 single-use

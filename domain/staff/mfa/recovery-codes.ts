@@ -1,9 +1,9 @@
 import { createHash, randomInt } from "node:crypto";
 import { and, count, eq, isNull } from "drizzle-orm";
-import type { Database } from "../../../db/client.ts";
-import { staffRecoveryCodes } from "../../../db/schema/index.ts";
-import { nowOf } from "../../clock.ts";
-import type { Deps } from "../../deps.ts";
+import type { Database } from "#db/client.ts";
+import { staffRecoveryCodes } from "#db/schema/index.ts";
+import { nowOf } from "#domain/clock.ts";
+import type { Deps } from "#domain/deps.ts";
 
 /** Codes per batch. */
 export const RECOVERY_CODES_PER_BATCH = 10;

@@ -1,23 +1,23 @@
 import { eq, sql } from "drizzle-orm";
-import { withTransaction } from "../../../db/client.ts";
-import { staffUsers } from "../../../db/schema/index.ts";
+import { withTransaction } from "#db/client.ts";
+import { staffUsers } from "#db/schema/index.ts";
 import {
   advanceSessionStage,
   closeEnrolmentSessions,
   revokeSession,
   revokeStaffSessions,
-} from "../../auth/sessions.ts";
+} from "#domain/auth/sessions.ts";
 import {
   hasPasskey,
   listPasskeys,
   removePasskey,
   removeStaffPasskeys,
   type StaffPasskeyHolder,
-} from "../../auth/passkeys.ts";
-import { nowOf } from "../../clock.ts";
-import type { Deps } from "../../deps.ts";
-import { type RateLimitStore } from "../../rate-limit/rate-limiter.ts";
-import { recordSecurityEvent, type SecurityClient } from "../../security/security-log.ts";
+} from "#domain/auth/passkeys.ts";
+import { nowOf } from "#domain/clock.ts";
+import type { Deps } from "#domain/deps.ts";
+import { type RateLimitStore } from "#domain/rate-limit/rate-limiter.ts";
+import { recordSecurityEvent, type SecurityClient } from "#domain/security/security-log.ts";
 import type { StaffUser } from "../staff-user.ts";
 import {
   countUnusedRecoveryCodes,

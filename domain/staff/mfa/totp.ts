@@ -2,15 +2,15 @@ import { createHash } from "node:crypto";
 import { and, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
-import { staffTotp } from "../../../db/schema/index.ts";
-import { getOrCreateSecret } from "../../app-secrets.ts";
+import { staffTotp } from "#db/schema/index.ts";
+import { getOrCreateSecret } from "#domain/app-secrets.ts";
 // The AES-256-GCM seal of the guests' status tokens, under a key of its own here.
 import {
   openStatusToken as openSealed,
   sealStatusToken as seal,
-} from "../../conversation/status-link.ts";
-import { nowOf } from "../../clock.ts";
-import type { Deps } from "../../deps.ts";
+} from "#domain/conversation/status-link.ts";
+import { nowOf } from "#domain/clock.ts";
+import type { Deps } from "#domain/deps.ts";
 
 /** RFC 6238 as every authenticator app reads it: SHA-1, 6 digits, 30-second steps. */
 export const TOTP_PERIOD_SECONDS = 30;

@@ -2,9 +2,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
 import { Check } from "lucide-react";
-import { Button } from "../../ui/button.tsx";
-import { claimProperty } from "../../../../domain/owners/owners.contract.ts";
-import { callApi } from "../../../api-client.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { claimProperty } from "#domain/owners/owners.contract.ts";
+import { callApi } from "#app/api-client.ts";
 import { isOwnerTab } from "../owner-tab-ids.ts";
 import { type Problem, ProblemBox, PropertyLines, type PropertySummary } from "./verify-shared.tsx";
 

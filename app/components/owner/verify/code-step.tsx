@@ -5,13 +5,13 @@ import {
   isOwnerCodeShape,
   OWNER_CODE_MINUTES,
   OWNER_CODE_POLICY,
-} from "../../../../domain/owners/owner-code.ts";
-import { inputClass } from "../../forms/fields.tsx";
-import { Button } from "../../ui/button.tsx";
-import { cn } from "../../ui/cn.ts";
-import { Field } from "../../ui/field.tsx";
-import { verifyOwnerCode } from "../../../../domain/owners/owners.contract.ts";
-import { callApi } from "../../../api-client.ts";
+} from "#domain/owners/owner-code.ts";
+import { inputClass } from "#app/components/forms/fields.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { cn } from "#app/components/ui/cn.ts";
+import { Field } from "#app/components/ui/field.tsx";
+import { verifyOwnerCode } from "#domain/owners/owners.contract.ts";
+import { callApi } from "#app/api-client.ts";
 import { type Problem, ProblemBox, type PropertySummary, requestCode } from "./verify-shared.tsx";
 
 const CODE_LENGTH = OWNER_CODE_POLICY.length;

@@ -1,11 +1,11 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Mail } from "lucide-react";
-import { isEmailAddress } from "../../../../domain/owners/owner-fields.ts";
-import { inputClass } from "../../forms/fields.tsx";
-import { useHydrated } from "../../staff/staff-page.tsx";
-import { Button } from "../../ui/button.tsx";
-import { Field } from "../../ui/field.tsx";
+import { isEmailAddress } from "#domain/owners/owner-fields.ts";
+import { inputClass } from "#app/components/forms/fields.tsx";
+import { useHydrated } from "#app/components/staff/staff-page.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Field } from "#app/components/ui/field.tsx";
 import { type Problem, ProblemBox, requestCode } from "./verify-shared.tsx";
 
 /** Step 1: the email registered for the estate, to which a code is sent. */

@@ -1,12 +1,9 @@
 import type { TFunction } from "i18next";
 import { MapPin } from "lucide-react";
 import type { z } from "zod";
-import {
-  type OwnerEstateSchema,
-  verifyOwnerEmail,
-} from "../../../../domain/owners/owners.contract.ts";
-import { callApi } from "../../../api-client.ts";
-import { Alert, AlertTitle } from "../../ui/alert.tsx";
+import { type OwnerEstateSchema, verifyOwnerEmail } from "#domain/owners/owners.contract.ts";
+import { callApi } from "#app/api-client.ts";
+import { Alert, AlertTitle } from "#app/components/ui/alert.tsx";
 
 /** An estate the owner may claim, as verify-code answers it. */
 export type PropertySummary = z.output<typeof OwnerEstateSchema>;
