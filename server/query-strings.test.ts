@@ -1,25 +1,32 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { matchLanguage } from "../i18n/config.ts";
-import { translate } from "../i18n/translate.ts";
-import { describeEachBackend } from "../tests/setup/database.ts";
-import { listenOnFreePort } from "../tests/setup/http.ts";
-import { testServicesEnv } from "../tests/setup/intake.ts";
-import { loadPages, type PageServer } from "../tests/setup/pages.ts";
-import { rawRequest } from "../tests/setup/raw-http.ts";
-import { createTestStaff, signIn } from "../tests/setup/staff.ts";
+import { matchLanguage } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import { listenOnFreePort } from "#tests/setup/http.ts";
+import { testServicesEnv } from "#tests/setup/intake.ts";
+import { loadPages, type PageServer } from "#tests/setup/pages.ts";
+import { rawRequest } from "#tests/setup/raw-http.ts";
+import { createTestStaff, signIn } from "#tests/setup/staff.ts";
 import { createServices, type Services } from "./services.ts";
 
 /** NUL characters: percent-decoding turns a lone surrogate's bytes into U+FFFD, which is text. */
 const HOSTILE = ["zzzz%00", "%00", "a%00b", "%00%00x"];
 
+// One Vite server compiles the pages for both backends: a second would compile them all again.
+let pages: PageServer;
+beforeAll(async () => {
+  pages = await loadPages();
+}, 120_000);
+afterAll(async () => {
+  await pages?.close();
+});
+
 describeEachBackend("query strings a database cannot hold", (database) => {
-  let pages: PageServer;
   let services: Services;
   let baseUrl = "";
   let cookie = "";
   let close: () => Promise<void> = async () => {};
   beforeAll(async () => {
-    pages = await loadPages();
     services = await createServices(database().deps, testServicesEnv({ MAIL_POLL_MS: 60_000 }));
     await createTestStaff(database().deps, "admin@castellum.test", { isAdmin: true });
     const app = pages.createExpressApp({
@@ -34,7 +41,6 @@ describeEachBackend("query strings a database cannot hold", (database) => {
   afterAll(async () => {
     await close();
     await services?.close();
-    await pages?.close();
   });
 
   const get = (path: string, headers: Record<string, string> = {}) =>
