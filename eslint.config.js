@@ -8,7 +8,10 @@ import tseslint from "typescript-eslint";
  * (demo catalogue, site texts, demo art), then server/ and app/ on top. Only domain/ and db/
  * touch the database; nothing imports a layer above its own.
  */
-/** An import that climbs two folders or more names its folder instead (package.json "imports"). */
+/**
+ * An import that climbs two folders or more names its folder instead (package.json "imports").
+ * In these gitignore-style patterns a leading # starts a comment, hence the escaped "\\#db/*".
+ */
 const NO_CLIMBING = {
   group: ["../../*"],
   message:
@@ -20,13 +23,13 @@ const DB_RULES = {
     {
       group: [
         "**/domain/**",
-        "#domain/*",
+        "\\#domain/*",
         "**/content/**",
-        "#content/*",
+        "\\#content/*",
         "**/app/**",
-        "#app/*",
+        "\\#app/*",
         "**/server/**",
-        "#server/*",
+        "\\#server/*",
       ],
       message: "db/ is the bottom layer: schema, migrations and opening the database.",
     },
@@ -41,7 +44,14 @@ const DOMAIN_RULES = {
     },
     { group: ["express"], message: "domain/ never sees Request or Response." },
     {
-      group: ["**/app/**", "#app/*", "**/server/**", "#server/*", "**/content/**", "#content/*"],
+      group: [
+        "**/app/**",
+        "\\#app/*",
+        "**/server/**",
+        "\\#server/*",
+        "**/content/**",
+        "\\#content/*",
+      ],
       message:
         "domain/ depends on nothing above it: content comes in as data, demo art as a function (server/ wires both).",
     },
@@ -51,7 +61,7 @@ const CONTENT_RULES = {
   patterns: [
     NO_CLIMBING,
     {
-      group: ["**/app/**", "#app/*", "**/server/**", "#server/*"],
+      group: ["**/app/**", "\\#app/*", "**/server/**", "\\#server/*"],
       message:
         "content/ (and its CLI) depends on domain/, db/ and i18n/ only; the database settings are in db/open-from-env.ts.",
     },
@@ -61,15 +71,15 @@ const APP_RULES = {
   patterns: [
     NO_CLIMBING,
     {
-      group: ["drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*", "**/db/**", "#db/*"],
+      group: ["drizzle-orm", "drizzle-orm/*", "pg", "@electric-sql/*", "**/db/**", "\\#db/*"],
       message: "Pages call domain functions; only domain/ touches the database.",
     },
     {
-      group: ["express", "**/server/**", "#server/*"],
+      group: ["express", "**/server/**", "\\#server/*"],
       message: "app/ does not depend on the Express adapter.",
     },
     {
-      group: ["**/domain/deps.ts", "#domain/deps.ts"],
+      group: ["**/domain/deps.ts", "\\#domain/deps.ts"],
       message: "Loaders get the domain functions they need (app/context.ts), never the database.",
     },
   ],
