@@ -133,9 +133,6 @@ export const NOTIFY_GUEST_BY_DEFAULT: readonly RequestStatus[] = [
   "Declined",
 ];
 
-/** Statuses that close a request negatively: changing to one needs a reason. */
-export const REFUSAL_STATUSES: readonly RequestStatus[] = ["Rejected", "Declined"];
-
 /** Translation key of each status (`staff.statuses.*`, `mail.statuses.*`). */
 export const STATUS_KEYS: Record<RequestStatus, string> = {
   New: "new",

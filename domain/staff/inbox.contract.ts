@@ -10,13 +10,13 @@ import {
 } from "../api/operation.ts";
 import {
   MEMBER_STATUSES,
-  REFUSAL_STATUSES,
   REQUEST_KINDS,
   REQUEST_STATUSES,
   type RequestKind,
   type RequestStatus,
   statusesOf,
 } from "../requests/options.ts";
+import { processOf } from "../requests/process.ts";
 import { STAFF_COLLECTIONS } from "./collections.ts";
 import { InboxFilterSchema, NoteSchema, StatusChangeSchema } from "./inbox.schema.ts";
 import { adminGuardAnswers } from "./staff-auth.contract.ts";
@@ -241,7 +241,7 @@ export function collectionOperations(kind: RequestKind) {
   const path = `/api${STAFF_COLLECTIONS[kind]}`;
   const { one, many, label } = COLLECTION_NAMES[kind];
   const statuses = statusesOf(kind);
-  const refusals = statuses.filter((status) => REFUSAL_STATUSES.includes(status));
+  const refusals = processOf(kind).refusals;
   const params = z.object({
     // A malformed id is a request that does not exist (404): the format is documented, not enforced.
     id: z.string().meta({ format: "uuid" }).describe(`The ${label}'s id`),

@@ -1,10 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  NOTIFY_GUEST_BY_DEFAULT,
-  REFUSAL_STATUSES,
-  type RequestStatus,
-} from "#domain/requests/options.ts";
+import { NOTIFY_GUEST_BY_DEFAULT, type RequestStatus } from "#domain/requests/options.ts";
+import { needsReason as refusalNeedsReason } from "#domain/requests/process.ts";
 import { REASON_MAX_LENGTH } from "#domain/staff/inbox-limits.ts";
 import type { RequestDetail } from "#domain/staff/inbox.ts";
 import { COLLECTION_OPERATIONS } from "#domain/staff/inbox.contract.ts";
@@ -90,7 +87,7 @@ function StatusChangeForm({
 }) {
   const { t, i18n } = useTranslation();
   const { target, to } = change;
-  const needsReason = REFUSAL_STATUSES.includes(to);
+  const needsReason = refusalNeedsReason(target.kind, to);
   const [reason, setReason] = useState("");
   const [shareReason, setShareReason] = useState(false);
   const [notifyGuest, setNotifyGuest] = useState(NOTIFY_GUEST_BY_DEFAULT.includes(to));
