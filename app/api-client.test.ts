@@ -11,6 +11,7 @@ describe("readAnswer", () => {
       data: { propertyFound: true, codeSent: true },
       message: null,
       errors: [],
+      code: null,
     });
   });
 
@@ -40,6 +41,15 @@ describe("readAnswer", () => {
       data: undefined,
       message: "Bad gateway",
       errors: [],
+      code: null,
     });
+  });
+
+  it("carries a refusal's code, for the page to branch on", () => {
+    const answer = readAnswer(verifyOwnerEmail, 429, {
+      message: "Too many codes",
+      code: "too_many_codes",
+    });
+    expect(answer).toMatchObject({ ok: false, status: 429, code: "too_many_codes" });
   });
 });

@@ -1,15 +1,13 @@
 import {
   type AnswerOf,
-  ErrorSchema,
-  type FieldIssueSchema,
+  FieldIssueSchema,
   type InputOf,
   type Operation,
   pathOf,
   type StatusOf,
   type SuccessStatusOf,
-  ValidationErrorSchema,
 } from "#domain/api/operation.ts";
-import type { z } from "zod";
+import { z } from "zod";
 
 export type FieldError = z.output<typeof FieldIssueSchema>;
 
@@ -19,7 +17,19 @@ interface AnswerCommon {
   message: string | null;
   /** The field issues of a 400 (`errors[]`), if any. */
   errors: FieldError[];
+  /** The refusal's stable `code` (domain/api/error-codes.ts), to branch on; null if none came. */
+  code: string | null;
 }
+
+/**
+ * What a page reads of any refusal, documented or not: a proxy's 502 or an older server may
+ * send a message without a code, and the message is still worth showing.
+ */
+const RefusalSchema = z.object({
+  message: z.string().min(1),
+  code: z.string().min(1).optional(),
+  errors: z.array(FieldIssueSchema).optional(),
+});
 
 /** A documented answer: its status, whether it is a success, and its body as the schema reads it. */
 type DocumentedAnswer<O extends Operation> = {
@@ -67,11 +77,10 @@ function searchOf(query: Record<string, unknown> | undefined): string {
 }
 
 function commonOf(body: unknown): AnswerCommon {
-  const validation = ValidationErrorSchema.safeParse(body);
-  if (validation.success)
-    return { message: validation.data.message, errors: validation.data.errors ?? [] };
-  const error = ErrorSchema.safeParse(body);
-  return { message: error.success ? error.data.message : null, errors: [] };
+  const refusal = RefusalSchema.safeParse(body);
+  if (!refusal.success) return { message: null, errors: [], code: null };
+  const { message, errors, code } = refusal.data;
+  return { message, errors: errors ?? [], code: code ?? null };
 }
 
 /**
@@ -105,7 +114,7 @@ export async function callApi<O extends Operation>(
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === "AbortError") throw error;
-    return { status: 0, ok: false, data: undefined, message: null, errors: [] };
+    return { status: 0, ok: false, data: undefined, message: null, errors: [], code: null };
   }
   const body: unknown = await response.json().catch(() => undefined);
   return readAnswer(operation, response.status, body);
