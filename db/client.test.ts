@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,8 +46,9 @@ describe.skipIf(!BACKENDS.includes("postgres"))(
           );
           if (!held) throw new Error("the transaction's connection was not seen");
           // Listening for its end, not its error: a listener of 'error' here would hide the one
-          // the pool must add.
-          const ended = once(held, "end");
+          // the pool must add. (events.once would add one: it rejects on 'error', and did so
+          // before it was awaited, an unhandled rejection.)
+          const ended = new Promise<void>((resolve) => held.once("end", () => resolve()));
           await admin.query("select pg_terminate_backend($1)", [pid]);
           // The server's notice arrives while the connection sits idle in the transaction (the
           // 'error' event that, unheard, would end the process), then the connection ends.
