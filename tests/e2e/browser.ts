@@ -65,8 +65,23 @@ export function useBrowser() {
   };
 }
 
+/**
+ * Waits for every finite CSS animation and transition on the page to end. Axe measures colour
+ * contrast as painted: half-way through a dialog's fade-in, the text behind its backdrop (and the
+ * dialog's own text) is measured at a blend that no one sees once the fade has ended.
+ */
+export async function animationsSettled(page: Page) {
+  await page.evaluate(async () => {
+    const finite = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+  });
+}
+
 /** Fails with the list of axe violations (WCAG 2.x A and AA) on the page as it is now. */
 export async function expectNoAxeViolations(page: Page, label = page.url()) {
+  await animationsSettled(page);
   // Only violations are read: listing every passing node (a page of month grids has hundreds
   // of day cells) costs axe most of its time. A page without frames is checked in place
   // (legacy mode): the frame-by-frame run serialises all its results through a second page,

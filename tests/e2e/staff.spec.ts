@@ -235,7 +235,8 @@ describe("the staff area", () => {
     expect(answer.status()).toBe(200);
     await page.goto("/admin/booking-requests?kind=membership&lang=en");
     const select = page.getByTestId("status-select").first();
-    await select.waitFor();
+    // The select is enabled once the page has hydrated and its key handlers listen.
+    await expect.poll(() => select.isEnabled()).toBe(true);
     await select.focus();
     // Arrow keys on a closed select choose the next status; Enter opens the change dialog.
     await page.keyboard.press("ArrowDown");

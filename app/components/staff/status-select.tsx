@@ -4,6 +4,7 @@ import { type RequestKind, type RequestStatus, statusesOf } from "#domain/reques
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { statusLabelKey } from "../status-tones.ts";
+import { useHydrated } from "./staff-page.tsx";
 
 /** Keys that change a closed select's value at once in Chromium and Firefox on Linux/Windows. */
 const STEP_KEYS = new Set([
@@ -44,6 +45,8 @@ export function StatusSelect({
   const [pending, setPending] = useState<RequestStatus | null>(null);
   const stepping = useRef(false);
   const hintId = useId();
+  // Before hydration a key press would change the native value with no handler to see it.
+  const hydrated = useHydrated();
   const pick = (value: RequestStatus) => {
     setPending(null);
     if (value !== status) onPick(value);
@@ -54,7 +57,7 @@ export function StatusSelect({
         aria-label={t("staff.inbox.statusOf", { name })}
         aria-describedby={pending ? hintId : undefined}
         value={pending ?? status}
-        disabled={disabled}
+        disabled={disabled || !hydrated}
         data-testid="status-select"
         className="border-ink/25 bg-paper text-ink focus-visible:outline-gold min-h-9 rounded-sm border px-2 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 disabled:opacity-60"
         onKeyDown={(event) => {
