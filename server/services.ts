@@ -10,7 +10,7 @@ import type { BotCheckConfig } from "#domain/bot-check/config.ts";
 import type { Deps } from "#domain/deps.ts";
 import { purgeExpiredIdempotencyKeys } from "#domain/requests/intake/idempotency.ts";
 import type { IntakeConfig } from "#domain/requests/intake/submit-request.ts";
-import { type MailWorker, startMailWorker } from "#domain/mail/mail-outbox.ts";
+import { type MailWorker, startMailWorker } from "#domain/mail/mail-job.ts";
 import { createMailTransport } from "#domain/mail/transport.ts";
 import {
   createMemoryRateLimitStore,
@@ -184,6 +184,11 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   // One runner for every background job of this instance (domain/jobs/job-runner.ts).
   const jobs = new JobRunner(deps.log);
   const mailWorker = startMailWorker(deps, transport, {
+    events: {
+      staffEmail: env.STAFF_EMAIL,
+      staffLanguage: env.STAFF_LANGUAGE,
+      publicUrl: env.PUBLIC_URL,
+    },
     jobs,
     pollMs: env.MAIL_POLL_MS,
     retry: {
@@ -216,9 +221,6 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   };
   const lifecycle = startLifecycleJob(deps, {
     ...responseWindows,
-    staffEmail: env.STAFF_EMAIL,
-    staffLanguage: env.STAFF_LANGUAGE,
-    publicUrl: env.PUBLIC_URL,
     intervalMs: env.LIFECYCLE_INTERVAL_SECONDS * 1000,
     onMailQueued: () => mailWorker.kick(),
     jobs,
@@ -316,9 +318,6 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
   return {
     intake: {
       botCheck,
-      staffEmail: env.STAFF_EMAIL,
-      staffLanguage: env.STAFF_LANGUAGE,
-      publicUrl: env.PUBLIC_URL,
       bookingHorizonMonths: env.BOOKING_HORIZON_MONTHS,
       responseWindows,
       onStored: () => mailWorker.kick(),

@@ -1,20 +1,16 @@
 import { and, asc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import { type Database, withTransaction } from "#db/client.ts";
 import { guestRequestMessages, guestRequests } from "#db/schema/index.ts";
-import { isLanguage, type Language } from "#i18n/config.ts";
 import { checkBotToken, spendBotToken } from "../bot-check/bot-check.ts";
 import type { BotCheckConfig } from "../bot-check/config.ts";
 import type { Deps } from "../deps.ts";
 import { BotCheckError } from "../errors.ts";
 import { recordRequestEvent } from "../events/request-events.ts";
 import { hashStatusToken } from "../requests/intake/reference.ts";
-import { enqueueMail } from "../mail/mail-outbox.ts";
 import type { RequestKind } from "../requests/options.ts";
 import { isUuid } from "../staff/inbox.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
-import { renderStaffMessage } from "./message-mail.ts";
 import type { Message } from "./messages.contract.ts";
-import { readStatusLink } from "./status-link.ts";
 
 /** Status tokens are 32 base64url characters; anything else is not worth a query. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32}$/;
@@ -82,7 +78,8 @@ export type SendStaffMessageResult =
 /**
  * Writes to the guest as one member of staff. In one transaction, with the request locked so
  * two writers queue: the check that no colleague wrote since `lastSeenMessageId` (when given),
- * the message, and the guest's mail (their language, their status link) in the outbox.
+ * the message, and the event the guest's mail follows (their language, their status link:
+ * mail-from-events.ts).
  */
 export async function sendStaffMessage(
   deps: Pick<Deps, "db" | "log">,
@@ -92,7 +89,6 @@ export async function sendStaffMessage(
     body: string;
     lastSeenMessageId?: number | null;
     actor: StaffUser;
-    publicUrl: string;
   },
   hooks: { onMailQueued?: () => void } = {},
 ): Promise<SendStaffMessageResult> {
@@ -119,35 +115,23 @@ export async function sendStaffMessage(
       if (newer)
         return { outcome: "conflict", messages: await listThread(db, request.id) } as const;
     }
-    await db.insert(guestRequestMessages).values({
-      requestId: request.id,
-      author: "staff",
-      staffUserId: input.actor.id,
-      authorName: input.actor.displayName,
-      body: input.body,
-    });
-    const language: Language = isLanguage(request.language) ? request.language : "en";
-    const statusUrl = await readStatusLink(
-      { db },
-      { requestId: request.id, publicUrl: input.publicUrl, language },
-    );
-    await enqueueMail(db, [
-      {
-        template: `${request.kind}.message`,
-        recipient: request.email,
+    const [message] = await db
+      .insert(guestRequestMessages)
+      .values({
         requestId: request.id,
-        ...renderStaffMessage(
-          {
-            kind: request.kind,
-            reference: request.reference,
-            language,
-            firstName: request.firstName,
-          },
-          { body: input.body, authorName: input.actor.displayName },
-          statusUrl,
-        ),
-      },
-    ]);
+        author: "staff",
+        staffUserId: input.actor.id,
+        authorName: input.actor.displayName,
+        body: input.body,
+      })
+      .returning({ id: guestRequestMessages.id });
+    // The guest's mail follows this event; the text stays in the thread, not in the event.
+    await recordRequestEvent(db, {
+      type: "request.message_sent",
+      requestId: request.id,
+      actor: "staff",
+      internal: { messageId: message?.id },
+    });
     return { outcome: "sent", messages: await listThread(db, request.id) } as const;
   });
   if (result.outcome === "sent") {

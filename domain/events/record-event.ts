@@ -1,17 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "#db/client.ts";
 import { domainEvents } from "#db/schema/index.ts";
-
-/** The events systems outside Castellum can subscribe to. */
-export const EVENT_TYPES = [
-  "request.created",
-  "request.status_changed",
-  "request.expired",
-  "request.message_received",
-  "stay.confirmed",
-  "block.changed",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from "./event-types.ts";
 
 export interface DomainEvent {
   type: EventType;
@@ -24,11 +14,16 @@ export interface DomainEvent {
   data: Record<string, unknown>;
   /** Guest contact details (name, email, phone), sent only where an admin allowed them. */
   contact?: Record<string, unknown>;
+  /** What Castellum's own subscribers need to act on it; never sent to a receiver. */
+  internal?: Record<string, unknown>;
+  /** When it happened, by the writer's clock (the database's time when not given). */
+  occurredAt?: Date;
 }
 
 /**
  * Records an event. Call it with the transaction that makes the change: the event then exists
- * if and only if the change committed, and its delivery is the dispatcher's concern.
+ * if and only if the change committed, and what follows from it (webhooks, mail) is its
+ * subscribers' concern.
  */
 export async function recordEvent(db: Database, event: DomainEvent): Promise<string> {
   const id = randomUUID();
@@ -37,6 +32,8 @@ export async function recordEvent(db: Database, event: DomainEvent): Promise<str
     type: event.type,
     data: event.data,
     contact: event.contact ?? null,
+    internal: event.internal ?? null,
+    ...(event.occurredAt ? { occurredAt: event.occurredAt } : {}),
   });
   return id;
 }

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { guestRequests, properties } from "#db/schema/index.ts";
 import type { RequestKind } from "../requests/options.ts";
-import { type EventType, recordEvent } from "./record-event.ts";
+import type { EventType } from "./event-types.ts";
+import { recordEvent } from "./record-event.ts";
 
 /** A request kind as events name it: the collection slug of the staff API. */
 export const EVENT_COLLECTIONS: Record<RequestKind, string> = {
@@ -26,6 +27,9 @@ export async function recordRequestEvent(
     requestId: string;
     actor: EventActor;
     extra?: Record<string, unknown>;
+    /** For Castellum's own subscribers only (see DomainEvent.internal). */
+    internal?: Record<string, unknown>;
+    occurredAt?: Date;
   },
 ): Promise<string | null> {
   const [request] = await tx
@@ -68,5 +72,7 @@ export async function recordRequestEvent(
       email: request.email,
       ...(request.phone ? { phone: request.phone } : {}),
     },
+    internal: input.internal,
+    occurredAt: input.occurredAt,
   });
 }

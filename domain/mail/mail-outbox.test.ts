@@ -8,13 +8,8 @@ import { BACKENDS, describeEachBackend, openTestDatabase } from "#tests/setup/da
 import { expectErrorLog } from "#tests/setup/error-log.ts";
 import { TestSmtpServer } from "#tests/setup/smtp.ts";
 import type { Deps } from "../deps.ts";
-import {
-  deliverDueMail,
-  enqueueMail,
-  type MailWorker,
-  type RetryPolicy,
-  startMailWorker,
-} from "./mail-outbox.ts";
+import { type MailWorker, startMailWorker } from "./mail-job.ts";
+import { deliverDueMail, enqueueMail, type RetryPolicy } from "./mail-outbox.ts";
 import { listUndeliveredMail } from "./outbox-health.ts";
 import { renderGuestConfirmation } from "./templates.ts";
 import { classifySmtpError, createMailTransport, type MailTransport } from "./transport.ts";

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { JobRunner } from "../jobs/job-runner.ts";
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import { mailOutbox } from "#db/schema/index.ts";
@@ -9,7 +8,6 @@ import {
   DEFAULT_MAX_AGE_MS,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_RETRY,
-  OutageWatch,
   recordDelivered,
   releaseClaims,
   type RetryPolicy,
@@ -45,7 +43,7 @@ export async function enqueueMail(db: Database, mails: QueuedMail[]): Promise<vo
 /** How long a claimed mail stays reserved for one sender before another may try it. */
 const CLAIM_MS = 2 * 60_000;
 /** Mails claimed at once, and sent side by side per run (the transport's pool size). */
-const DEFAULT_BATCH = 50;
+export const DEFAULT_BATCH = 50;
 const DEFAULT_CONCURRENCY = 4;
 
 const MAIL_OUTBOX = {
@@ -225,86 +223,4 @@ async function expireWaitingMail(deps: Deps, retry: RetryPolicy, error: string):
       "mail relay unreachable for too long; mail kept as failed for staff",
     );
   return expired.length;
-}
-
-export interface MailWorker {
-  /** Look for due mail now (after a request commits) instead of at the next tick. */
-  kick(): void;
-  /** A whole delivery pass that starts after this call; resolves when it has ended. */
-  runNow(): Promise<void>;
-  /** Since when (epoch ms) the relay cannot be reached; null while it answers. */
-  relayUnreachableSince(): number | null;
-  /** Waits for a delivery in progress, then stops. */
-  stop(): Promise<void>;
-}
-
-export interface MailWorkerOptions {
-  pollMs?: number;
-  /** The instance's job runner; a runner of its own when not given (tests). */
-  jobs?: JobRunner;
-  retry?: RetryPolicy;
-  batch?: number;
-  concurrency?: number;
-  /** While the relay is away, the first retry waits this long, doubling (default 1 s). */
-  relayProbeMinMs?: number;
-  /** ...up to this (default 10 s): how late mail can start again after the relay returns. */
-  relayProbeMaxMs?: number;
-}
-
-/**
- * Polls the outbox every `pollMs` and whenever kicked, as the job `mail`; one delivery run at a
- * time. When the
- * relay cannot be reached, the worker stops sending and tries one mail now and then (from
- * `relayProbeMinMs`, doubling up to `relayProbeMaxMs`) until the relay answers; then the whole
- * backlog goes out at once, none of it having spent an attempt on the outage.
- */
-export function startMailWorker(
-  deps: Deps,
-  transport: MailTransport,
-  options: MailWorkerOptions = {},
-): MailWorker {
-  const batch = options.batch ?? DEFAULT_BATCH;
-  const probeMinMs = options.relayProbeMinMs ?? 1000;
-  const probeMaxMs = options.relayProbeMaxMs ?? 10_000;
-  const relay = new OutageWatch(probeMinMs, probeMaxMs);
-  const jobs = options.jobs ?? new JobRunner(deps.log);
-  const worker = jobs.start("mail", {
-    everyMs: options.pollMs ?? 5000,
-    async run() {
-      // While the relay is away, only a probe goes, and only when it is due.
-      if (!relay.mayTry()) return false;
-      const isDown = relay.since() !== null;
-      const report = await deliverDueMail(deps, transport, {
-        retry: options.retry,
-        batch: isDown ? 1 : batch,
-        concurrency: options.concurrency,
-      });
-      if (report.relayUnreachable !== undefined) {
-        if (relay.failed().isNew)
-          deps.log.warn(
-            { transport: transport.description, err: report.relayUnreachable },
-            "mail relay unreachable: mail waits in the outbox until it answers",
-          );
-        return false;
-      }
-      if (isDown && report.sent + report.failed > 0) {
-        deps.log.info(
-          { transport: transport.description, unreachableMs: relay.answered() },
-          "mail relay answers again: sending the waiting mail",
-        );
-        return true;
-      }
-      // A full batch means more may be waiting.
-      return report.sent + report.failed >= batch;
-    },
-  });
-  return {
-    kick: () => worker.kick(),
-    runNow: () => worker.runNow(),
-    relayUnreachableSince: () => relay.since(),
-    async stop() {
-      await worker.stop();
-      transport.close();
-    },
-  };
 }

@@ -21,17 +21,8 @@ import {
 } from "../calendar/stays.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
+import type { EventType } from "../events/event-types.ts";
 import { type EventActor, recordRequestEvent } from "../events/request-events.ts";
-import { enqueueMail } from "../mail/mail-outbox.ts";
-import {
-  renderExpiry,
-  renderGuestConfirmation,
-  renderStaffNotification,
-  renderStaffReminder,
-  renderStatusChange,
-} from "../mail/templates.ts";
-import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
-import { staffDetailsUrl } from "../staff/collections.ts";
 import type { RequestKind, RequestStatus } from "./options.ts";
 import {
   type ActorKind,
@@ -44,7 +35,9 @@ import {
 
 /**
  * Carries out the request process (process.ts): the one place that writes a request's status,
- * its due times, its history and its events, and that holds or frees its nights. Every caller
+ * its due times, its history and its events, and that holds or frees its nights. It sends
+ * nothing: what follows a change (mail to the guest, staff and owners, webhooks) is a subscriber
+ * of the events recorded here (mail-from-events.ts, webhooks/dispatch.ts). Every caller
  * hands in a row it has locked (`SELECT … FOR UPDATE`) in the transaction `tx`, so two
  * instances acting on one request queue on the row and the second sees the first's result.
  */
@@ -64,22 +57,12 @@ export const SYSTEM_ACTOR = "system" as const;
 /** The share of the window after which staff are reminded. */
 export const REMINDER_SHARE = 0.75;
 
-/** Where staff mail goes and in which language, and the site's address for links. */
-export interface StaffMailConfig {
-  staffEmail: string;
-  staffLanguage: Language;
-  publicUrl: string;
-}
-
 export type Transition =
   | {
       type: "submit";
       row: NewGuestRequestRow;
       /** The hours staff have to answer; null: the request never expires. */
       responseHours: number | null;
-      /** The guest's status page, for their confirmation mail. */
-      statusUrl: string;
-      staff: StaffMailConfig;
     }
   | {
       type: "set_status";
@@ -92,14 +75,12 @@ export type Transition =
       confirmOverImported?: boolean;
     }
   | { type: "expire" }
-  | { type: "remind"; staff: StaffMailConfig }
+  | { type: "remind" }
   | { type: "set_due"; dueAt: Date }
   | {
       type: "set_stay";
       propertyId: number;
       nights: Nights;
-      /** With the site's address, the owners of a newly assigned estate are mailed. */
-      ownerMail?: { publicUrl: string };
     };
 
 export type ApplyResult =
@@ -107,7 +88,7 @@ export type ApplyResult =
       outcome: "applied";
       from: RequestStatus | null;
       to: RequestStatus;
-      /** Whether mail joined the outbox (the mail worker may look at once). */
+      /** Whether the change calls for mail (the mail job may look at its events at once). */
       mailed: boolean;
     }
   /** A move to the status the request already has: nothing written, nothing sent. */
@@ -152,15 +133,36 @@ function windowFrom(from: Date, ms: number): { dueAt: Date; remindAt: Date } {
 const guestLanguageOf = (row: { language: string }): Language =>
   isLanguage(row.language) ? row.language : "en";
 
-const mailRequestOf = (row: GuestRequestRow) => ({
-  kind: row.kind,
-  reference: row.reference,
-  language: guestLanguageOf(row),
-  firstName: row.firstName,
-  lastName: row.lastName,
-  email: row.email,
-  details: row.details,
-});
+/**
+ * One row of a request's history and the event that says it happened, written together so that
+ * neither exists without the other.
+ */
+async function record(
+  tx: Database,
+  current: Pick<GuestRequestRow, "id" | "status">,
+  actor: Actor,
+  now: Date,
+  history: Omit<
+    typeof guestRequestStatusHistory.$inferInsert,
+    "requestId" | "changedBy" | "changedByUserId" | "changedAt" | "fromStatus"
+  > & { fromStatus?: RequestStatus | null },
+  event?: { type: EventType; extra?: Record<string, unknown>; internal?: Record<string, unknown> },
+): Promise<void> {
+  await tx.insert(guestRequestStatusHistory).values({
+    fromStatus: current.status,
+    ...history,
+    requestId: current.id,
+    ...changedByOf(actor),
+    changedAt: now,
+  });
+  if (event)
+    await recordRequestEvent(tx, {
+      ...event,
+      requestId: current.id,
+      actor: eventActorOf(actor),
+      occurredAt: now,
+    });
+}
 
 /**
  * Applies `transition` to the request `current` (locked by the caller in `tx`; null for
@@ -193,7 +195,7 @@ export async function applyTransition(
     case "expire":
       return expire(tx, current, now);
     case "remind":
-      return remind(tx, current, transition, now);
+      return remind(tx, current, now);
     case "set_due":
       return setDue(tx, current, transition, actor, now);
     case "set_stay":
@@ -219,41 +221,15 @@ async function submit(
     .values({ ...row, status: decision.to, createdAt: now, updatedAt: now, ...due })
     .returning();
   if (!inserted) throw new Error("the request was not stored");
-  await tx.insert(guestRequestStatusHistory).values({
-    requestId: inserted.id,
-    fromStatus: null,
-    toStatus: decision.to,
-    ...changedByOf(actor),
-    changedAt: now,
-  });
-  await recordRequestEvent(tx, {
-    type: "request.created",
-    requestId: inserted.id,
-    actor: eventActorOf(actor),
-  });
-  const mailRequest = mailRequestOf(inserted);
-  const { staff } = transition;
-  await enqueueMail(tx, [
-    {
-      template: `${inserted.kind}.confirmation`,
-      recipient: inserted.email,
-      requestId: inserted.id,
-      ...renderGuestConfirmation(mailRequest, transition.statusUrl),
-    },
-    {
-      template: `${inserted.kind}.staff`,
-      recipient: staff.staffEmail,
-      requestId: inserted.id,
-      ...renderStaffNotification(
-        mailRequest,
-        staff.staffLanguage,
-        staffDetailsUrl(staff.publicUrl, inserted.kind, inserted.id),
-      ),
-    },
-  ]);
-  // The estate's owner hears of a request for it, with the request or not at all.
-  if (inserted.propertyId !== null)
-    await queueOwnerRequestMail(tx, { requestId: inserted.id, publicUrl: staff.publicUrl });
+  // Its event brings the guest's confirmation, staff's notice and the estate owners' mail.
+  await record(
+    tx,
+    inserted,
+    actor,
+    now,
+    { fromStatus: null, toStatus: decision.to },
+    { type: "request.created" },
+  );
   return { outcome: "applied", from: null, to: decision.to, mailed: true };
 }
 
@@ -354,35 +330,21 @@ async function setStatus(
   // request's nights (refused by the database when taken), any other status frees them.
   if (holds) await holdStay(tx, current.id, stay);
   else await releaseStay(tx, current.id);
-  await tx.insert(guestRequestStatusHistory).values({
-    requestId: current.id,
-    fromStatus: current.status,
-    toStatus: to,
-    ...changedByOf(actor),
-    reason,
-    reasonShared: Boolean(reason && transition.shareReason),
-    changedAt: now,
-  });
-  await recordRequestEvent(tx, {
-    type: "request.status_changed",
-    requestId: current.id,
-    actor: eventActorOf(actor),
-    extra: { previousStatus: current.status },
-  });
   const notify = Boolean(transition.notifyGuest);
-  if (notify)
-    await enqueueMail(tx, [
-      {
-        template: `${current.kind}.status`,
-        recipient: current.email,
-        requestId: current.id,
-        ...renderStatusChange(
-          mailRequestOf(current),
-          { status: to, reason: transition.shareReason ? reason : null },
-          null,
-        ),
-      },
-    ]);
+  const shared = Boolean(reason && transition.shareReason);
+  await record(
+    tx,
+    current,
+    actor,
+    now,
+    { toStatus: to, reason, reasonShared: shared },
+    {
+      type: "request.status_changed",
+      extra: { previousStatus: current.status },
+      // The reason goes no further than the guest's mail, and only when staff share it.
+      internal: { notifyGuest: notify, sharedReason: shared ? reason : null },
+    },
+  );
   return { outcome: "applied", from: current.status, to, mailed: notify };
 }
 
@@ -395,44 +357,30 @@ async function expire(tx: Database, current: GuestRequestRow, now: Date): Promis
   const reason = translate(language, "lifecycle.expiredReason");
   await writeStatus(tx, current, to, now);
   await releaseStay(tx, current.id);
-  await tx.insert(guestRequestStatusHistory).values({
-    requestId: current.id,
-    fromStatus: current.status,
-    toStatus: to,
-    ...changedByOf({ kind: "system" }),
-    reason,
-    reasonShared: true,
-    changedAt: now,
-  });
-  await enqueueMail(tx, [
+  const system: Actor = { kind: "system" };
+  // `request.expired` brings the guest's mail; the status change is said as for any other.
+  await record(
+    tx,
+    current,
+    system,
+    now,
+    { toStatus: to, reason, reasonShared: true },
     {
-      template: `${current.kind}.expired`,
-      recipient: current.email,
-      requestId: current.id,
-      ...renderExpiry(mailRequestOf(current)),
+      type: "request.expired",
+      extra: { previousStatus: current.status, dueAt: current.dueAt.toISOString() },
     },
-  ]);
-  await recordRequestEvent(tx, {
-    type: "request.expired",
-    requestId: current.id,
-    actor: SYSTEM_ACTOR,
-    extra: { previousStatus: current.status, dueAt: current.dueAt.toISOString() },
-  });
+  );
   await recordRequestEvent(tx, {
     type: "request.status_changed",
     requestId: current.id,
     actor: SYSTEM_ACTOR,
     extra: { previousStatus: current.status },
+    occurredAt: now,
   });
   return { outcome: "applied", from: current.status, to, mailed: true };
 }
 
-async function remind(
-  tx: Database,
-  current: GuestRequestRow,
-  transition: Extract<Transition, { type: "remind" }>,
-  now: Date,
-): Promise<ApplyResult> {
+async function remind(tx: Database, current: GuestRequestRow, now: Date): Promise<ApplyResult> {
   const due =
     current.remindedAt === null &&
     current.remindAt !== null &&
@@ -441,25 +389,14 @@ async function remind(
     current.dueAt.getTime() > now.getTime();
   if (!due) return { outcome: "refused", refusal: "not_due" };
   await tx.update(guestRequests).set({ remindedAt: now }).where(eq(guestRequests.id, current.id));
-  const { staff } = transition;
-  await enqueueMail(tx, [
-    {
-      template: `${current.kind}.reminder`,
-      recipient: staff.staffEmail,
-      requestId: current.id,
-      ...renderStaffReminder(
-        {
-          kind: current.kind,
-          reference: current.reference,
-          firstName: current.firstName,
-          lastName: current.lastName,
-          dueAt: current.dueAt as Date,
-        },
-        staff.staffLanguage,
-        staffDetailsUrl(staff.publicUrl, current.kind, current.id),
-      ),
-    },
-  ]);
+  // No history row: a reminder changes nothing staff or the guest see on the request.
+  await recordRequestEvent(tx, {
+    type: "request.reminder_due",
+    requestId: current.id,
+    actor: SYSTEM_ACTOR,
+    internal: { dueAt: (current.dueAt as Date).toISOString() },
+    occurredAt: now,
+  });
   return { outcome: "applied", from: current.status, to: current.status, mailed: true };
 }
 
@@ -478,15 +415,7 @@ async function setDue(
     .update(guestRequests)
     .set({ dueAt, remindAt, remindedAt: null, version: current.version + 1, updatedAt: now })
     .where(eq(guestRequests.id, current.id));
-  await tx.insert(guestRequestStatusHistory).values({
-    requestId: current.id,
-    fromStatus: current.status,
-    toStatus: current.status,
-    ...changedByOf(actor),
-    event: "due",
-    dueAt,
-    changedAt: now,
-  });
+  await record(tx, current, actor, now, { toStatus: current.status, event: "due", dueAt });
   return { outcome: "applied", from: current.status, to: current.status, mailed: false };
 }
 
@@ -517,31 +446,25 @@ async function setStay(
       updatedAt: now,
     })
     .where(eq(guestRequests.id, current.id));
-  await tx.insert(guestRequestStatusHistory).values({
-    requestId: current.id,
-    fromStatus: current.status,
-    toStatus: current.status,
-    ...changedByOf(actor),
-    event: "stay",
-    stayPropertyId: propertyId,
-    stayStart: nights.start,
-    stayEnd: nights.end,
-    changedAt: now,
-  });
+  const newEstate = current.propertyId !== propertyId;
+  // The owners of a newly named estate hear of the request, as they would of a new one.
+  await record(
+    tx,
+    current,
+    actor,
+    now,
+    {
+      toStatus: current.status,
+      event: "stay",
+      stayPropertyId: propertyId,
+      stayStart: nights.start,
+      stayEnd: nights.end,
+    },
+    newEstate ? { type: "request.estate_assigned" } : undefined,
+  );
   if (current.status === processOf(current.kind).holdsStay)
     await holdStay(tx, current.id, { propertyId, nights });
-  const newEstate = current.propertyId !== propertyId;
-  if (transition.ownerMail && newEstate)
-    await queueOwnerRequestMail(tx, {
-      requestId: current.id,
-      publicUrl: transition.ownerMail.publicUrl,
-    });
-  return {
-    outcome: "applied",
-    from: current.status,
-    to: current.status,
-    mailed: Boolean(transition.ownerMail && newEstate),
-  };
+  return { outcome: "applied", from: current.status, to: current.status, mailed: newEstate };
 }
 
 export type RequestTransitionResult =

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { openDatabase } from "#db/client.ts";
 import {
   domainEvents,
   guestRequests,
@@ -9,13 +8,13 @@ import {
   mailOutbox,
 } from "#db/schema/index.ts";
 import type { Language } from "#i18n/config.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
+import { DEMO_CATALOGUE, describeEachBackend, secondInstance } from "#tests/setup/database.ts";
 import { decodeMail } from "#tests/setup/mail-text.ts";
 import { TestSmtpServer } from "#tests/setup/smtp.ts";
-import { testDatabaseUrl } from "#tests/setup/tier.ts";
 import type { Deps } from "../deps.ts";
 import { findRequestByStatusToken } from "./intake/request-status.ts";
 import { hashStatusToken, makeReference, makeStatusToken } from "./intake/reference.ts";
+import { type EventMailConfig, mailFromEvents } from "../mail/mail-from-events.ts";
 import { deliverDueMail } from "../mail/mail-outbox.ts";
 import { createMailTransport } from "../mail/transport.ts";
 import { changeRequestStatus } from "./change-status.ts";
@@ -35,11 +34,13 @@ const HOURS = 0.01;
 
 const configOf = (overrides: Partial<LifecycleConfig> = {}): LifecycleConfig => ({
   responseHours: HOURS,
+  ...overrides,
+});
+const MAIL: EventMailConfig = {
   staffEmail: STAFF,
   staffLanguage: "en",
   publicUrl: "https://castellum.test",
-  ...overrides,
-});
+};
 
 /** `deps` reading a clock that stands at `now`. */
 const when = (deps: Deps, now: Date): Deps => ({ ...deps, clock: () => now });
@@ -114,8 +115,11 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
     smtp.received.length = 0;
   });
 
-  /** Sends the outbox through the real SMTP transport to the test relay. */
-  const deliver = async () => {
+  /** Turns the recorded events into mail, as the mail job does before it sends. */
+  const mailEvents = (config: EventMailConfig = MAIL) => mailFromEvents(deps(), config);
+  /** Mails the events, then sends the outbox through the real SMTP transport to the relay. */
+  const deliver = async (config: EventMailConfig = MAIL) => {
+    await mailEvents(config);
     const transport = createMailTransport({
       from: "Castellum <bookings@castellum.test>",
       smtpUrl: smtp.url,
@@ -206,20 +210,7 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
       makeRequest(deps(), { language: "fr", kind: "booking_request" }),
       ...Array.from({ length: 6 }, () => makeRequest(deps(), { language: "it" })),
     ]);
-    // The second instance: its own connection pool on the same PostgreSQL database; PGlite is
-    // one process's database, so there the two runners share it.
-    let second = deps();
-    let closeSecond = async () => {};
-    if (backend === "postgres") {
-      const url = new URL(testDatabaseUrl() ?? "");
-      const result = (await deps().db.execute(sql`select current_database() as name`)) as {
-        rows: { name: string }[];
-      };
-      url.pathname = `/${result.rows[0]?.name ?? ""}`;
-      const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
-      second = { ...deps(), db: handle.db };
-      closeSecond = () => handle.close();
-    }
+    const { deps: second, close: closeSecond } = await secondInstance(database(), backend);
     try {
       const config = configOf({ batchSize: 3 });
       const reports = await Promise.all([
@@ -241,6 +232,7 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
       made.map((r) => r.id).sort(),
     );
     expect(await eventsOf("request.status_changed")).toHaveLength(made.length);
+    await mailEvents();
     const guestMails = await deps()
       .db.select()
       .from(mailOutbox)
@@ -266,13 +258,15 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
     const request = await makeRequest(deps(), { kind: "booking_request", hours: 4 });
     // Three quarters of four hours: three hours after arrival.
     expect((await runLifecycle(when(deps(), at(3 * 3600 - 1)), configOf())).reminded).toBe(0);
-    const config = configOf({ staffLanguage: "it" });
     const atThree = when(deps(), at(3 * 3600));
-    const runs = await Promise.all([runLifecycle(atThree, config), runLifecycle(atThree, config)]);
+    const runs = await Promise.all([
+      runLifecycle(atThree, configOf()),
+      runLifecycle(atThree, configOf()),
+    ]);
     expect(runs.reduce((sum, run) => sum + run.reminded, 0)).toBe(1);
     expect((await runLifecycle(when(deps(), at(3 * 3600 + 60)), configOf())).reminded).toBe(0);
 
-    await deliver();
+    await deliver({ ...MAIL, staffLanguage: "it" });
     const mails = mailsTo(STAFF);
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain("Promemoria");

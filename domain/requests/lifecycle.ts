@@ -1,7 +1,6 @@
 import { and, asc, gt, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { type Database, withTransaction } from "#db/client.ts";
 import { guestRequests } from "#db/schema/index.ts";
-import type { Language } from "#i18n/config.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { JobRunner } from "../jobs/job-runner.ts";
@@ -15,8 +14,8 @@ import { ANY_OPEN_STATUSES_SQL } from "./process.ts";
  * run on every instance, reminds staff at three quarters of the window and at the due time
  * closes a request still open as refused by the system. Exactly once is a property of the
  * statements, not of timing: each run locks the rows it acts on (FOR UPDATE SKIP LOCKED), acts
- * only on rows still open and due (or not yet reminded) once locked, and enqueues the mail and
- * the events in the same transaction that changes the row. Another instance skips the locked
+ * only on rows still open and due (or not yet reminded) once locked, and records the events
+ * (which the mail follows) in the same transaction that changes the row. Another instance skips the locked
  * rows, and a later run (or a restarted instance) finds them closed or reminded.
  */
 
@@ -44,9 +43,6 @@ export function responseHoursOf(
 }
 
 export interface LifecycleConfig extends ResponseWindows {
-  staffEmail: string;
-  staffLanguage: Language;
-  publicUrl: string;
   /** Rows per transaction (default 50). */
   batchSize?: number;
 }
@@ -72,8 +68,8 @@ function lockBatch(tx: Database, where: SQL | undefined, order: SQL, batch: numb
 const OPEN = sql.raw(ANY_OPEN_STATUSES_SQL);
 
 /**
- * Sends the due reminders: one mail to staff per request whose reminder time has passed while
- * it is still open and not yet due. Returns how many were sent.
+ * Records the due reminders: one `request.reminder_due` (a mail to staff) per request whose
+ * reminder time has passed while it is still open and not yet due. Returns how many.
  */
 export async function remindDueRequests(
   deps: Pick<Deps, "db" | "clock">,
@@ -81,11 +77,6 @@ export async function remindDueRequests(
 ): Promise<number> {
   const now = nowOf(deps);
   const batch = config.batchSize ?? 50;
-  const staff = {
-    staffEmail: config.staffEmail,
-    staffLanguage: config.staffLanguage,
-    publicUrl: config.publicUrl,
-  };
   let total = 0;
   for (;;) {
     const seen = await withTransaction(deps.db, async (tx) => {
@@ -102,7 +93,7 @@ export async function remindDueRequests(
         batch,
       );
       for (const row of rows) {
-        const result = await applyTransition(tx, row, { type: "remind", staff }, SYSTEM, now);
+        const result = await applyTransition(tx, row, { type: "remind" }, SYSTEM, now);
         if (result.outcome === "applied") total += 1;
       }
       return rows.length;
@@ -114,8 +105,8 @@ export async function remindDueRequests(
 /**
  * Closes every open request whose due time has passed: Rejected (Declined for a membership
  * application) by the system, with the reason shown to the guest in their language, any stay
- * released, the guest mailed and `request.expired` and `request.status_changed` recorded, all
- * in one transaction per batch. Returns how many were closed.
+ * released, and `request.expired` (the guest's mail) and `request.status_changed` recorded,
+ * all in one transaction per batch. Returns how many were closed.
  */
 export async function expireDueRequests(
   deps: Pick<Deps, "db" | "clock">,

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { openDatabase } from "#db/client.ts";
 import {
   calendarEntries,
   domainEvents,
@@ -10,8 +9,7 @@ import {
   guestRequestStatusHistory,
   mailOutbox,
 } from "#db/schema/index.ts";
-import { DEMO_CATALOGUE, describeEachBackend } from "#tests/setup/database.ts";
-import { testDatabaseUrl } from "#tests/setup/tier.ts";
+import { DEMO_CATALOGUE, describeEachBackend, secondInstance } from "#tests/setup/database.ts";
 import { fromDateRange } from "../calendar/nights.ts";
 import { manualClock } from "../clock.ts";
 import type { Deps } from "../deps.ts";
@@ -98,18 +96,7 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
 describeEachBackend("the request process under concurrent transitions", (database, backend) => {
   it("keeps its invariants for random sequences from two instances", async () => {
     const first = database().deps;
-    let second: Deps = first;
-    let closeSecond = async () => {};
-    if (backend === "postgres") {
-      const url = new URL(testDatabaseUrl() ?? "");
-      const result = (await first.db.execute(sql`select current_database() as name`)) as {
-        rows: { name: string }[];
-      };
-      url.pathname = `/${result.rows[0]?.name ?? ""}`;
-      const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
-      second = { ...first, db: handle.db };
-      closeSecond = () => handle.close();
-    }
+    const { deps: second, close: closeSecond } = await secondInstance(database(), backend);
     try {
       await fc.assert(
         fc.asyncProperty(

@@ -14,6 +14,7 @@ import {
 import { withTransaction } from "#db/client.ts";
 import { DEMO_CATALOGUE, describeEachBackend, ROOT_DIR } from "#tests/setup/database.ts";
 import { holdStay } from "../calendar/stays.ts";
+import { type EventMailConfig, mailFromEvents } from "../mail/mail-from-events.ts";
 import { hashStatusToken, makeReference, makeStatusToken } from "./intake/reference.ts";
 import {
   type Actor,
@@ -150,9 +151,9 @@ const HOUR = 3_600_000;
 const ESTATE = DEMO_CATALOGUE[0]?.id ?? 1;
 const OTHER_ESTATE = DEMO_CATALOGUE[1]?.id ?? 2;
 const STAFF_ACTOR: Actor = { kind: "staff", id: randomUUID(), email: "anna@castellum.test" };
-const STAFF_MAIL = {
+const STAFF_MAIL: EventMailConfig = {
   staffEmail: "staff@castellum.test",
-  staffLanguage: "en" as const,
+  staffLanguage: "en",
   publicUrl: "https://castellum.test",
 };
 
@@ -165,11 +166,13 @@ interface Trace {
   propertyId: number | null;
   history: number;
   events: string[];
+  /** The mail its events call for, once the mail job has taken them. */
   mails: number;
   stays: number;
 }
 
 async function traceOf(db: Database, id: string): Promise<Trace> {
+  await mailFromEvents({ db, clock: () => T0 }, STAFF_MAIL);
   const [row] = await db.select().from(guestRequests).where(eq(guestRequests.id, id));
   if (!row) throw new Error("no such request");
   const [history] = await db
@@ -269,7 +272,7 @@ describeEachBackend("the request process, applied", (database) => {
       case "expire":
         return { type: name };
       case "remind":
-        return { type: name, staff: STAFF_MAIL };
+        return { type: name };
       case "set_due":
         return { type: name, dueAt: new Date(T0.getTime() + 48 * HOUR) };
       case "set_stay":
@@ -277,7 +280,6 @@ describeEachBackend("the request process, applied", (database) => {
           type: name,
           propertyId: OTHER_ESTATE,
           nights: freshNights(),
-          ownerMail: { publicUrl: "https://castellum.test" },
         };
     }
   };
@@ -366,6 +368,7 @@ describeEachBackend("the request process, applied", (database) => {
         expect(after, label).toEqual({
           ...before,
           remindedAt: timeOf(name).getTime(),
+          events: [...before.events, "request.reminder_due"],
           mails: before.mails + 1,
         });
         break;
@@ -380,6 +383,12 @@ describeEachBackend("the request process, applied", (database) => {
       case "set_stay":
         expect(after.propertyId, label).toBe(OTHER_ESTATE);
         expect(after.history, label).toBe(before.history + 1);
+        // The owners of the newly named estate hear of the request.
+        expect(after.events, label).toEqual([
+          ...before.events,
+          "request.estate_assigned",
+          ...(from === holdsStay ? ["stay.confirmed"] : []),
+        ]);
         expect(after.stays, label).toBe(from === holdsStay ? 1 : 0);
         expect(after.mails, label).toBeGreaterThanOrEqual(before.mails);
         break;
@@ -414,12 +423,10 @@ describeEachBackend("the request process, applied", (database) => {
       outcome: "refused",
       refusal: "not_due",
     });
-    expect(await apply(row, { type: "remind", staff: STAFF_MAIL }, { kind: "system" }, T0)).toEqual(
-      {
-        outcome: "refused",
-        refusal: "not_due",
-      },
-    );
+    expect(await apply(row, { type: "remind" }, { kind: "system" }, T0)).toEqual({
+      outcome: "refused",
+      refusal: "not_due",
+    });
     expect(await traceOf(db, row.id)).toEqual(before);
   });
 });

@@ -28,8 +28,6 @@ export async function setRequestStay(
     nights: Nights;
     version?: number;
     actor: StaffUser;
-    /** With the site's address, the owners of a newly assigned estate are mailed. */
-    ownerMail?: { publicUrl: string };
   },
 ): Promise<SetStayResult> {
   const { id, kind, propertyId, nights, actor } = input;
@@ -39,7 +37,7 @@ export async function setRequestStay(
     kind,
     version: input.version,
     actor: { kind: "staff", id: actor.id, email: actor.email },
-    transition: { type: "set_stay", propertyId, nights, ownerMail: input.ownerMail },
+    transition: { type: "set_stay", propertyId, nights },
   });
   switch (result.outcome) {
     case "not_found":

@@ -6,7 +6,8 @@ import { expectErrorLog } from "#tests/setup/error-log.ts";
 import { documentedVerify, serveWebhookReceiver } from "#tests/setup/webhook-receiver.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
-import { type EventType, recordEvent } from "../events/record-event.ts";
+import type { WebhookEventType as EventType } from "../events/event-types.ts";
+import { recordEvent } from "../events/record-event.ts";
 import { deliverDueWebhooks, fanOutEvents, type WebhookConfig } from "./dispatch.ts";
 import {
   listWebhookDeliveries,

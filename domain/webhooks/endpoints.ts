@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { domainEvents, webhookDeliveries, webhookEndpoints } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { ValidationError } from "../errors.ts";
-import type { EventType } from "../events/record-event.ts";
+import type { WebhookEventType as EventType } from "../events/event-types.ts";
 import {
   checkOutboundUrl,
   OutboundFetchError,

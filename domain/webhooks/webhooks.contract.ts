@@ -8,7 +8,7 @@ import {
   JSON_BODY_ERRORS,
   STAFF_SESSION,
 } from "../api/operation.ts";
-import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from "./event-types.ts";
+import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from "../events/event-types.ts";
 import { MAX_URL_LENGTH } from "../outbound/outbound-errors.ts";
 import { adminGuardAnswers } from "../staff/staff-auth.contract.ts";
 

@@ -276,7 +276,6 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
             nights: { start: body.start, end: body.end },
             version: body.version,
             actor: signedInAdmin(res),
-            ownerMail: { publicUrl },
           });
           const language = res.locals.language;
           if (result.outcome === "changed") staff.onMailQueued();
@@ -343,7 +342,6 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
             body: body.body,
             lastSeenMessageId: body.lastSeenMessageId,
             actor: signedInAdmin(res),
-            publicUrl,
           },
           { onMailQueued: staff.onMailQueued },
         );

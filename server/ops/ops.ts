@@ -10,7 +10,7 @@ import type { DatabaseHandle } from "#db/client.ts";
 import { readMigrationStatus } from "#db/health.ts";
 import type { Deps } from "#domain/deps.ts";
 import type { JobRunner } from "#domain/jobs/job-runner.ts";
-import type { MailWorker } from "#domain/mail/mail-outbox.ts";
+import type { MailWorker } from "#domain/mail/mail-job.ts";
 import { readOutboxDepth } from "#domain/mail/outbox-depth.ts";
 import type { ResponseCache } from "../middleware/response-cache.ts";
 import { DatabaseOutage } from "./database-outage.ts";

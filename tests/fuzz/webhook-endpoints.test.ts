@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { beforeAll, expect, it } from "vitest";
 import { webhookEndpoints } from "#db/schema/index.ts";
 import { createSession } from "#domain/auth/sessions.ts";
-import { EVENT_TYPES } from "#domain/events/record-event.ts";
+import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from "#domain/events/event-types.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { createTestStaff } from "../setup/staff.ts";
 import { type FuzzEndpoint, fuzzApp, fuzzEndpoint, logReport } from "./harness.ts";

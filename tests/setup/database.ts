@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import pg from "pg";
 import { createTestLogger } from "./error-log.ts";
 import { afterAll, beforeAll, describe } from "vitest";
@@ -163,4 +164,23 @@ async function adminQuery(url: string, statement: string) {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A second instance on the suite's database, as a second app process would see it: on
+ * PostgreSQL a pool of its own (so the two race for rows and locks for real); on PGlite, which
+ * one process holds, the same database. Close it when done.
+ */
+export async function secondInstance(
+  database: TestDatabase,
+  backend: DatabaseBackend,
+): Promise<{ deps: Deps; close(): Promise<void> }> {
+  const first = database.deps;
+  if (backend === "pglite") return { deps: first, close: async () => {} };
+  const result = (await first.db.execute(sql`select current_database() as name`)) as {
+    rows: { name: string }[];
+  };
+  const url = databaseAt(requirePostgres(), result.rows[0]?.name ?? "");
+  const handle = await openDatabase({ databaseUrl: url, poolSize: 4 });
+  return { deps: { ...first, db: handle.db }, close: () => handle.close() };
 }

@@ -12,8 +12,10 @@ import {
   Webhook,
 } from "lucide-react";
 import type { Route } from "./+types/webhooks";
-import type { EventType } from "#domain/events/record-event.ts";
-import { WEBHOOK_EVENT_TYPES as EVENT_TYPES } from "#domain/webhooks/event-types.ts";
+import {
+  WEBHOOK_EVENT_TYPES as EVENT_TYPES,
+  type WebhookEventType as EventType,
+} from "#domain/events/event-types.ts";
 import {
   deleteWebhook,
   listWebhookDeliveries,

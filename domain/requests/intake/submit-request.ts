@@ -24,16 +24,10 @@ import { keepStatusLink, statusLinkKey } from "#domain/conversation/status-link.
 
 export interface IntakeConfig {
   botCheck: BotCheckConfig;
-  /** Where staff notifications go. */
-  staffEmail: string;
-  /** Language of the staff notification (STAFF_LANGUAGE; English when unset). */
-  staffLanguage?: Language;
-  /** Origin for the status link in the guest's mail. */
-  publicUrl: string;
   bookingHorizonMonths: number;
   /** How long staff have to answer; the defaults when not given: 48 hours, never. */
   responseWindows?: ResponseWindows;
-  /** Called after a request commits (the mail worker looks at the outbox at once). */
+  /** Called after a request commits (the mail job looks at its events at once). */
   onStored?: () => void;
 }
 
@@ -99,7 +93,6 @@ export async function submitGuestRequest(
     status: "New",
     createdAt: createdAt.toISOString(),
   };
-  const statusUrl = `${config.publicUrl}/requests/${statusToken}?lang=${input.language}`;
   // A property booking's nights, which its confirmation will claim on the calendar.
   const stay =
     propertyId !== null
@@ -160,12 +153,6 @@ export async function submitGuestRequest(
           statusTokenHash: hashStatusToken(statusToken),
         },
         responseHours: hours,
-        statusUrl,
-        staff: {
-          staffEmail: config.staffEmail,
-          staffLanguage: config.staffLanguage ?? "en",
-          publicUrl: config.publicUrl,
-        },
       },
       { kind: "guest" },
       createdAt,

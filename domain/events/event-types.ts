@@ -1,0 +1,29 @@
+/**
+ * The kinds of event Castellum records (browser-safe: the admin page and the contracts read the
+ * first list).
+ */
+
+/** What systems outside Castellum may subscribe to by webhook. */
+export const WEBHOOK_EVENT_TYPES = [
+  "request.created",
+  "request.status_changed",
+  "request.expired",
+  "request.message_received",
+  "stay.confirmed",
+  "block.changed",
+] as const;
+
+/**
+ * What only Castellum's own subscribers follow: steps of a request that call for mail but are
+ * no news to an outside system (a reminder to staff, an estate newly named on a request, a staff
+ * message to the guest).
+ */
+export const INTERNAL_EVENT_TYPES = [
+  "request.reminder_due",
+  "request.estate_assigned",
+  "request.message_sent",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export type InternalEventType = (typeof INTERNAL_EVENT_TYPES)[number];
+export type EventType = WebhookEventType | InternalEventType;

@@ -1,0 +1,254 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { type Database, withTransaction } from "#db/client.ts";
+import { domainEvents, guestRequestMessages, guestRequests } from "#db/schema/index.ts";
+import { isLanguage, type Language } from "#i18n/config.ts";
+import { nowOf } from "../clock.ts";
+import { renderStaffMessage } from "../conversation/message-mail.ts";
+import { readStatusLink } from "../conversation/status-link.ts";
+import type { Deps } from "../deps.ts";
+import type { EventType } from "../events/event-types.ts";
+import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
+import { staffDetailsUrl } from "../staff/collections.ts";
+import { enqueueMail, type QueuedMail } from "./mail-outbox.ts";
+import {
+  renderExpiry,
+  renderGuestConfirmation,
+  renderStaffNotification,
+  renderStaffReminder,
+  renderStatusChange,
+} from "./templates.ts";
+
+/**
+ * Mail as a subscriber of the recorded events: writers record what happened (domain_events, in
+ * their transaction) and never queue a request's mail themselves. Each run takes the events not
+ * yet mailed, oldest first, renders the mail they call for into the outbox and stamps them
+ * `mailed_at`, all in one transaction: an event's mail is queued exactly once, whichever
+ * instance takes it and wherever one is killed. Sending is then the outbox's concern
+ * (mail-outbox.ts).
+ */
+
+/** Where staff mail goes and in which language, and the site's address for links. */
+export interface EventMailConfig {
+  staffEmail: string;
+  staffLanguage: Language;
+  publicUrl: string;
+}
+
+/** What the internal part of a request's events holds for mail (see apply-transition.ts). */
+export interface StatusChangeNotice {
+  /** Staff chose to tell the guest. */
+  notifyGuest?: boolean;
+  /** The reason as the guest may read it; absent when staff kept it to themselves. */
+  sharedReason?: string | null;
+}
+
+/** Events taken per transaction. */
+export const EVENT_BATCH = 100;
+
+type Event = typeof domainEvents.$inferSelect;
+type RequestRow = typeof guestRequests.$inferSelect;
+
+const languageOf = (row: { language: string }): Language =>
+  isLanguage(row.language) ? row.language : "en";
+
+const mailRequestOf = (row: RequestRow) => ({
+  kind: row.kind,
+  reference: row.reference,
+  language: languageOf(row),
+  firstName: row.firstName,
+  lastName: row.lastName,
+  email: row.email,
+  details: row.details,
+});
+
+const statusLinkOf = (tx: Database, row: RequestRow, config: EventMailConfig) =>
+  readStatusLink(
+    { db: tx },
+    { requestId: row.id, publicUrl: config.publicUrl, language: row.language },
+  );
+
+/**
+ * The mail one event calls for, rendered from the request as it stands (an erased or deleted
+ * request gets none) and the event's own facts (the status it reached, the reason shown).
+ * Owner mail is queued directly, as owner-request-mail.ts renders it per owner.
+ */
+async function mailOf(
+  tx: Database,
+  event: Event,
+  request: RequestRow,
+  config: EventMailConfig,
+): Promise<QueuedMail[]> {
+  const data = event.data as { status?: string };
+  const internal = (event.internal ?? {}) as StatusChangeNotice & {
+    dueAt?: string;
+    messageId?: number;
+  };
+  const staffUrl = staffDetailsUrl(config.publicUrl, request.kind, request.id);
+  const base = { requestId: request.id };
+  switch (event.type as EventType) {
+    case "request.created": {
+      const statusUrl = await statusLinkOf(tx, request, config);
+      if (request.propertyId !== null)
+        await queueOwnerRequestMail(tx, { requestId: request.id, publicUrl: config.publicUrl });
+      return [
+        // A request from before status links were kept has no confirmation left to send.
+        ...(statusUrl
+          ? [
+              {
+                ...base,
+                template: `${request.kind}.confirmation`,
+                recipient: request.email,
+                ...renderGuestConfirmation(mailRequestOf(request), statusUrl),
+              },
+            ]
+          : []),
+        {
+          ...base,
+          template: `${request.kind}.staff`,
+          recipient: config.staffEmail,
+          ...renderStaffNotification(mailRequestOf(request), config.staffLanguage, staffUrl),
+        },
+      ];
+    }
+    case "request.status_changed": {
+      if (!internal.notifyGuest || !data.status) return [];
+      return [
+        {
+          ...base,
+          template: `${request.kind}.status`,
+          recipient: request.email,
+          ...renderStatusChange(
+            mailRequestOf(request),
+            { status: data.status, reason: internal.sharedReason ?? null },
+            await statusLinkOf(tx, request, config),
+          ),
+        },
+      ];
+    }
+    case "request.expired":
+      return [
+        {
+          ...base,
+          template: `${request.kind}.expired`,
+          recipient: request.email,
+          ...renderExpiry(mailRequestOf(request)),
+        },
+      ];
+    case "request.reminder_due":
+      if (!internal.dueAt) return [];
+      return [
+        {
+          ...base,
+          template: `${request.kind}.reminder`,
+          recipient: config.staffEmail,
+          ...renderStaffReminder(
+            {
+              kind: request.kind,
+              reference: request.reference,
+              firstName: request.firstName,
+              lastName: request.lastName,
+              dueAt: new Date(internal.dueAt),
+            },
+            config.staffLanguage,
+            staffUrl,
+          ),
+        },
+      ];
+    case "request.estate_assigned":
+      await queueOwnerRequestMail(tx, { requestId: request.id, publicUrl: config.publicUrl });
+      return [];
+    case "request.message_sent": {
+      if (internal.messageId === undefined) return [];
+      const [message] = await tx
+        .select({ body: guestRequestMessages.body, authorName: guestRequestMessages.authorName })
+        .from(guestRequestMessages)
+        .where(
+          and(
+            eq(guestRequestMessages.id, internal.messageId),
+            eq(guestRequestMessages.requestId, request.id),
+          ),
+        );
+      if (!message) return [];
+      const language = languageOf(request);
+      return [
+        {
+          ...base,
+          template: `${request.kind}.message`,
+          recipient: request.email,
+          ...renderStaffMessage(
+            {
+              kind: request.kind,
+              reference: request.reference,
+              language,
+              firstName: request.firstName,
+            },
+            { body: message.body, authorName: message.authorName ?? "" },
+            await statusLinkOf(tx, request, config),
+          ),
+        },
+      ];
+    }
+    default:
+      // Events that call for no mail (a confirmed stay, a guest's message, a block).
+      return [];
+  }
+}
+
+/**
+ * Takes up to `batch` events not yet mailed (locked with SKIP LOCKED, so instances take
+ * different ones), queues their mail and stamps them, in one transaction. Answers how many
+ * events it took: a full batch means more may wait.
+ */
+export async function mailFromEvents(
+  deps: Pick<Deps, "db" | "clock">,
+  config: EventMailConfig,
+  batch = EVENT_BATCH,
+): Promise<number> {
+  return withTransaction(deps.db, async (tx) => {
+    const events = await tx
+      .select()
+      .from(domainEvents)
+      .where(isNull(domainEvents.mailedAt))
+      .orderBy(domainEvents.seq)
+      .limit(batch)
+      .for("update", { skipLocked: true });
+    if (events.length === 0) return 0;
+    const requestIds = [
+      ...new Set(events.map((event) => (event.data as { id?: unknown }).id).filter(isRequestId)),
+    ];
+    const requests =
+      requestIds.length === 0
+        ? []
+        : await tx.select().from(guestRequests).where(inArray(guestRequests.id, requestIds));
+    const byId = new Map(requests.map((row) => [row.id, row]));
+    const mails: QueuedMail[] = [];
+    for (const event of events) {
+      const request = requestOf(event, byId);
+      if (request) mails.push(...(await mailOf(tx, event, request, config)));
+    }
+    await enqueueMail(tx, mails);
+    await tx
+      .update(domainEvents)
+      .set({ mailedAt: nowOf(deps) })
+      .where(
+        inArray(
+          domainEvents.id,
+          events.map((event) => event.id),
+        ),
+      );
+    return events.length;
+  });
+}
+
+const REQUEST_EVENT = /^request\./;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function isRequestId(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+function requestOf(event: Event, byId: Map<string, RequestRow>): RequestRow | undefined {
+  if (!REQUEST_EVENT.test(event.type)) return undefined;
+  const id = (event.data as { id?: unknown }).id;
+  return isRequestId(id) ? byId.get(id) : undefined;
+}
