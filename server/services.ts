@@ -206,11 +206,6 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     intervalMinutes: env.ICAL_SYNC_MINUTES,
     // Events this site's export wrote are recognised by their UIDs' host when they come back.
     ownHost: new URL(env.PUBLIC_URL).hostname,
-    alerts: {
-      staffEmail: env.STAFF_EMAIL,
-      staffLanguage: env.STAFF_LANGUAGE,
-      publicUrl: env.PUBLIC_URL,
-    },
   };
   const feedWorker = startFeedSyncWorker(deps, feedConfig, { jobs });
 

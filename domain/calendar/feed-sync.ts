@@ -8,7 +8,7 @@ import { OutboundFetchError, type OutboundPolicy, safeFetch } from "../outbound/
 import { consumeRateLimit, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { type FeedError, formatFeedError } from "./feed-errors.ts";
 import { type CalendarFeedView, getCalendarFeed } from "./feeds.ts";
-import { alertImportCollisions, type ImportAlertConfig } from "./import-collision-alerts.ts";
+import { alertImportCollisions } from "./import-collision-alerts.ts";
 import {
   type CalendarRead,
   DEFAULT_IMPORT_LIMITS,
@@ -46,8 +46,6 @@ export interface FeedSyncConfig {
    * estate's export wrote, coming back through another site, and is not imported again.
    */
   ownHost?: string;
-  /** Whom a new busy time over a confirmed stay is mailed to; without it, nobody. */
-  alerts?: ImportAlertConfig;
 }
 
 const DEFAULT_LEASE_MS = 5 * 60_000;
@@ -163,12 +161,11 @@ export async function syncFeed(
           set: { nights: sql`excluded.nights` },
         });
     // New and moved busy times only: one the sync leaves as it was brings no new collision.
-    if (config.alerts)
-      await alertImportCollisions(tx, config.alerts, {
-        feedId,
-        propertyId: feed.propertyId,
-        uids: upserts.map((busy) => busy.uid),
-      });
+    await alertImportCollisions(tx, {
+      feedId,
+      propertyId: feed.propertyId,
+      uids: upserts.map((busy) => busy.uid),
+    });
     for (let at = 0; at < vanished.length; at += CHUNK)
       await tx
         .delete(calendarEntries)

@@ -6,6 +6,7 @@ import { demoEstate } from "#tests/factories/demo-estates.ts";
 import { describeEachBackend } from "#tests/setup/database.ts";
 import { allDayCalendar, serveFeeds } from "#tests/setup/feed-server.ts";
 import { createTestStaff } from "#tests/setup/staff.ts";
+import { type EventMailConfig, mailFromEvents } from "../mail/mail-from-events.ts";
 import { formatDate } from "../requests/summary.ts";
 import { changeRequestStatus } from "../requests/change-status.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
@@ -20,11 +21,11 @@ const TABIANO = demoEstate("tabiano");
 const CONFIG: FeedSyncConfig = {
   outbound: { allowPrivateNetworks: true, timeoutMs: 2000, maxBytes: 64 * 1024 },
   intervalMinutes: 30,
-  alerts: {
-    staffEmail: "requests@castellum.test",
-    staffLanguage: "fr",
-    publicUrl: "https://castellum.test",
-  },
+};
+const MAIL: EventMailConfig = {
+  staffEmail: "requests@castellum.test",
+  staffLanguage: "fr",
+  publicUrl: "https://castellum.test",
 };
 
 describeEachBackend("imported busy times over confirmed stays", (database) => {
@@ -51,8 +52,10 @@ describeEachBackend("imported busy times over confirmed stays", (database) => {
       })
     ).id;
   const sync = (feedId: string) => syncFeed(deps(), CONFIG, feedId, new Date());
-  const alertMails = (requestId: string) =>
-    deps()
+  /** The collision mail of a request, once the mail job has taken the sync's events. */
+  const alertMails = async (requestId: string) => {
+    await mailFromEvents(deps(), MAIL);
+    return deps()
       .db.select()
       .from(mailOutbox)
       .where(
@@ -61,6 +64,7 @@ describeEachBackend("imported busy times over confirmed stays", (database) => {
           like(mailOutbox.template, "calendar.import_collision.%"),
         ),
       );
+  };
 
   it("mails staff and the owner once, in their languages, when a sync brings a busy time onto a confirmed stay", async () => {
     const stay = await insertCalendarRequest(deps(), {

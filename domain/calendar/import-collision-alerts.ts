@@ -10,7 +10,8 @@ import {
 } from "#db/schema/index.ts";
 import { DEFAULT_LANGUAGE, isLanguage, type Language } from "#i18n/config.ts";
 import { translate } from "#i18n/translate.ts";
-import { enqueueMail, type QueuedMail } from "../mail/mail-outbox.ts";
+import { recordEvent } from "../events/record-event.ts";
+import type { QueuedMail } from "../mail/mail-outbox.ts";
 import { factsMail, type RenderedMail } from "../mail/templates.ts";
 import { estateNameIn } from "../owners/owner-requests.ts";
 import { formatDate } from "../requests/summary.ts";
@@ -21,8 +22,10 @@ import { fromDateRange, type Nights } from "./nights.ts";
  * When a feed's sync brings a busy time onto nights a confirmed stay holds, staff (STAFF_EMAIL,
  * in STAFF_LANGUAGE) and the estate's owner (its owner email, in the owner's language) are
  * mailed, once per collision: the imported event (feed and UID) against the stay's request.
- * The mail and a `calendar_import_alerts` row are written in the sync's transaction; the row's
- * key is what keeps any later sync, on any instance, from telling the same collision again.
+ * The sync's transaction writes a `calendar_import_alerts` row and records the internal event
+ * `calendar.import_collision`, whose mail the mail job renders (`importCollisionMails`); the
+ * row's key is what keeps any later sync, on any instance, from telling the same collision
+ * again.
  */
 
 /** Who hears of a collision: staff always, the owner when the estate has an owner email. */
@@ -38,6 +41,15 @@ export const IMPORT_COLLISION_TEMPLATES = {
   staff: "calendar.import_collision.staff",
   owner: "calendar.import_collision.owner",
 } as const;
+
+/** What the event of one collision holds for its mail (the guest's name is read when mailing). */
+export interface ImportCollisionNotice {
+  propertyId: number;
+  requestId: string;
+  feed: string;
+  busy: Nights;
+  stay: Nights;
+}
 
 /** One imported busy time over a confirmed stay, as the mails tell it. */
 export interface ImportCollisionFacts {
@@ -62,7 +74,6 @@ const CHUNK = 500;
  */
 export async function alertImportCollisions(
   tx: Database,
-  config: ImportAlertConfig,
   input: { feedId: string; propertyId: number; uids: readonly string[] },
 ): Promise<number> {
   if (input.uids.length === 0) return 0;
@@ -123,52 +134,82 @@ export async function alertImportCollisions(
   const fresh = found.filter((row) => isNew.has(`${row.externalUid ?? ""}\n${row.requestId}`));
   if (fresh.length === 0) return 0;
 
-  const owner = await estateOwner(tx, input.propertyId);
-  const names = new Map<Language, string>();
-  const nameIn = async (language: Language) => {
-    const known = names.get(language);
-    if (known !== undefined) return known;
-    const name = await estateNameIn(tx, input.propertyId, language);
-    names.set(language, name);
-    return name;
-  };
-  const mails: QueuedMail[] = [];
   for (const row of fresh) {
-    const facts = {
+    const notice: ImportCollisionNotice = {
       propertyId: input.propertyId,
+      requestId: row.requestId,
       feed: feedLabel(row.url),
       busy: fromDateRange(row.busy),
-      reference: row.reference,
       stay: fromDateRange(row.stay),
     };
-    mails.push({
+    await recordEvent(tx, {
+      type: "calendar.import_collision",
+      data: { propertyId: input.propertyId, requestId: row.requestId },
+      internal: { ...notice },
+    });
+  }
+  return fresh.length;
+}
+
+/**
+ * The mails of one collision: to staff, with the guest's name, and to the estate's owner when it
+ * has an owner email, without it; each in its reader's language. None when the stay's request is
+ * gone.
+ */
+export async function importCollisionMails(
+  tx: Database,
+  config: ImportAlertConfig,
+  notice: ImportCollisionNotice,
+): Promise<QueuedMail[]> {
+  const [request] = await tx
+    .select({
+      reference: guestRequests.reference,
+      firstName: guestRequests.firstName,
+      lastName: guestRequests.lastName,
+    })
+    .from(guestRequests)
+    .where(eq(guestRequests.id, notice.requestId));
+  if (!request) return [];
+  const owner = await estateOwner(tx, notice.propertyId);
+  const facts = {
+    propertyId: notice.propertyId,
+    feed: notice.feed,
+    busy: notice.busy,
+    reference: request.reference,
+    stay: notice.stay,
+  };
+  const mails: QueuedMail[] = [
+    {
       template: IMPORT_COLLISION_TEMPLATES.staff,
       recipient: config.staffEmail,
-      requestId: row.requestId,
+      requestId: notice.requestId,
       ...renderImportCollisionMail(
         config.staffLanguage,
         {
           ...facts,
-          estateName: await nameIn(config.staffLanguage),
-          guestName: `${row.firstName} ${row.lastName}`.trim(),
+          estateName: await estateNameIn(tx, notice.propertyId, config.staffLanguage),
+          guestName: `${request.firstName} ${request.lastName}`.trim(),
         },
-        staffCalendarUrl(config.publicUrl, input.propertyId, facts.busy.start),
+        staffCalendarUrl(config.publicUrl, notice.propertyId, facts.busy.start),
+      ),
+    },
+  ];
+  if (owner)
+    mails.push({
+      template: IMPORT_COLLISION_TEMPLATES.owner,
+      recipient: owner.email,
+      requestId: notice.requestId,
+      ...renderImportCollisionMail(
+        owner.language,
+        {
+          ...facts,
+          estateName: await estateNameIn(tx, notice.propertyId, owner.language),
+          guestName: null,
+        },
+        ownerCalendarUrl(config.publicUrl, notice.propertyId, owner.language),
       ),
     });
-    if (owner)
-      mails.push({
-        template: IMPORT_COLLISION_TEMPLATES.owner,
-        recipient: owner.email,
-        requestId: row.requestId,
-        ...renderImportCollisionMail(
-          owner.language,
-          { ...facts, estateName: await nameIn(owner.language), guestName: null },
-          ownerCalendarUrl(config.publicUrl, input.propertyId, owner.language),
-        ),
-      });
-  }
-  await enqueueMail(tx, mails);
-  return fresh.length;
+  return mails;
 }
 
 /** The estate's owner email and the language they chose (English when they chose none). */

@@ -16,12 +16,13 @@ export const WEBHOOK_EVENT_TYPES = [
 /**
  * What only Castellum's own subscribers follow: steps of a request that call for mail but are
  * no news to an outside system (a reminder to staff, an estate newly named on a request, a staff
- * message to the guest).
+ * message to the guest, an imported busy time over a confirmed stay).
  */
 export const INTERNAL_EVENT_TYPES = [
   "request.reminder_due",
   "request.estate_assigned",
   "request.message_sent",
+  "calendar.import_collision",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

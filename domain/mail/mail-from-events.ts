@@ -2,6 +2,10 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { type Database, withTransaction } from "#db/client.ts";
 import { domainEvents, guestRequestMessages, guestRequests } from "#db/schema/index.ts";
 import { isLanguage, type Language } from "#i18n/config.ts";
+import {
+  type ImportCollisionNotice,
+  importCollisionMails,
+} from "../calendar/import-collision-alerts.ts";
 import { nowOf } from "../clock.ts";
 import { renderStaffMessage } from "../conversation/message-mail.ts";
 import { readStatusLink } from "../conversation/status-link.ts";
@@ -223,6 +227,16 @@ export async function mailFromEvents(
     const byId = new Map(requests.map((row) => [row.id, row]));
     const mails: QueuedMail[] = [];
     for (const event of events) {
+      if (event.type === "calendar.import_collision") {
+        mails.push(
+          ...(await importCollisionMails(
+            tx,
+            config,
+            event.internal as unknown as ImportCollisionNotice,
+          )),
+        );
+        continue;
+      }
       const request = requestOf(event, byId);
       if (request) mails.push(...(await mailOf(tx, event, request, config)));
     }
