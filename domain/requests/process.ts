@@ -86,9 +86,12 @@ export const EFFECTS = [
   "stay",
   /** One row in the request's history. */
   "history",
-  /** `request.created`, `request.status_changed`, `request.expired` or `stay.confirmed`. */
+  /**
+   * `request.created`, `request.status_changed`, `request.expired`, `stay.confirmed`, or an
+   * internal one (`request.reminder_due`, `request.estate_assigned`).
+   */
   "events",
-  /** Mail to the guest, staff or the estate's owner. */
+  /** Mail to the guest, staff or the estate's owner, which the mail job derives from the events. */
   "mail",
 ] as const;
 export type Effect = (typeof EFFECTS)[number];
@@ -143,7 +146,7 @@ export const TRANSITIONS: Record<TransitionName, TransitionRule> = {
     actors: ["system"],
     from: "open",
     to: "same",
-    effects: ["mail"],
+    effects: ["events", "mail"],
     note: "once, when three quarters of the window have passed and the request is not yet due",
   },
   set_due: {
@@ -158,7 +161,7 @@ export const TRANSITIONS: Record<TransitionName, TransitionRule> = {
     from: "any",
     to: "same",
     needsStay: true,
-    effects: ["stay", "history", "mail"],
+    effects: ["stay", "history", "events", "mail"],
     note: "a confirmed request moves its held nights; a newly assigned estate's owners are mailed",
   },
 };
