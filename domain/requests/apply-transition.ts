@@ -27,6 +27,7 @@ import type { RequestKind, RequestStatus } from "./options.ts";
 import {
   type ActorKind,
   decide,
+  isDueTimeInRange,
   needsReason,
   processOf,
   type Refusal,
@@ -101,8 +102,8 @@ export type ApplyResult =
         | "reason_required"
         /** Expiry or a reminder before its time. */
         | "not_due"
-        /** A due time that is not after now. */
-        | "not_future"
+        /** A due time that is not after now, or more than DUE_MAX_DAYS ahead. */
+        | "out_of_range"
         /** No such estate. */
         | "unknown_estate";
     }
@@ -408,7 +409,7 @@ async function setDue(
   now: Date,
 ): Promise<ApplyResult> {
   const { dueAt } = transition;
-  if (dueAt.getTime() <= now.getTime()) return { outcome: "refused", refusal: "not_future" };
+  if (!isDueTimeInRange(dueAt, now)) return { outcome: "refused", refusal: "out_of_range" };
   // Reminded again three quarters of the way from now to the new due time.
   const remindAt = new Date(now.getTime() + (dueAt.getTime() - now.getTime()) * REMINDER_SHARE);
   await tx

@@ -2,14 +2,15 @@ import type { Deps } from "../deps.ts";
 import { nowOf } from "../clock.ts";
 import { transitionRequest } from "./apply-transition.ts";
 import type { RequestKind } from "./options.ts";
+import { isDueTimeInRange } from "./process.ts";
 import { getRequestDetail, isUuid, type RequestDetail } from "../staff/inbox.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
 
 export type ExtendDueResult =
   | { outcome: "changed"; request: RequestDetail }
   | { outcome: "not_found" }
-  /** The new due time is not after now. */
-  | { outcome: "not_future" }
+  /** The new due time is not after now, or more than DUE_MAX_DAYS ahead. */
+  | { outcome: "out_of_range" }
   /** The request is no longer waiting for an answer (answered, or closed by the system). */
   | { outcome: "closed"; current: RequestDetail }
   /** Someone changed the request since `version`: nothing was written. */
@@ -33,8 +34,8 @@ export async function extendRequestDue(
   },
 ): Promise<ExtendDueResult> {
   if (!isUuid(input.id)) return { outcome: "not_found" };
-  // Refused before the row is read: a time already past is a mistake whatever the request's state.
-  if (input.dueAt.getTime() <= nowOf(deps).getTime()) return { outcome: "not_future" };
+  // Refused before the row is read: a time out of range is a mistake whatever the request's state.
+  if (!isDueTimeInRange(input.dueAt, nowOf(deps))) return { outcome: "out_of_range" };
   const result = await transitionRequest(deps, {
     id: input.id,
     kind: input.kind,
@@ -43,8 +44,8 @@ export async function extendRequestDue(
     transition: { type: "set_due", dueAt: input.dueAt },
   });
   if (result.outcome === "not_found") return { outcome: "not_found" };
-  if (result.outcome === "refused" && result.refusal === "not_future")
-    return { outcome: "not_future" };
+  if (result.outcome === "refused" && result.refusal === "out_of_range")
+    return { outcome: "out_of_range" };
   const request = await getRequestDetail(deps, input.id, input.kind);
   if (!request) return { outcome: "not_found" };
   if (result.outcome === "applied") return { outcome: "changed", request };

@@ -393,7 +393,7 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
           actor: ACTOR,
         })
       ).outcome,
-    ).toBe("not_future");
+    ).toBe("out_of_range");
     expect(
       (
         await extendRequestDue(when(deps(), at(11 * 3600)), {

@@ -96,6 +96,15 @@ export const EFFECTS = [
 ] as const;
 export type Effect = (typeof EFFECTS)[number];
 
+/** The longest a due time may be set ahead, in days (a year). */
+export const DUE_MAX_DAYS = 366;
+
+/** Whether staff may set a request's due time to `dueAt` at `now`: after now, within a year. */
+export function isDueTimeInRange(dueAt: Date, now: Date): boolean {
+  const ahead = dueAt.getTime() - now.getTime();
+  return ahead > 0 && ahead <= DUE_MAX_DAYS * 86_400_000;
+}
+
 export const TRANSITION_NAMES = [
   "submit",
   "set_status",

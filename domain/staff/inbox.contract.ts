@@ -457,8 +457,9 @@ export const STAY_OPERATIONS = {
   property_booking: setStayOperation("property_booking"),
 } satisfies Record<StayKind, Operation>;
 
-/** The longest a due time may be set ahead, in days (a year). */
-export const DUE_MAX_DAYS = 366;
+import { DUE_MAX_DAYS } from "../requests/process.ts";
+
+export { DUE_MAX_DAYS };
 
 export const DueSettingSchema = z
   .strictObject({

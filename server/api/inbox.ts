@@ -18,7 +18,6 @@ import { type RequestKind, REQUEST_KINDS, STATUS_KEYS } from "#domain/requests/o
 import { STAFF_COLLECTIONS } from "#domain/staff/collections.ts";
 import { isStayKind } from "#domain/calendar/calendar.schema.ts";
 import { collisionAnswer, importedBusyAnswer } from "#domain/calendar/collisions.ts";
-import { nowOf } from "#domain/clock.ts";
 import { setRequestStay } from "#domain/requests/set-stay.ts";
 import { addRequestNote, changeRequestStatus } from "#domain/requests/change-status.ts";
 import { STAFF_MESSAGE_OPERATIONS } from "#domain/conversation/messages.contract.ts";
@@ -27,7 +26,6 @@ import { CSV_COLUMNS, streamInboxCsv } from "#domain/staff/inbox-csv.ts";
 import { CSV_OPTIONS, csvCell } from "#domain/csv/safe-csv.ts";
 import {
   COLLECTION_OPERATIONS,
-  DUE_MAX_DAYS,
   DUE_OPERATIONS,
   getInboxOverview,
   STAY_OPERATIONS,
@@ -38,9 +36,11 @@ import {
   getInboxOverview as inboxOverview,
   getRequestDetail,
   listInbox,
+  type RequestDetail,
 } from "#domain/staff/inbox.ts";
 import { INBOX_PAGE_SIZE, inboxFilterToSearch } from "#domain/staff/inbox.schema.ts";
 import { recordSecurityEvent } from "#domain/security/security-log.ts";
+import type { Language } from "#i18n/config.ts";
 import { translate } from "#i18n/translate.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { securityActorOf, securityClientOf } from "../middleware/security-log.ts";
@@ -61,6 +61,22 @@ async function* startingWith<T>(first: IteratorResult<T>, rest: AsyncGenerator<T
  * of the conversation with the guest and the mail the outbox could not deliver, which the
  * inbox pages show. All JSON but the CSV.
  */
+/**
+ * The 409 of a change made on a stale version: someone changed the request first. The answer
+ * names its status now and carries it whole, so the page can show it and let staff try again.
+ */
+function versionConflict(language: Language, current: RequestDetail) {
+  const status = translate(language, `staff.statuses.${STATUS_KEYS[current.status]}`);
+  return {
+    status: 409 as const,
+    body: {
+      message: translate(language, "staff.errors.conflict", { status }),
+      code: "version_conflict" as const,
+      current,
+    },
+  };
+}
+
 export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string): Router {
   const router = Router();
   const sameOrigin = sameOriginOnly(publicUrl);
@@ -199,21 +215,8 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
           throw new ValidationError([
             { path: "reason", message: "staff.validation.reasonRequired" },
           ]);
-        if (result.outcome === "conflict") {
-          const language = res.locals.language;
-          const status = translate(
-            language,
-            `staff.statuses.${STATUS_KEYS[result.current.status]}`,
-          );
-          return {
-            status: 409,
-            body: {
-              message: translate(language, "staff.errors.conflict", { status }),
-              code: "version_conflict",
-              current: result.current,
-            },
-          };
-        }
+        if (result.outcome === "conflict")
+          return versionConflict(res.locals.language, result.current);
         if (result.outcome === "collision")
           return {
             status: 409,
@@ -234,31 +237,24 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
     defineRoute(router, DUE_OPERATIONS[kind], {
       before: [sameOrigin, requireAdmin],
       async handle({ params, body, res }) {
-        const dueAt = new Date(body.dueAt);
-        const now = nowOf(deps);
         const language = res.locals.language;
-        if (dueAt.getTime() > now.getTime() + DUE_MAX_DAYS * 86_400_000)
-          throw new ValidationError([{ path: "dueAt", message: "staff.lifecycle.extend.invalid" }]);
         const result = await extendRequestDue(deps, {
           id: params.id,
           kind,
-          dueAt,
+          dueAt: new Date(body.dueAt),
           version: body.version,
           actor: signedInAdmin(res),
         });
         if (result.outcome === "not_found") return refuse(404, "not_found", "errors.notFound");
-        if (result.outcome === "not_future")
+        if (result.outcome === "out_of_range")
           throw new ValidationError([{ path: "dueAt", message: "staff.lifecycle.extend.invalid" }]);
         if (result.outcome === "changed") return { status: 200, body: result.request };
-        const status = translate(language, `staff.statuses.${STATUS_KEYS[result.current.status]}`);
+        if (result.outcome === "conflict") return versionConflict(language, result.current);
         return {
           status: 409,
           body: {
-            message:
-              result.outcome === "closed"
-                ? translate(language, "staff.lifecycle.extend.closed")
-                : translate(language, "staff.errors.conflict", { status }),
-            code: result.outcome === "closed" ? "request_closed" : "version_conflict",
+            message: translate(language, "staff.lifecycle.extend.closed"),
+            code: "request_closed",
             current: result.current,
           },
         };
@@ -289,20 +285,7 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
                 code: "calendar_collision",
               },
             };
-          if (result.outcome === "conflict") {
-            const status = translate(
-              language,
-              `staff.statuses.${STATUS_KEYS[result.current.status]}`,
-            );
-            return {
-              status: 409,
-              body: {
-                message: translate(language, "staff.errors.conflict", { status }),
-                code: "version_conflict",
-                current: result.current,
-              },
-            };
-          }
+          if (result.outcome === "conflict") return versionConflict(language, result.current);
           return { status: 200, body: result.request };
         },
       });
