@@ -2,8 +2,14 @@ import { randomUUID } from "node:crypto";
 import { eq, isNull } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { withTransaction } from "#db/client.ts";
-import { domainEvents, guestRequests, mailOutbox } from "#db/schema/index.ts";
-import { describeEachBackend, secondInstance } from "#tests/setup/database.ts";
+import {
+  domainEvents,
+  guestRequests,
+  mailOutbox,
+  properties,
+  propertyClaims,
+} from "#db/schema/index.ts";
+import { DEMO_CATALOGUE, describeEachBackend, secondInstance } from "#tests/setup/database.ts";
 import { createTestStaff } from "#tests/setup/staff.ts";
 import { manualClock } from "../clock.ts";
 import { sendStaffMessage } from "../conversation/messages.ts";
@@ -160,6 +166,54 @@ describeEachBackend("mail as a subscriber of events", (database, backend) => {
     expect(
       await deps().db.select().from(domainEvents).where(isNull(domainEvents.mailedAt)),
     ).toEqual([]);
+  });
+
+  it("tells an estate's owner once of a request assigned to it before the mail job ran", async () => {
+    const owner = `owner-${randomUUID().slice(0, 6)}@example.com`;
+    const [estate] = await deps()
+      .db.update(properties)
+      .set({ ownerEmail: owner })
+      .where(eq(properties.id, DEMO_CATALOGUE[2]!.id))
+      .returning({ id: properties.id });
+    await deps().db.insert(propertyClaims).values({ propertyId: estate!.id, email: owner });
+    const id = randomUUID();
+    await withTransaction(deps().db, (tx) =>
+      applyTransition(
+        tx,
+        null,
+        {
+          type: "submit",
+          row: {
+            id,
+            kind: "booking_request",
+            reference: makeReference("booking_request"),
+            language: "en",
+            email: "general@example.com",
+            firstName: "Ada",
+            lastName: "Lovelace",
+            details: { firstName: "Ada", lastName: "Lovelace" },
+            statusTokenHash: hashStatusToken(makeStatusToken()),
+          },
+          responseHours: 48,
+        },
+        { kind: "guest" },
+        T0,
+      ),
+    );
+    // Staff name the estate before the mail job has taken the request's first event.
+    const assigned = await transitionRequest(deps(), {
+      id,
+      kind: "booking_request",
+      transition: {
+        type: "set_stay",
+        propertyId: estate!.id,
+        nights: { start: "2027-05-01", end: "2027-05-04" },
+      },
+      actor: { kind: "staff", id: randomUUID(), email: "anna@castellum.test" },
+    });
+    expect(assigned).toMatchObject({ outcome: "applied" });
+    await mailFromEvents(deps(), CONFIG);
+    expect((await mailOf(id)).filter((mail) => mail.recipient === owner)).toHaveLength(1);
   });
 
   it("keeps what only Castellum's subscribers read out of a webhook's body", async () => {

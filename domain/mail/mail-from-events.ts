@@ -82,7 +82,17 @@ async function mailOf(
   request: RequestRow,
   config: EventMailConfig,
 ): Promise<QueuedMail[]> {
-  const data = event.data as { status?: string };
+  const data = event.data as { status?: string; propertyId?: number };
+  // The estate as the event recorded it: a request assigned to an estate after it was sent is
+  // the owners' news once, by its `request.estate_assigned`, whenever this runs.
+  const ownersOf = async () => {
+    if (typeof data.propertyId === "number")
+      await queueOwnerRequestMail(tx, {
+        requestId: request.id,
+        propertyId: data.propertyId,
+        publicUrl: config.publicUrl,
+      });
+  };
   const internal = (event.internal ?? {}) as StatusChangeNotice & {
     dueAt?: string;
     messageId?: number;
@@ -92,8 +102,7 @@ async function mailOf(
   switch (event.type as EventType) {
     case "request.created": {
       const statusUrl = await statusLinkOf(tx, request, config);
-      if (request.propertyId !== null)
-        await queueOwnerRequestMail(tx, { requestId: request.id, publicUrl: config.publicUrl });
+      await ownersOf();
       return [
         // A request from before status links were kept has no confirmation left to send.
         ...(statusUrl
@@ -159,7 +168,7 @@ async function mailOf(
         },
       ];
     case "request.estate_assigned":
-      await queueOwnerRequestMail(tx, { requestId: request.id, publicUrl: config.publicUrl });
+      await ownersOf();
       return [];
     case "request.message_sent": {
       if (internal.messageId === undefined) return [];

@@ -92,7 +92,12 @@ export function renderOwnerRequestMail(
  */
 export async function queueOwnerRequestMail(
   tx: Database,
-  input: { requestId: string; publicUrl: string },
+  input: {
+    requestId: string;
+    /** The estate the event named: its owners are told only while the request is still for it. */
+    propertyId: number;
+    publicUrl: string;
+  },
 ): Promise<number> {
   const [request] = await tx
     .select({
@@ -106,7 +111,7 @@ export async function queueOwnerRequestMail(
     })
     .from(guestRequests)
     .where(eq(guestRequests.id, input.requestId));
-  if (!request || request.propertyId === null) return 0;
+  if (!request || request.propertyId !== input.propertyId) return 0;
   const propertyId = request.propertyId;
   const owners = await ownersToTell(tx, propertyId);
   const mails = await Promise.all(

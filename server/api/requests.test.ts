@@ -166,7 +166,9 @@ describeEachBackend("the request endpoints", (database) => {
       .from(guestRequests)
       .where(eq(guestRequests.id, recordOf(answer).id));
     expect(row?.details.specialRequests).toBe("<script>alert('x')</script> & <b>bold</b>");
-    // The guest's confirmation carries none of it (decision 0020); staff read it escaped.
+    // The guest's confirmation carries none of it (decision 0020); staff read it escaped. The
+    // mail job makes both from the request's event: wait for a pass of it.
+    await server().services.mailWorker.runNow();
     const [confirmation] = await database()
       .deps.db.select()
       .from(mailOutbox)

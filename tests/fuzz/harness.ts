@@ -6,6 +6,7 @@ import type { Express } from "express";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect } from "vitest";
 import { z } from "zod";
+import { API_ERROR_CODE_LIST } from "#domain/api/error-codes.ts";
 import { createExpressApp } from "#server/app.ts";
 import { buildOpenApiDocument } from "#server/api/openapi.ts";
 import { createServices, type Services, type ServicesEnv } from "#server/services.ts";
@@ -121,6 +122,11 @@ export interface FuzzEndpoint {
   remoteAddress?: string;
   /** Async work on a generated case before it is sent (a freshly solved bot-check token). */
   prepare?: (fuzzCase: FuzzCase) => Promise<FuzzCase>;
+  /**
+   * Cases sent first, with clean headers, whatever the random ones: a valid one makes sure the
+   * run reaches storage however few requests the tier generates.
+   */
+  examples?: () => FuzzCase[];
 }
 
 export interface FuzzReport {
@@ -215,7 +221,13 @@ export async function fuzzEndpoint(
           describeFailure(replayed),
       );
   }
-  const details = await fc.check(property, { numRuns: randomRuns, endOnFailure: true });
+  const details = await fc.check(property, {
+    numRuns: randomRuns,
+    endOnFailure: true,
+    examples: (endpoint.examples?.() ?? []).map((fuzzCase) => [
+      { fuzzCase, headers: {}, query: "" },
+    ]),
+  });
   if (details.failed) {
     const kept = JSON.stringify({
       endpoint: name,
@@ -248,9 +260,11 @@ function expectDocumentedAnswer(answer: InjectedAnswer, documented: Set<string>)
   expect(documented.has(String(answer.status)), `undocumented ${where}`).toBe(true);
   if (answer.status < 400) return;
   expect(String(answer.headers["content-type"]), where).toMatch(/^application\/json/);
-  const body = answer.json as { message?: unknown; errors?: unknown };
+  const body = answer.json as { message?: unknown; code?: unknown; errors?: unknown };
   expect(typeof body?.message, where).toBe("string");
   expect((body.message as string).length, where).toBeGreaterThan(0);
+  // Clients tell refusals apart by their code, never by the shape of the body.
+  expect(API_ERROR_CODE_LIST, `unknown code: ${where}`).toContain(body.code);
   if (body.errors !== undefined) {
     expect(Array.isArray(body.errors), where).toBe(true);
     for (const issue of body.errors as { path?: unknown; message?: unknown }[]) {

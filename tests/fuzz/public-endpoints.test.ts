@@ -65,6 +65,9 @@ describeEachBackend("fuzzing the public endpoints", (database) => {
           method: "POST",
           documented: form.path,
           cases: formBodies(form.base).map((body) => ({ path: form.path, body })),
+          examples: () => [
+            { path: form.path, body: JSON.stringify({ ...form.base, turnstileToken: TOKEN }) },
+          ],
           prepare: async (fuzzCase) =>
             typeof fuzzCase.body === "string"
               ? { ...fuzzCase, body: fuzzCase.body.replace(TOKEN, passingToken()) }
@@ -126,6 +129,7 @@ describeEachBackend("fuzzing the public endpoints", (database) => {
         cases: fc
           .tuple(tokens, ownerBodies(base))
           .map(([path, body]) => ({ path: `/api/requests/${path}/messages`, body })),
+        examples: () => [{ path: `/api/requests/${token}/messages`, body: JSON.stringify(base) }],
         prepare: async (fuzzCase) =>
           typeof fuzzCase.body === "string"
             ? { ...fuzzCase, body: fuzzCase.body.replace(TOKEN, passingToken()) }

@@ -155,6 +155,12 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
             body,
           })),
         ),
+      examples: () => [
+        {
+          path: `/api${STAFF_COLLECTIONS.booking_request}/${requestIds.booking_request}/notes`,
+          body: JSON.stringify({ body: "Called the guest back." }),
+        },
+      ],
     },
     {
       name: "POST /api/{collection}/{id}/messages",
@@ -172,6 +178,12 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
             body,
           })),
         ),
+      examples: () => [
+        {
+          path: `/api${STAFF_COLLECTIONS.booking_request}/${requestIds.booking_request}/messages`,
+          body: JSON.stringify({ body: "Our chef can cook on Saturday." }),
+        },
+      ],
     },
     {
       name: "PUT /api/{collection}/{id}/due",
