@@ -12,7 +12,7 @@ import { DEFAULT_LANGUAGE, isLanguage, type Language } from "#i18n/config.ts";
 import { translate } from "#i18n/translate.ts";
 import { recordEvent } from "../events/record-event.ts";
 import type { QueuedMail } from "../mail/mail-outbox.ts";
-import { factsMail, type RenderedMail } from "../mail/templates.ts";
+import { factsMail, type RenderedMail, type StaffMailSettings } from "../mail/templates.ts";
 import { estateNameIn } from "../owners/owner-requests.ts";
 import { formatDate } from "../requests/summary.ts";
 import { feedLabel } from "./collisions.ts";
@@ -27,14 +27,6 @@ import { fromDateRange, type Nights } from "./nights.ts";
  * row's key is what keeps any later sync, on any instance, from telling the same collision
  * again.
  */
-
-/** Who hears of a collision: staff always, the owner when the estate has an owner email. */
-export interface ImportAlertConfig {
-  staffEmail: string;
-  staffLanguage: Language;
-  /** The site's address, for the link to the estate's calendar. */
-  publicUrl: string;
-}
 
 /** The outbox templates of the two mails. */
 export const IMPORT_COLLISION_TEMPLATES = {
@@ -158,7 +150,7 @@ export async function alertImportCollisions(
  */
 export async function importCollisionMails(
   tx: Database,
-  config: ImportAlertConfig,
+  config: StaffMailSettings,
   notice: ImportCollisionNotice,
 ): Promise<QueuedMail[]> {
   const [request] = await tx

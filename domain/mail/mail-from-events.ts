@@ -20,6 +20,7 @@ import {
   renderStaffNotification,
   renderStaffReminder,
   renderStatusChange,
+  type StaffMailSettings,
 } from "./templates.ts";
 
 /**
@@ -32,11 +33,7 @@ import {
  */
 
 /** Where staff mail goes and in which language, and the site's address for links. */
-export interface EventMailConfig {
-  staffEmail: string;
-  staffLanguage: Language;
-  publicUrl: string;
-}
+export type EventMailConfig = StaffMailSettings;
 
 /** What the internal part of a request's events holds for mail (see apply-transition.ts). */
 export interface StatusChangeNotice {
@@ -155,13 +152,7 @@ async function mailOf(
           template: `${request.kind}.reminder`,
           recipient: config.staffEmail,
           ...renderStaffReminder(
-            {
-              kind: request.kind,
-              reference: request.reference,
-              firstName: request.firstName,
-              lastName: request.lastName,
-              dueAt: new Date(internal.dueAt),
-            },
+            { ...mailRequestOf(request), dueAt: new Date(internal.dueAt) },
             config.staffLanguage,
             staffUrl,
           ),
@@ -182,19 +173,13 @@ async function mailOf(
           ),
         );
       if (!message) return [];
-      const language = languageOf(request);
       return [
         {
           ...base,
           template: `${request.kind}.message`,
           recipient: request.email,
           ...renderStaffMessage(
-            {
-              kind: request.kind,
-              reference: request.reference,
-              language,
-              firstName: request.firstName,
-            },
+            mailRequestOf(request),
             { body: message.body, authorName: message.authorName ?? "" },
             await statusLinkOf(tx, request, config),
           ),

@@ -3,6 +3,13 @@ import { translate } from "#i18n/translate.ts";
 import { type RequestKind, type RequestStatus, STATUS_KEYS } from "../requests/options.ts";
 import { summarizeRequest, type SummaryRow } from "../requests/summary.ts";
 
+/** Where staff mail goes and in which language, and the site's address for links. */
+export interface StaffMailSettings {
+  staffEmail: string;
+  staffLanguage: Language;
+  publicUrl: string;
+}
+
 export interface RenderedMail {
   subject: string;
   text: string;
