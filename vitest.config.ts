@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./tests/setup/sequencer.ts";
 import { ALL_TIER_ONLY, TEST_TIER } from "./tests/setup/tier.ts";
 
 // Unit and integration tests. Browser journeys have their own config (tests/e2e).
@@ -27,5 +28,6 @@ export default defineConfig({
     // their state in what they create (a database, a server, services), never in a module,
     // which is what makes this safe; a file that needs a fresh module graph says so itself.
     isolate: false,
+    sequence: { sequencer: LongestFirst },
   },
 });

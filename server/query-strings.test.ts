@@ -12,7 +12,7 @@ import { createServices, type Services } from "./services.ts";
 /** NUL characters: percent-decoding turns a lone surrogate's bytes into U+FFFD, which is text. */
 const HOSTILE = ["zzzz%00", "%00", "a%00b", "%00%00x"];
 
-// One Vite server compiles the pages for both backends: a second would compile them all again.
+// The worker's one Vite server (tests/setup/pages.ts) serves the pages to both backends.
 let pages: PageServer;
 beforeAll(async () => {
   pages = await loadPages();

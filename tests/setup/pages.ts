@@ -19,11 +19,26 @@ export interface PageServer {
  * The React Router pages for integration tests, compiled on demand by Vite as `npm run dev`
  * does (no production build needed). The Express app comes from the same Vite module graph:
  * the pages' request context keys must be the very objects the app sets.
+ *
+ * One Vite server per test worker, shared by the files it runs: compiling the app's module
+ * graph took each page suite 5 to 8 s, most of its time. Sharing it is safe for the reason the
+ * workers keep their modules (vitest.config.ts): a suite's state lives in the app, services and
+ * database it creates, never in a module. `close()` is therefore a no-op; the server ends with
+ * its worker.
  */
-export async function loadPages(): Promise<PageServer> {
+let shared: Promise<PageServer> | undefined;
+
+export function loadPages(): Promise<PageServer> {
+  shared ??= startPages();
+  // A failed start is tried again by the next suite, not reused.
+  shared.catch(() => (shared = undefined));
+  return shared;
+}
+
+async function startPages(): Promise<PageServer> {
   const vite: ViteDevServer = await createServer({
     root: join(import.meta.dirname, "../.."),
-    // No HMR WebSocket: it would listen on Vite's fixed port 24678, which a second suite
+    // No HMR WebSocket: it would listen on Vite's fixed port 24678, which a second worker
     // loading pages at the same time (or another process) holds; a clash logs an error.
     server: { middlewareMode: true, hmr: false, ws: false, watch: null },
     appType: "custom",
@@ -35,7 +50,7 @@ export async function loadPages(): Promise<PageServer> {
   return {
     createExpressApp,
     build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-    close: () => vite.close(),
+    close: async () => {},
   };
 }
 

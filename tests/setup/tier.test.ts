@@ -1,6 +1,9 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fuzzRunsOn } from "../fuzz/hostile.ts";
-import { readFuzzRuns, readTier, testDatabaseUrl } from "./tier.ts";
+import { LONGEST_FIRST } from "./sequencer.ts";
+import { ALL_TIER_ONLY, readFuzzRuns, readTier, testDatabaseUrl } from "./tier.ts";
 
 const POSTGRES = { TEST_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/test" };
 
@@ -28,5 +31,11 @@ describe("test tiers", () => {
     // PostgreSQL, the second backend, fuzzes a quarter of them.
     expect(fuzzRunsOn("pglite", 2_000)).toBe(2_000);
     expect(fuzzRunsOn("postgres", 2_000)).toBe(500);
+  });
+
+  it("names only files that exist among the longest and the whole suite's own", () => {
+    const root = join(import.meta.dirname, "../..");
+    for (const path of [...LONGEST_FIRST, ...ALL_TIER_ONLY])
+      expect(existsSync(join(root, path)), path).toBe(true);
   });
 });

@@ -24,6 +24,9 @@ export const ALL_TIER_ONLY = [
   "server/catalogue-cli.process.test.ts",
   // Every filter, text and cursor served by an index, on a generated catalogue (~30 s).
   "domain/catalogue/search-plans.test.ts",
+  // The in-memory facts index against SQL on 3,000 generated estates with a year of calendars
+  // (~20 s); the catalogue suites check search on the demo catalogue in both tiers.
+  "domain/catalogue/facts-index.test.ts",
   // `npm run dev` as a developer starts it: a Node process building the app in development
   // (~20 s); the server's code is exercised in-process by every server suite.
   "server/index.test.ts",
