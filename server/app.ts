@@ -67,6 +67,8 @@ import type { Deps } from "#domain/deps.ts";
 import { z } from "zod";
 import type { Env } from "./env.ts";
 import { catalogueRoutes } from "./api/catalogue.ts";
+import { pricingRoutes } from "./api/pricing.ts";
+import { FORM_LIMITS } from "#domain/requests/options.ts";
 import { apiErrorHandler, apiNotFound } from "./api/errors.ts";
 import { mediaRoutes } from "./api/media.ts";
 import { DEMO_ARTWORK } from "#content/demo-art/demo-artwork.ts";
@@ -177,6 +179,13 @@ export function createExpressApp({
   const mediaStore = { directory: env.MEDIA_DIR };
 
   app.use("/api", catalogueRoutes(deps));
+  app.use(
+    "/api",
+    pricingRoutes(deps, services?.staff, {
+      publicUrl: env.PUBLIC_URL,
+      horizonMonths: services?.intake.bookingHorizonMonths ?? FORM_LIMITS.bookingHorizonMonths,
+    }),
+  );
   app.use("/api", openApiRoutes(env.PUBLIC_URL));
   if (services) {
     app.use(

@@ -84,6 +84,14 @@ const PUBLIC_API_BUDGETS: Record<string, Call[]> = {
   ],
   getCastle: [{ path: `/api/castles/${GORDON.slug}`, budget: 1 }],
   getCastleAvailability: [{ path: `/api/castles/${GORDON.slug}/availability`, budget: 2 }],
+  // The estate, then its rates and its taken nights side by side. A fortnight: longer than any
+  // minimum stay the demo rates set.
+  getCastleQuote: [
+    {
+      path: `/api/castles/${GORDON.slug}/quote?checkIn=${CHECK_IN}&checkOut=${isoDate(214)}&guests=4`,
+      budget: 3,
+    },
+  ],
   getBotCheckChallenge: [{ path: "/api/bot-check/challenge", budget: 0 }],
   createBookingRequest: [
     {

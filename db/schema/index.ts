@@ -10,3 +10,4 @@ export * from "./webhooks.ts";
 export * from "./security.ts";
 export * from "./mfa.ts";
 export * from "./passkeys.ts";
+export * from "./pricing.ts";

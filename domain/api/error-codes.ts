@@ -97,6 +97,11 @@ export const API_ERROR_CODES = {
   feed_not_found: "No imported calendar of this estate with this id",
   sync_too_soon: "The feed was read (or is being read) less than a minute ago (see `Retry-After`)",
   endpoint_not_found: "No such webhook endpoint",
+
+  // Prices.
+  rates_changed: "Someone saved the estate's rates since the revision the caller edited",
+  no_rates: "The estate has no rates yet, so no price can be given",
+  stay_too_short: "Fewer nights than the estate's minimum stay from the check-in date",
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

@@ -20,6 +20,7 @@ export type ApiTag =
   | "owners"
   | "estates"
   | "calendar"
+  | "pricing"
   | "webhooks";
 
 /** An OpenAPI security requirement list: `[]` is public, `{}` in the list makes it optional. */

@@ -82,7 +82,7 @@ export const CastleFieldsSchema = CastleSchema.partial().meta({
  * `zh-Hans-CN` is `zh`); a language the site does not have is refused, not answered in English
  * as if it had been understood.
  */
-const ContentLanguageSchema = z.preprocess(
+export const ContentLanguageSchema = z.preprocess(
   (value) =>
     value === "" ? undefined : typeof value === "string" ? (matchLanguage(value) ?? value) : value,
   z

@@ -5,13 +5,17 @@ import { notifyCatalogueChanged } from "./catalogue-changes.ts";
 import { isLanguage } from "#i18n/config.ts";
 import type { PropertyContent } from "./property-content.schema.ts";
 import {
+  estateRateRevisions,
   properties,
   propertyFieldEdits,
   propertyImages,
   propertyTranslations,
 } from "#db/schema/index.ts";
 import { LANGUAGES } from "#i18n/config.ts";
+import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
+import { demoRates } from "../pricing/estate-rates.ts";
+import { utcToday } from "../requests/dates.ts";
 import {
   ILLUSTRATION_HEIGHT,
   ILLUSTRATION_VERSION,
@@ -42,6 +46,8 @@ export interface SeedReport {
   updated: number;
   /** Illustration images written. */
   images: number;
+  /** Estates given demo rates (only those without rates of their own). */
+  rates: number;
   /** Fields a person (owner or staff) has set, which the content did not overwrite. */
   skipped: { propertyId: number; field: string; lang: string; editedByRole: string }[];
 }
@@ -81,6 +87,7 @@ export async function seedCatalogue(
     created: 0,
     updated: 0,
     images: 0,
+    rates: 0,
     skipped: [],
   };
   try {
@@ -112,6 +119,7 @@ export async function seedCatalogue(
         await seedOne(tx, item, keep, report);
         options.onProgress?.(++done, catalogue.length);
       }
+      report.rates = await seedRates(tx, catalogue, utcToday(nowOf(deps)));
       if (options.dryRun) throw new DryRunRollback();
       // Every running instance drops its cached pages once this commits (imports included).
       await notifyCatalogueChanged({ db: tx });
@@ -125,6 +133,49 @@ export async function seedCatalogue(
       "catalogue seeded",
     );
   return report;
+}
+
+/**
+ * Demo rates for each estate of the content that has none yet, from its seed pricing: rates a
+ * person saved are never replaced, and a catalogue seeded again adds no revision.
+ */
+async function seedRates(
+  tx: Database,
+  catalogue: PropertyContent[],
+  today: string,
+): Promise<number> {
+  const ids = catalogue.map((item) => item.id);
+  if (!ids.length) return 0;
+  const priced = await tx
+    .selectDistinct({ id: estateRateRevisions.propertyId })
+    .from(estateRateRevisions)
+    .where(inArray(estateRateRevisions.propertyId, ids));
+  const has = new Set(priced.map((row) => row.id));
+  const rows = catalogue.flatMap((item) => {
+    if (has.has(item.id)) return [];
+    const rates = demoRates(
+      {
+        startingPrice: item.startingPrice ?? null,
+        priceRange: item.priceRange ?? null,
+        guestCapacity: item.guestCapacity,
+        region: item.region,
+      },
+      today,
+    );
+    if (!rates) return [];
+    return [
+      {
+        propertyId: item.id,
+        revision: 1,
+        rates: rates as unknown as Record<string, unknown>,
+        actorRole: "seed" as const,
+        actorEmail: null,
+        createdAt: new Date(`${today}T00:00:00Z`),
+      },
+    ];
+  });
+  if (rows.length) await tx.insert(estateRateRevisions).values(rows);
+  return rows.length;
 }
 
 /**

@@ -66,6 +66,12 @@ const TAGS = [
       "Staff manage any estate's (`/api/admin/estates/{id}/…`, company admins); the owner their own (`/api/property-owners/…`, which a staff admin may also call, naming the estate).",
   },
   {
+    name: "pricing",
+    description:
+      "Prices (docs/decisions/0032): each estate's rates (currency, nightly price, seasons, fees, tax, deposit and balance terms, cancellation policy), kept as revisions staff can put back, and the price of a stay a guest asks for. " +
+      "Amounts are integer minor units of the estate's currency. Staff manage any estate's rates (`/api/admin/estates/{id}/rates`); the owner their own (`/api/property-owners/rates`).",
+  },
+  {
     name: "webhooks",
     description:
       "Signed webhooks (docs/webhooks.md): the endpoints outside Castellum that follow its events, each delivery a JSON POST signed with the endpoint's secret, retried until answered, and logged. " +

@@ -4,6 +4,7 @@ import { CALENDAR_FEED_OPERATIONS } from "#domain/calendar/feeds.contract.ts";
 import { CONVERSATION_OPERATIONS } from "#domain/conversation/messages.contract.ts";
 import { CATALOGUE_OPERATIONS } from "#domain/catalogue/catalogue.contract.ts";
 import { MAIL_OPERATIONS } from "#domain/mail/mail.contract.ts";
+import { PRICING_OPERATIONS } from "#domain/pricing/pricing.contract.ts";
 import { OWNER_REQUEST_OPERATIONS } from "#domain/owners/owner-requests.contract.ts";
 import { OWNER_OPERATIONS } from "#domain/owners/owners.contract.ts";
 import { REQUEST_OPERATIONS } from "#domain/requests/requests.contract.ts";
@@ -26,6 +27,7 @@ import { SECURITY_LOG_OPERATIONS } from "#domain/security/security-log.contract.
  */
 export const API_OPERATIONS: readonly Operation[] = [
   ...CATALOGUE_OPERATIONS,
+  ...PRICING_OPERATIONS,
   ...REQUEST_OPERATIONS,
   ...OWNER_OPERATIONS,
   ...OWNER_REQUEST_OPERATIONS,
