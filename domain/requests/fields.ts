@@ -90,7 +90,9 @@ export function fieldIssues(error: z.ZodError): FieldIssue[] {
     const path = issue.path.filter((part) => typeof part !== "symbol").join(".");
     if (seen.has(path)) continue;
     seen.add(path);
-    const message = /^(validation|staff|owner\.calendar(Feeds)?|conversation|pricing)\./.test(issue.message)
+    const message = /^(validation|staff|owner\.calendar(Feeds)?|conversation|pricing)\./.test(
+      issue.message,
+    )
       ? issue.message
       : "validation.invalid";
     issues.push({ path, message });
