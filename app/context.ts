@@ -6,6 +6,7 @@ import type { EstateCalendarAnswer } from "#domain/calendar/calendar.contract.ts
 import type { CalendarFeed } from "./components/calendar/feeds-api.ts";
 import type { CataloguePage, SearchInput } from "#domain/catalogue/read-properties.ts";
 import type { Property, PropertyImage } from "#domain/catalogue/property.ts";
+import type { Currency } from "#domain/pricing/money.ts";
 import type { Nights } from "#domain/calendar/nights.ts";
 import type { GuestRequestView } from "#domain/requests/intake/request-status.ts";
 import type { Language } from "#i18n/config.ts";
@@ -42,6 +43,8 @@ export interface PublicPages {
     from: string;
     to: string;
   }) => Promise<Nights[]>;
+  /** The lowest nightly price of an estate and its currency, or null while it has no rates. */
+  readFromPrice: (propertyId: number) => Promise<{ currency: Currency; nightly: number } | null>;
   /** A guest's request by the token of their status link, or null. */
   findRequestByStatusToken: (token: string) => Promise<GuestRequestView | null>;
   /** The conversation with staff of the request behind a status token, or null. */

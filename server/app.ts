@@ -68,6 +68,7 @@ import { z } from "zod";
 import type { Env } from "./env.ts";
 import { catalogueRoutes } from "./api/catalogue.ts";
 import { pricingRoutes } from "./api/pricing.ts";
+import { readFromPrice } from "#domain/pricing/estate-rates.ts";
 import { FORM_LIMITS } from "#domain/requests/options.ts";
 import { apiErrorHandler, apiNotFound } from "./api/errors.ts";
 import { mediaRoutes } from "./api/media.ts";
@@ -346,6 +347,7 @@ function publicPagesOf(deps: Deps): PublicPages {
     searchProperties: (input) => searchProperties(deps, input),
     getProperty: (input) => getProperty(deps, input),
     readUnavailableNights: (input) => readUnavailableNights(deps, input),
+    readFromPrice: (propertyId) => readFromPrice(deps, propertyId),
     findRequestByStatusToken: (token) => findRequestByStatusToken(deps, token),
     readThreadByStatusToken: (token) => readThreadByStatusToken(deps, token),
   };

@@ -46,7 +46,8 @@ const PAGE_BUDGETS: Record<string, Call[]> = {
     { path: "/castles?q=castle&amenities=garden", budget: 2 },
     { path: `/castles?checkIn=${CHECK_IN}&checkOut=${CHECK_OUT}`, budget: 2 },
   ],
-  "property/:idOrSlug": [{ path: `/property/${GORDON.slug}`, budget: 3 }],
+  // The estate, its taken nights and its rates (the "from" price).
+  "property/:idOrSlug": [{ path: `/property/${GORDON.slug}`, budget: 4 }],
   team: [{ path: "/team", budget: 1 }],
   contact: [{ path: "/contact", budget: 1 }],
   faqs: [{ path: "/faqs", budget: 1 }],

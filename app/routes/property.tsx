@@ -16,6 +16,7 @@ import { MembersBadge } from "../components/members-badge.tsx";
 import { PropertyGallery } from "../components/property-gallery.tsx";
 import { ShareControl } from "../components/share-control.tsx";
 import { ButtonLink } from "../components/ui/button.tsx";
+import { formatMoney } from "#domain/pricing/money.ts";
 import { shareImageOf } from "../share-image.ts";
 import {
   AvailabilityCalendar,
@@ -34,14 +35,15 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
     const property = await pages.getProperty({ idOrSlug: params.idOrSlug, language });
     // The server's today (UTC): the page is the same for every visitor, so it can be cached.
     const today = utcToday();
-    const unavailable = await pages.readUnavailableNights({
-      propertyId: property.id,
-      ...availabilityWindowOf(today),
-    });
+    const [unavailable, fromPrice] = await Promise.all([
+      pages.readUnavailableNights({ propertyId: property.id, ...availabilityWindowOf(today) }),
+      pages.readFromPrice(property.id),
+    ]);
     return {
       property,
       today,
       unavailable,
+      fromPrice,
       // The dates searched for on /castles, passed on to the booking form.
       stay: readStayDates(new URL(request.url).searchParams, bookingHorizonMonths),
       title: translate(language, "property.metaTitle", { brand: SITE.brand, name: property.name }),
@@ -85,9 +87,9 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function PropertyPage({
-  loaderData: { property, shareTitle, today, unavailable, stay },
+  loaderData: { property, shareTitle, today, unavailable, stay, fromPrice },
 }: Route.ComponentProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <article className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
       <PropertyBackLink />
@@ -100,10 +102,21 @@ export default function PropertyPage({
         />
         <div className="flex flex-wrap items-center justify-between gap-4">
           <ShareControl title={shareTitle} description={property.summary} />
-          <ButtonLink to={`/booking/${property.slug}${staySearchOf(stay)}#top`} size="lg">
-            <CalendarCheck aria-hidden className="size-4" />
-            {t("property.book")}
-          </ButtonLink>
+          <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
+            {fromPrice && (
+              <p className="text-ink text-lg" data-testid="from-price">
+                {t("pricing.fromNight", {
+                  price: formatMoney(fromPrice.nightly, fromPrice.currency, i18n.language, {
+                    wholeWhenRound: true,
+                  }),
+                })}
+              </p>
+            )}
+            <ButtonLink to={`/booking/${property.slug}${staySearchOf(stay)}#top`} size="lg">
+              <CalendarCheck aria-hidden className="size-4" />
+              {t("property.book")}
+            </ButtonLink>
+          </div>
         </div>
       </header>
 

@@ -6,7 +6,8 @@ import type { Deps } from "../deps.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { fieldIssues } from "../requests/fields.ts";
-import { isCurrency } from "./money.ts";
+import { type Currency, isCurrency } from "./money.ts";
+import { fromNightly } from "./quote.ts";
 import { type Rates, ratesSchema } from "./rates.schema.ts";
 
 /**
@@ -222,3 +223,13 @@ export function demoRates(seed: SeedPricing, today: string): Rates | null {
 
 /** `amount` rounded to the nearest `step` minor units (a demo's round figures). */
 const roundTo = (amount: number, step: number) => Math.max(0, Math.round(amount / step) * step);
+
+/** The lowest nightly price an estate asks and its currency ("from £2,100 a night"), or null. */
+export async function readFromPrice(
+  deps: { db: Database },
+  propertyId: number,
+): Promise<{ currency: Currency; nightly: number } | null> {
+  const current = await readRates(deps, propertyId);
+  if (!current) return null;
+  return { currency: current.rates.currency, nightly: fromNightly(current.rates) };
+}

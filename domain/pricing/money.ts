@@ -73,8 +73,21 @@ export function toMajorString(amount: number, currency: Currency): string {
   return `${sign}${major}.${String(minor).padStart(digits, "0")}`;
 }
 
-/** An amount formatted for a reader of `locale` ("€1,234.50", "1 234,50 €", "€1,234.50"). */
-export function formatMoney(amount: number, currency: Currency, locale: string): string {
+/**
+ * An amount formatted for a reader of `locale` ("€1,234.50", "1 234,50 €"). `wholeWhenRound`
+ * leaves out the minor digits of a round amount ("from £2,100 a night").
+ */
+export function formatMoney(
+  amount: number,
+  currency: Currency,
+  locale: string,
+  options: { wholeWhenRound?: boolean } = {},
+): string {
   const perMajor = MINOR_PER_MAJOR[currency];
-  return new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount / perMajor);
+  const round = options.wholeWhenRound && amount % perMajor === 0;
+  return new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency,
+    ...(round ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {}),
+  }).format(amount / perMajor);
 }

@@ -57,6 +57,8 @@ describe("money", () => {
     expect(formatMoney(123_450, "EUR", "en")).toBe("€1,234.50");
     expect(formatMoney(123_450, "EUR", "fr").replace(/\s/g, " ")).toBe("1 234,50 €");
     expect(formatMoney(123_450, "CHF", "it")).toContain("1234,50");
+    expect(formatMoney(210_000, "GBP", "en", { wholeWhenRound: true })).toBe("£2,100");
+    expect(formatMoney(210_050, "GBP", "en", { wholeWhenRound: true })).toBe("£2,100.50");
   });
 });
 

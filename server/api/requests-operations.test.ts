@@ -231,6 +231,7 @@ describe("GET /api/openapi.json", () => {
       "/api/castles",
       "/api/castles/{idOrSlug}",
       "/api/castles/{idOrSlug}/availability",
+      "/api/castles/{idOrSlug}/quote",
       "/api/ical/{feed}",
       "/api/membership/apply",
       // An owner's passkey sign-in, beside the emailed code.

@@ -14,6 +14,7 @@ import { isIsoDate } from "#domain/requests/dates.ts";
 import { firstTakenNight, type Nights, stayNights } from "#domain/calendar/nights.ts";
 import { isLanguage } from "#i18n/config.ts";
 import { AvailabilityCalendar } from "../availability-calendar.tsx";
+import { StayEstimate } from "../stay-estimate.tsx";
 import { longDate } from "../ui/month-grid-dates.ts";
 import { toast } from "#app/hooks/use-toast.ts";
 import { useLocalToday } from "#app/hooks/use-local-today.ts";
@@ -134,6 +135,7 @@ export function PropertyBookingForm({
   const dateMode = form.watch("dateMode");
   const startDate = form.watch("startDate");
   const endDate = form.watch("endDate");
+  const numberOfGuests = form.watch("numberOfGuests");
   const options = useOptionList();
 
   // As soon as the dates are chosen: a taken night is the start date's error, naming it.
@@ -236,6 +238,13 @@ export function PropertyBookingForm({
         />
       )}
       <NumberField name="numberOfGuests" label={labels.numberOfGuests!} required min={1} />
+      <StayEstimate
+        slug={property.slug}
+        checkIn={startDate}
+        checkOut={endDate}
+        guests={Number(numberOfGuests)}
+        className="sm:col-span-2"
+      />
       <SelectField
         name="castellumStatus"
         label={labels.castellumStatus!}
