@@ -233,3 +233,46 @@ export async function readFromPrice(
   if (!current) return null;
   return { currency: current.rates.currency, nightly: fromNightly(current.rates) };
 }
+
+/** An estate's rates as a caller reads them: in force, and the latest revisions. */
+export interface EstateRatesView {
+  propertyId: number;
+  revision: number | null;
+  rates: Rates | null;
+  revisions: {
+    revision: number;
+    actorRole: RatesActor["role"];
+    actorEmail: string | null;
+    revertOf: number | null;
+    createdAt: string;
+  }[];
+}
+
+/**
+ * The estate's rates and latest revisions as `viewer` may see them: staff see who saved each
+ * revision; an owner sees their own email and no staff member's.
+ */
+export async function estateRatesView(
+  deps: { db: Database },
+  propertyId: number,
+  viewer: { role: "staff" | "owner"; email: string | null },
+): Promise<EstateRatesView> {
+  const [current, revisions] = await Promise.all([
+    readRates(deps, propertyId),
+    listRateRevisions(deps, propertyId),
+  ]);
+  const authorOf = (revision: RatesRevision) =>
+    viewer.role === "staff" || revision.actorEmail === viewer.email ? revision.actorEmail : null;
+  return {
+    propertyId,
+    revision: current?.revision ?? null,
+    rates: current?.rates ?? null,
+    revisions: revisions.map((revision) => ({
+      revision: revision.revision,
+      actorRole: revision.actorRole,
+      actorEmail: authorOf(revision),
+      revertOf: revision.revertOf,
+      createdAt: revision.createdAt.toISOString(),
+    })),
+  };
+}

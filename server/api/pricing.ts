@@ -6,10 +6,8 @@ import type { Deps } from "#domain/deps.ts";
 import { ValidationError } from "#domain/errors.ts";
 import { quoteEstate } from "#domain/pricing/estate-quote.ts";
 import {
-  listRateRevisions,
+  estateRatesView,
   type RatesActor,
-  type RatesRevision,
-  readRates,
   revertRates,
   saveRates,
 } from "#domain/pricing/estate-rates.ts";
@@ -25,32 +23,10 @@ import { defineRoute, refuse } from "./define-route.ts";
 import { estateAccess, settledEstate } from "./owners.ts";
 
 /** The signed-in admin as the author of a revision (requireAdminApi has run). */
-function staffActor(res: Response): RatesActor {
+function staffActor(res: Response): RatesActor & { role: "staff" } {
   const session = res.locals.session;
   if (!session || session.role !== "staff") throw new Error("requireAdminApi must run first");
   return { role: "staff", email: session.user.email };
-}
-
-/** The estate's rates and latest revisions as `viewer` may see them. */
-async function estateRates(deps: Deps, propertyId: number, viewer: RatesActor) {
-  const [current, revisions] = await Promise.all([
-    readRates(deps, propertyId),
-    listRateRevisions(deps, propertyId),
-  ]);
-  const authorOf = (revision: RatesRevision) =>
-    viewer.role === "staff" || revision.actorEmail === viewer.email ? revision.actorEmail : null;
-  return {
-    propertyId,
-    revision: current?.revision ?? null,
-    rates: current?.rates ?? null,
-    revisions: revisions.map((revision) => ({
-      revision: revision.revision,
-      actorRole: revision.actorRole,
-      actorEmail: authorOf(revision),
-      revertOf: revision.revertOf,
-      createdAt: revision.createdAt.toISOString(),
-    })),
-  };
 }
 
 /** A line's label in `language`: what it charges for, and a season's dates. */
@@ -164,7 +140,7 @@ export function pricingRoutes(
       const actor = staffActor(res);
       if (!(await estateExists(deps, params.id)))
         return refuse(404, "estate_not_found", "errors.propertyNotFound");
-      return { status: 200, body: await estateRates(deps, params.id, actor) };
+      return { status: 200, body: await estateRatesView(deps, params.id, actor) };
     },
   });
 
@@ -176,7 +152,7 @@ export function pricingRoutes(
       const saved = await saveRates(deps, params.id, body, actor, { basedOn: query.basedOn });
       if (saved.outcome === "changed")
         return refuse(409, "rates_changed", "pricing.errors.changedMeanwhile");
-      return { status: 200, body: await estateRates(deps, params.id, actor) };
+      return { status: 200, body: await estateRatesView(deps, params.id, actor) };
     },
   });
 
@@ -193,7 +169,7 @@ export function pricingRoutes(
         return refuse(404, "estate_not_found", "errors.propertyNotFound");
       const reverted = await revertRates(deps, params.id, params.revision, actor);
       if (!reverted) return refuse(404, "revision_not_found", "pricing.errors.noSuchRevision");
-      return { status: 200, body: await estateRates(deps, params.id, actor) };
+      return { status: 200, body: await estateRatesView(deps, params.id, actor) };
     },
   });
 
@@ -201,7 +177,7 @@ export function pricingRoutes(
     before: [access],
     async handle({ res }) {
       const { actor, propertyId } = settledEstate(res);
-      return { status: 200, body: await estateRates(deps, propertyId, actor) };
+      return { status: 200, body: await estateRatesView(deps, propertyId, actor) };
     },
   });
 
@@ -213,7 +189,7 @@ export function pricingRoutes(
       const saved = await saveRates(deps, propertyId, body, actor, { basedOn: query.basedOn });
       if (saved.outcome === "changed")
         return refuse(409, "rates_changed", "pricing.errors.changedMeanwhile");
-      return { status: 200, body: await estateRates(deps, propertyId, actor) };
+      return { status: 200, body: await estateRatesView(deps, propertyId, actor) };
     },
   });
 

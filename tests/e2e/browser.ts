@@ -66,16 +66,46 @@ export function useBrowser() {
 }
 
 /**
- * Waits for every finite CSS animation and transition on the page to end. Axe measures colour
- * contrast as painted: half-way through a dialog's fade-in, the text behind its backdrop (and the
- * dialog's own text) is measured at a blend that no one sees once the fade has ended.
+ * Waits until the page is still: React Router has no navigation, revalidation or fetcher under
+ * way, and every finite CSS animation and transition has ended, including those that a render
+ * after the data arrived started. Axe measures colour contrast as painted: half-way through a
+ * dialog's fade-in, the text behind its backdrop (and the dialog's own text) is measured at a
+ * blend no one sees once the fade has ended, and rows a revalidation re-renders under an open
+ * dialog are measured before the dialog hides them again.
  */
 export async function animationsSettled(page: Page) {
   await page.evaluate(async () => {
-    const finite = document
-      .getAnimations()
-      .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
-    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+    type RouterState = {
+      navigation: { state: string };
+      revalidation: string;
+      fetchers: Map<string, { state: string }>;
+    };
+    const router = (window as { __reactRouterDataRouter?: { state: RouterState } })
+      .__reactRouterDataRouter;
+    const routerBusy = () => {
+      if (!router) return false;
+      const { navigation, revalidation, fetchers } = router.state;
+      return (
+        navigation.state !== "idle" ||
+        revalidation !== "idle" ||
+        [...fetchers.values()].some((fetcher) => fetcher.state !== "idle")
+      );
+    };
+    // Each round waits for what is running; a quiet round (two frames, nothing running) ends it.
+    for (let round = 0; round < 50; round++) {
+      await frame();
+      await frame();
+      const running = document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.playState === "running" &&
+            animation.effect?.getComputedTiming().iterations !== Infinity,
+        );
+      if (!running.length && !routerBusy()) return;
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+    }
   });
 }
 

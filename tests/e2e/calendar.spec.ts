@@ -30,6 +30,9 @@ const EN = enOwner.calendar;
 /** Each journey loads a dozen pages and runs axe four times on a shared two-core machine. */
 const JOURNEY_TIMEOUT_MS = 180_000;
 const ZH = zhOwner.calendar;
+const RATES = enOwner.rates;
+/** Next year: its spring is inside the booking window and outside the demo seasons. */
+const NEXT_YEAR = new Date().getUTCFullYear() + 1;
 
 let dataDir = "";
 const feeds = new FeedServer();
@@ -276,6 +279,57 @@ describe("estate calendars", () => {
   );
 
   it(
+    "staff set the estate's rates on its page, the public quote follows, and an earlier revision comes back",
+    async () => {
+      const page = await browser.newPage({ baseURL });
+      await page.goto(`/admin/login?redirectTo=/admin/estates/${ESTATE.id}`);
+      await page.locator('input[name="email"]').fill(ADMIN.email);
+      await page.locator('input[name="password"]').fill(ADMIN.password);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/estates/${ESTATE.id}`);
+      const panel = page.getByTestId("rates-panel");
+      // The demo catalogue's rates: the estate's starting price a night.
+      const seedNightly = (ESTATE.content.startingPrice!.amount * 100) / 100;
+      const nightly = panel.getByLabel(RATES.nightly, { exact: true }).first();
+      await expect.poll(() => nightly.inputValue()).toBe(seedNightly.toFixed(2));
+
+      await nightly.fill("1999.50");
+      await panel.getByRole("button", { name: RATES.addSeason }).click();
+      const season = panel.getByTestId("season").last();
+      await season.getByLabel(RATES.seasonStart).fill(`${NEXT_YEAR}-05-01`);
+      await season.getByLabel(RATES.seasonEnd).fill(`${NEXT_YEAR}-05-15`);
+      await season.getByLabel(RATES.nightly).fill("2500");
+      await season.getByLabel(RATES.seasonMinNights).fill("3");
+      await panel.getByTestId("save-rates").click();
+      await expect.poll(() => toastText(page)).toContain(RATES.saved);
+      await expectNoAxeViolations(page, "staff estate page with its rates (en)");
+
+      const quote = async (checkIn: string, checkOut: string) =>
+        (await (
+          await api(
+            `/api/castles/${ESTATE.slug}/quote?checkIn=${checkIn}&checkOut=${checkOut}&guests=2`,
+          )
+        ).json()) as { lines: { code: string; unitAmount: number }[] };
+      expect((await quote(`${NEXT_YEAR}-04-10`, `${NEXT_YEAR}-04-13`)).lines[0]?.unitAmount).toBe(
+        199_950,
+      );
+      expect((await quote(`${NEXT_YEAR}-05-02`, `${NEXT_YEAR}-05-06`)).lines[0]?.unitAmount).toBe(
+        250_000,
+      );
+
+      // The demo catalogue's revision comes back, as a new revision that says so.
+      const first = panel.getByRole("listitem").filter({ hasText: "Revision 1 ·" });
+      await first.getByRole("button", { name: RATES.putBack }).click();
+      await expect.poll(() => toastText(page)).toContain("Revision 1 put back");
+      await expect.poll(() => nightly.inputValue()).toBe(seedNightly.toFixed(2));
+      expect(await panel.getByRole("listitem").first().textContent()).toContain(
+        "puts back revision 1",
+      );
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+
+  it(
     "the owner finds the stay and the staff's block on the Calendar tab, in Chinese, without the guest's name",
     async () => {
       // The owner proves the email on record and claims the estate (the code is in the outbox).
@@ -338,6 +392,21 @@ describe("estate calendars", () => {
       // ArrowLeft from the last tab comes back to the one before it.
       await page.keyboard.press("ArrowLeft");
       await expect.poll(() => new URL(page.url()).searchParams.get("tab")).toBe(TAB_IDS.at(-2));
+
+      // The Rates tab: the owner changes the minimum stay; staff see the revision as theirs.
+      await page.goto("/admin/dashboard?lang=zh&tab=rates");
+      const rates = page.getByTestId("rates-panel");
+      const minNights = rates.getByLabel(zhOwner.rates.minNights, { exact: true });
+      await expect.poll(() => minNights.inputValue()).toBe("2");
+      await minNights.fill("3");
+      await rates.getByTestId("save-rates").click();
+      await expect.poll(() => toastText(page)).toContain(zhOwner.rates.saved);
+      await expectNoAxeViolations(page, "owner rates tab (zh)");
+      const seen = (await (
+        await api(`/api/admin/estates/${ESTATE.id}/rates`, { cookie: staffCookie })
+      ).json()) as { rates: { minNights: number }; revisions: { actorRole: string }[] };
+      expect(seen.rates.minNights).toBe(3);
+      expect(seen.revisions[0]?.actorRole).toBe("owner");
     },
     JOURNEY_TIMEOUT_MS,
   );

@@ -148,6 +148,36 @@ describeEachBackend("fuzzing the owner endpoints", (database) => {
         .map((body) => ({ path: "/api/property-owners/update-property", body })),
     },
     {
+      name: "PUT /api/property-owners/rates",
+      method: "PUT",
+      documented: "/api/property-owners/rates",
+      baseHeaders: asOwner,
+      cases: fc
+        .tuple(
+          fc.oneof(
+            fc.constant(""),
+            fc.constant(`?propertyId=${ESTATE_ID}`),
+            fc.integer().map((id) => `?propertyId=${id}`),
+            fc.integer({ min: -2, max: 5 }).map((revision) => `?basedOn=${revision}`),
+          ),
+          hostileBodies({
+            currency: "GBP",
+            nightly: 40_000,
+            minNights: 2,
+            includedGuests: 6,
+            extraGuestNightly: 2_500,
+            cleaningFee: 15_000,
+            taxPercent: 20,
+            taxIncluded: true,
+            depositPercent: 25,
+            balanceDueDays: 14,
+            cancellationPolicy: "strict",
+            seasons: [],
+          }),
+        )
+        .map(([query, body]) => ({ path: `/api/property-owners/rates${query}`, body })),
+    },
+    {
       name: "POST /api/property-owners/update-images",
       method: "POST",
       documented: "/api/property-owners/update-images",

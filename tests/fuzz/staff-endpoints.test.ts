@@ -3,6 +3,7 @@ import { beforeAll, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import {
   calendarEntries,
+  estateRateRevisions,
   guestRequestMessages,
   guestRequestNotes,
   guestRequests,
@@ -13,6 +14,7 @@ import { fromDateRange, nightsBetween } from "#domain/calendar/nights.ts";
 import { createSession } from "#domain/auth/sessions.ts";
 import { BLOCK_KINDS } from "#domain/calendar/calendar.schema.ts";
 import { isEmailAddress } from "#domain/owners/owner-fields.ts";
+import { ratesSchema } from "#domain/pricing/rates.schema.ts";
 import { type RequestKind, statusesOf } from "#domain/requests/options.ts";
 import { STAFF_COLLECTIONS } from "#domain/staff/collections.ts";
 import { MessageBodySchema } from "#domain/conversation/messages.schema.ts";
@@ -41,6 +43,22 @@ import {
 import { inject } from "./inject.ts";
 
 const KINDS = Object.keys(STAFF_COLLECTIONS) as RequestKind[];
+
+/** An estate's rates as staff save them: the fuzz starts from this and bends it. */
+const VALID_RATES = {
+  currency: "EUR",
+  nightly: 85_000,
+  minNights: 2,
+  includedGuests: 8,
+  extraGuestNightly: 6_000,
+  cleaningFee: 25_000,
+  taxPercent: 10,
+  taxIncluded: true,
+  depositPercent: 30,
+  balanceDueDays: 30,
+  cancellationPolicy: "moderate",
+  seasons: [{ start: "2027-07-01", end: "2027-09-01", nightly: 120_000, minNights: 7 }],
+};
 
 describeEachBackend("fuzzing the staff endpoints", (database) => {
   const server = fuzzApp(database, {
@@ -218,6 +236,35 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
         .map(([id, body]) => ({ path: `/api/admin/estates/${id}/response-hours`, body })),
     },
     {
+      name: "PUT /api/admin/estates/{id}/rates",
+      method: "PUT",
+      documented: "/api/admin/estates/{id}/rates",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => "15"),
+          hostileBodies(VALID_RATES),
+        )
+        .map(([id, body]) => ({ path: `/api/admin/estates/${id}/rates`, body })),
+      examples: () => [{ path: "/api/admin/estates/15/rates", body: JSON.stringify(VALID_RATES) }],
+    },
+    {
+      name: "POST /api/admin/estates/{id}/rates/revisions/{revision}/revert",
+      method: "POST",
+      documented: "/api/admin/estates/{id}/rates/revisions/{revision}/revert",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => "15"),
+          pathId(() => "1"),
+          fc.option(rawText),
+        )
+        .map(([id, revision, body]) => ({
+          path: `/api/admin/estates/${id}/rates/revisions/${revision}/revert`,
+          body: body ?? undefined,
+        })),
+    },
+    {
       name: "POST /api/admin/mail/{id}/retry",
       method: "POST",
       documented: "/api/admin/mail/{id}/retry",
@@ -322,6 +369,21 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
       FUZZ_TIMEOUT_MS,
     );
   }
+
+  it("leaves only rates the schema takes behind, numbered one after the other", async () => {
+    const rows = await database()
+      .deps.db.select({
+        propertyId: estateRateRevisions.propertyId,
+        revision: estateRateRevisions.revision,
+        rates: estateRateRevisions.rates,
+      })
+      .from(estateRateRevisions)
+      .orderBy(estateRateRevisions.propertyId, estateRateRevisions.revision);
+    for (const row of rows)
+      expect(ratesSchema.safeParse(row.rates).success, JSON.stringify(row)).toBe(true);
+    const estate15 = rows.filter((row) => row.propertyId === 15).map((row) => row.revision);
+    expect(estate15).toEqual(estate15.map((_, index) => index + 1));
+  });
 
   it("leaves only valid statuses, notes and owner emails behind", async () => {
     const db = database().deps.db;

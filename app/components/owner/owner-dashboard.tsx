@@ -10,6 +10,7 @@ import { Button, buttonVariants } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { CARD } from "./owner-styles.ts";
 import { CalendarTab } from "./calendar-tab.tsx";
+import { RatesTab } from "./rates-tab.tsx";
 import { IMAGES_HEADING_ID, ImagesTab } from "./images-tab.tsx";
 import { OverviewTab } from "./overview-tab.tsx";
 import { OwnerHeader, SkipLink } from "./owner-page.tsx";
@@ -153,6 +154,11 @@ export function OwnerDashboard({ details }: { details: OwnerPropertyDetails }) {
                 id: "calendar",
                 label: t("owner.calendar.tab"),
                 panel: <CalendarTab propertyId={details.id} isActive={tab === "calendar"} />,
+              },
+              {
+                id: "rates",
+                label: t("owner.rates.tab"),
+                panel: <RatesTab propertyId={details.id} isActive={tab === "rates"} />,
               },
               {
                 id: "requests",

@@ -1,3 +1,4 @@
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, useRevalidator } from "react-router";
 import {
@@ -21,6 +22,8 @@ import { ButtonLink, buttonVariants } from "#app/components/ui/button.tsx";
 import { cn } from "#app/components/ui/cn.ts";
 import { requireAdmin, staffTitleOf } from "./require-admin.server.ts";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
+import { RatesPanel } from "#app/components/pricing/rates-panel.tsx";
+import { staffRatesApi } from "#app/components/pricing/rates-api.ts";
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const { user, staff } = requireAdmin(context, request);
@@ -99,6 +102,10 @@ export default function Estate({ loaderData }: Route.ComponentProps) {
   const labels = useEstateLabels();
   const { estate, revisions, stale } = loaderData;
   const refresh = () => void revalidator.revalidate();
+  const ratesApi = useMemo(
+    () => staffRatesApi(estate.id, i18n.language),
+    [estate.id, i18n.language],
+  );
 
   return (
     <div className="mx-auto grid max-w-7xl grid-cols-[minmax(0,1fr)] gap-10 px-4 py-10 sm:px-6 lg:py-12">
@@ -214,6 +221,12 @@ export default function Estate({ loaderData }: Route.ComponentProps) {
           )}
         </Section>
       </div>
+
+      <Section id="rates" title={t("owner.rates.title")} intro={t("owner.rates.intro")}>
+        <div className="border-gold/30 bg-paper rounded-sm border p-5 sm:p-6">
+          <RatesPanel api={ratesApi} />
+        </div>
+      </Section>
 
       <Section
         id="history"
