@@ -22,10 +22,13 @@ export const STATUS_TONES: Record<RequestStatus, StatusTone> = {
   Contacted: "yellow",
   "In progress": "orange",
   "In review": "orange",
+  Offered: "orange",
+  "Awaiting deposit": "orange",
   Confirmed: "green",
   Accepted: "green",
   Rejected: "red",
   Declined: "red",
+  Cancelled: "red",
 };
 
 /** Badge and card classes per tone: dark text on a light tint (AA contrast in every pair). */

@@ -11,3 +11,4 @@ export * from "./security.ts";
 export * from "./mfa.ts";
 export * from "./passkeys.ts";
 export * from "./pricing.ts";
+export * from "./offers.ts";

@@ -11,6 +11,12 @@ export const WEBHOOK_EVENT_TYPES = [
   "request.message_received",
   "stay.confirmed",
   "block.changed",
+  "offer.sent",
+  "offer.accepted",
+  "offer.declined",
+  "offer.expired",
+  "payment.recorded",
+  "booking.cancelled",
 ] as const;
 
 /**
@@ -23,6 +29,7 @@ export const INTERNAL_EVENT_TYPES = [
   "request.estate_assigned",
   "request.message_sent",
   "calendar.import_collision",
+  "payment.balance_reminder_due",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

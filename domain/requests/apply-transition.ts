@@ -4,12 +4,10 @@ import {
   calendarFeeds,
   calendarImportAlerts,
   guestRequests,
-  guestRequestStatusHistory,
   properties,
 } from "#db/schema/index.ts";
-import { isLanguage, type Language } from "#i18n/config.ts";
 import { translate } from "#i18n/translate.ts";
-import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
+import type { CollidingEntry } from "../calendar/calendar.schema.ts";
 import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
 import type { Nights } from "../calendar/nights.ts";
 import {
@@ -21,18 +19,43 @@ import {
 } from "../calendar/stays.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
-import type { EventType } from "../events/event-types.ts";
-import { type EventActor, recordRequestEvent } from "../events/request-events.ts";
-import type { RequestKind, RequestStatus } from "./options.ts";
+import { recordRequestEvent } from "../events/request-events.ts";
+import { liveOfferOf } from "../offers/ledger.ts";
+import { applyOfferTransition, withdrawSentOffer } from "./offer-transitions.ts";
+import type { RequestKind } from "./options.ts";
 import {
-  type ActorKind,
   decide,
   isDueTimeInRange,
   needsReason,
   processOf,
-  type Refusal,
   type TransitionName,
 } from "./process.ts";
+import {
+  type Actor,
+  actorKindOf,
+  type ApplyResult,
+  dueTimesOf,
+  type GuestRequestRow,
+  guestLanguageOf,
+  record,
+  REMINDER_SHARE,
+  SYSTEM_ACTOR,
+  type Transition,
+  windowFrom,
+  writeStatus,
+} from "./transition-writes.ts";
+
+export {
+  type Actor,
+  type ApplyResult,
+  dueTimesOf,
+  type GuestRequestRow,
+  type NewGuestRequestRow,
+  type OfferTransition,
+  REMINDER_SHARE,
+  SYSTEM_ACTOR,
+  type Transition,
+} from "./transition-writes.ts";
 
 /**
  * Carries out the request process (process.ts): the one place that writes a request's status,
@@ -42,128 +65,6 @@ import {
  * hands in a row it has locked (`SELECT … FOR UPDATE`) in the transaction `tx`, so two
  * instances acting on one request queue on the row and the second sees the first's result.
  */
-
-export type GuestRequestRow = typeof guestRequests.$inferSelect;
-export type NewGuestRequestRow = Omit<
-  typeof guestRequests.$inferInsert,
-  "status" | "version" | "createdAt" | "updatedAt" | "dueAt" | "remindAt" | "remindedAt"
->;
-
-export type Actor =
-  { kind: "guest" } | { kind: "system" } | { kind: "staff"; id: string; email: string };
-
-/** Who the history names for a guest or the system. */
-export const SYSTEM_ACTOR = "system" as const;
-
-/** The share of the window after which staff are reminded. */
-export const REMINDER_SHARE = 0.75;
-
-export type Transition =
-  | {
-      type: "submit";
-      row: NewGuestRequestRow;
-      /** The hours staff have to answer; null: the request never expires. */
-      responseHours: number | null;
-    }
-  | {
-      type: "set_status";
-      to: RequestStatus;
-      reason?: string | null;
-      /** Whether the guest's status page (and mail) shows the reason. */
-      shareReason?: boolean;
-      notifyGuest?: boolean;
-      /** Confirm although imported calendars mark some of the nights busy. */
-      confirmOverImported?: boolean;
-    }
-  | { type: "expire" }
-  | { type: "remind" }
-  | { type: "set_due"; dueAt: Date }
-  | {
-      type: "set_stay";
-      propertyId: number;
-      nights: Nights;
-    };
-
-export type ApplyResult =
-  | {
-      outcome: "applied";
-      from: RequestStatus | null;
-      to: RequestStatus;
-      /** Whether the change calls for mail (the mail job may look at its events at once). */
-      mailed: boolean;
-    }
-  /** A move to the status the request already has: nothing written, nothing sent. */
-  | { outcome: "unchanged" }
-  | {
-      outcome: "refused";
-      refusal:
-        | Refusal
-        /** A refusal status without a reason. */
-        | "reason_required"
-        /** Expiry or a reminder before its time. */
-        | "not_due"
-        /** A due time that is not after now, or more than DUE_MAX_DAYS ahead. */
-        | "out_of_range"
-        /** No such estate. */
-        | "unknown_estate";
-    }
-  /** Confirmed, but imported calendars hold some of the nights: nothing was written. */
-  | { outcome: "imported_busy"; importedBusy: [ImportedBusy, ...ImportedBusy[]] };
-
-const actorKindOf = (actor: Actor): ActorKind => actor.kind;
-
-const changedByOf = (actor: Actor): { changedBy: string; changedByUserId: string | null } =>
-  actor.kind === "staff"
-    ? { changedBy: actor.email, changedByUserId: actor.id }
-    : { changedBy: actor.kind === "guest" ? "guest" : SYSTEM_ACTOR, changedByUserId: null };
-
-const eventActorOf = (actor: Actor): EventActor => actor.kind;
-
-/** The due and reminder times of a window of `hours` starting at `from`. */
-export function dueTimesOf(from: Date, hours: number): { dueAt: Date; remindAt: Date } {
-  return windowFrom(from, hours * 3_600_000);
-}
-
-function windowFrom(from: Date, ms: number): { dueAt: Date; remindAt: Date } {
-  return {
-    dueAt: new Date(from.getTime() + ms),
-    remindAt: new Date(from.getTime() + ms * REMINDER_SHARE),
-  };
-}
-
-const guestLanguageOf = (row: { language: string }): Language =>
-  isLanguage(row.language) ? row.language : "en";
-
-/**
- * One row of a request's history and the event that says it happened, written together so that
- * neither exists without the other.
- */
-async function record(
-  tx: Database,
-  current: Pick<GuestRequestRow, "id" | "status">,
-  actor: Actor,
-  now: Date,
-  history: Omit<
-    typeof guestRequestStatusHistory.$inferInsert,
-    "requestId" | "changedBy" | "changedByUserId" | "changedAt" | "fromStatus"
-  > & { fromStatus?: RequestStatus | null },
-  event?: { type: EventType; extra?: Record<string, unknown>; internal?: Record<string, unknown> },
-): Promise<void> {
-  await tx.insert(guestRequestStatusHistory).values({
-    fromStatus: current.status,
-    ...history,
-    requestId: current.id,
-    ...changedByOf(actor),
-    changedAt: now,
-  });
-  if (event)
-    await recordRequestEvent(tx, {
-      ...event,
-      requestId: current.id,
-      actor: eventActorOf(actor),
-      occurredAt: now,
-    });
-}
 
 /**
  * Applies `transition` to the request `current` (locked by the caller in `tx`; null for
@@ -201,6 +102,8 @@ export async function applyTransition(
       return setDue(tx, current, transition, actor, now);
     case "set_stay":
       return setStay(tx, current, transition, actor, now);
+    default:
+      return applyOfferTransition(tx, current, transition, actor, now, decision.to);
   }
 }
 
@@ -234,22 +137,6 @@ async function submit(
   return { outcome: "applied", from: null, to: decision.to, mailed: true };
 }
 
-/** Writes the new status and version, guarded by the version the caller locked. */
-async function writeStatus(
-  tx: Database,
-  current: GuestRequestRow,
-  to: RequestStatus,
-  now: Date,
-  extra: Partial<typeof guestRequests.$inferInsert> = {},
-): Promise<void> {
-  const written = await tx
-    .update(guestRequests)
-    .set({ status: to, version: current.version + 1, updatedAt: now, ...extra })
-    .where(and(eq(guestRequests.id, current.id), eq(guestRequests.version, current.version)))
-    .returning({ id: guestRequests.id });
-  // The caller holds the row's lock: a different version means a caller forgot to lock it.
-  if (written.length === 0) throw new Error(`request ${current.id} changed under its lock`);
-}
 
 /**
  * Entering the stay-holding status checks the calendar first: another stay or a block refuses
@@ -307,8 +194,13 @@ async function setStatus(
   if (needsReason(current.kind, to) && !reason)
     return { outcome: "refused", refusal: "reason_required" };
   const process = processOf(current.kind);
+  // A booking whose offer the guest accepted has money in play: it is cancelled (with its
+  // refund worked out), or confirmed, never moved back by hand.
+  const live = process.managed.length > 0 ? await liveOfferOf(tx, current.id) : null;
+  if (live?.status === "accepted" && !process.holdsStay.includes(to))
+    return { outcome: "refused", refusal: "offer_accepted" };
   const stay = stayOf(current);
-  const holds = process.holdsStay !== null && to === process.holdsStay && stay !== null;
+  const holds = process.holdsStay.includes(to) && stay !== null;
   if (holds) {
     const busy = await checkNightsFree(tx, current, stay, Boolean(transition.confirmOverImported));
     if (busy) return busy;
@@ -327,10 +219,11 @@ async function setStatus(
     now,
     window ? { dueAt: window.dueAt, remindAt: window.remindAt, remindedAt: null } : {},
   );
-  // The calendar follows the status in the same transaction: the stay-holding status takes the
+  // The calendar follows the status in the same transaction: a stay-holding status takes the
   // request's nights (refused by the database when taken), any other status frees them.
   if (holds) await holdStay(tx, current.id, stay);
   else await releaseStay(tx, current.id);
+  if (live?.status === "sent") await withdrawSentOffer(tx, current.id, now);
   const notify = Boolean(transition.notifyGuest);
   const shared = Boolean(reason && transition.shareReason);
   await record(
@@ -463,7 +356,7 @@ async function setStay(
     },
     newEstate ? { type: "request.estate_assigned" } : undefined,
   );
-  if (current.status === processOf(current.kind).holdsStay)
+  if (processOf(current.kind).holdsStay.includes(current.status))
     await holdStay(tx, current.id, { propertyId, nights });
   return { outcome: "applied", from: current.status, to: current.status, mailed: newEstate };
 }

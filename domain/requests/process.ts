@@ -34,8 +34,13 @@ export interface ProcessDefinition {
   expiresTo: RequestStatus;
   /** States that refuse the request: entering one needs a reason. */
   refusals: readonly RequestStatus[];
-  /** The state in which a request holds its nights on the estate's calendar, if any. */
-  holdsStay: RequestStatus | null;
+  /** The states in which a request holds its nights on the estate's calendar. */
+  holdsStay: readonly RequestStatus[];
+  /**
+   * States only their own transitions enter (an offer out, an accepted offer awaiting its
+   * deposit, a cancelled booking): staff's `set_status` cannot choose them.
+   */
+  managed: readonly RequestStatus[];
 }
 
 export const PROCESSES: Record<ProcessKind, ProcessDefinition> = {
@@ -45,7 +50,8 @@ export const PROCESSES: Record<ProcessKind, ProcessDefinition> = {
     open: ["New", "Contacted", "In progress"],
     expiresTo: "Rejected",
     refusals: ["Rejected"],
-    holdsStay: "Confirmed",
+    holdsStay: ["Awaiting deposit", "Confirmed"],
+    managed: ["Offered", "Awaiting deposit", "Cancelled"],
   },
   membership: {
     states: MEMBERSHIP_STATUSES,
@@ -53,7 +59,8 @@ export const PROCESSES: Record<ProcessKind, ProcessDefinition> = {
     open: ["New", "Contacted", "In review"],
     expiresTo: "Declined",
     refusals: ["Declined"],
-    holdsStay: null,
+    holdsStay: [],
+    managed: [],
   },
 };
 
@@ -82,8 +89,10 @@ export const EFFECTS = [
   "status",
   /** The request's due and reminder times are set (at intake, or again when a closed request reopens). */
   "due_times",
-  /** Entering `holdsStay` takes the nights on the calendar; leaving it frees them. */
+  /** Entering a `holdsStay` state takes the nights on the calendar; leaving them frees them. */
   "stay",
+  /** An offer is written, or its status changes (domain/offers/). */
+  "offer",
   /** One row in the request's history. */
   "history",
   /**
@@ -112,6 +121,14 @@ export const TRANSITION_NAMES = [
   "remind",
   "set_due",
   "set_stay",
+  "send_offer",
+  "withdraw_offer",
+  "accept_offer",
+  "decline_offer",
+  "expire_offer",
+  "confirm_paid",
+  "expire_deposit",
+  "cancel",
 ] as const;
 export type TransitionName = (typeof TRANSITION_NAMES)[number];
 
@@ -119,9 +136,12 @@ export interface TransitionRule {
   /** Who may take it. */
   actors: readonly ActorKind[];
   /** The states it may start from: `none` for a request that does not exist yet. */
-  from: "none" | "any" | "open";
-  /** Where it leads: a chosen state, the process's own (`initial`, `expiresTo`), or nowhere (`same`). */
-  to: "initial" | "chosen" | "expiresTo" | "same";
+  from: "none" | "any" | "open" | readonly RequestStatus[];
+  /**
+   * Where it leads: a chosen state, the process's own (`initial`, `expiresTo`), nowhere
+   * (`same`), or a named state.
+   */
+  to: "initial" | "chosen" | "expiresTo" | "same" | { state: RequestStatus };
   /** Whether requests of a kind without nights (membership) may take it. */
   needsStay?: boolean;
   effects: readonly Effect[];
@@ -173,6 +193,70 @@ export const TRANSITIONS: Record<TransitionName, TransitionRule> = {
     effects: ["stay", "history", "events", "mail"],
     note: "a confirmed request moves its held nights; a newly assigned estate's owners are mailed",
   },
+  send_offer: {
+    actors: ["staff"],
+    from: ["New", "Contacted", "In progress", "Offered"],
+    to: { state: "Offered" },
+    needsStay: true,
+    effects: ["status", "offer", "history", "events", "mail"],
+    note: "a price for the request's estate and nights; an offer still out is withdrawn by the new one; the staff window stops while the guest decides",
+  },
+  withdraw_offer: {
+    actors: ["staff"],
+    from: ["Offered"],
+    to: { state: "In progress" },
+    needsStay: true,
+    effects: ["status", "due_times", "offer", "history", "events"],
+    note: "only an offer not yet answered; staff get a new window",
+  },
+  accept_offer: {
+    actors: ["guest"],
+    from: ["Offered"],
+    to: { state: "Awaiting deposit" },
+    needsStay: true,
+    effects: ["status", "stay", "offer", "history", "events", "mail"],
+    note: "before the offer expires; takes the nights at once (refused when taken); Confirmed at once when no deposit is asked",
+  },
+  decline_offer: {
+    actors: ["guest"],
+    from: ["Offered"],
+    to: { state: "In progress" },
+    needsStay: true,
+    effects: ["status", "due_times", "offer", "history", "events", "mail"],
+    note: "staff get a new window to answer",
+  },
+  expire_offer: {
+    actors: ["system"],
+    from: ["Offered"],
+    to: { state: "In progress" },
+    needsStay: true,
+    effects: ["status", "due_times", "offer", "history", "events", "mail"],
+    note: "an offer unanswered at its expiry; staff get a new window",
+  },
+  confirm_paid: {
+    actors: ["system"],
+    from: ["Awaiting deposit"],
+    to: { state: "Confirmed" },
+    needsStay: true,
+    effects: ["status", "history", "events", "mail"],
+    note: "when the ledger holds the deposit",
+  },
+  expire_deposit: {
+    actors: ["system"],
+    from: ["Awaiting deposit"],
+    to: { state: "Cancelled" },
+    needsStay: true,
+    effects: ["status", "stay", "history", "events", "mail"],
+    note: "the deposit unpaid when due: the nights are freed",
+  },
+  cancel: {
+    actors: ["staff", "guest"],
+    from: ["Awaiting deposit", "Confirmed"],
+    to: { state: "Cancelled" },
+    needsStay: true,
+    effects: ["status", "stay", "offer", "history", "events", "mail"],
+    note: "frees the nights; the refund due under the offer's policy is fixed (the guest only while it refunds something)",
+  },
 };
 
 /** Why the process refuses a transition. */
@@ -204,13 +288,17 @@ export function decide(
   const process = processOf(kind);
   const rule = TRANSITIONS[transition];
   if (!rule.actors.includes(actor)) return { allowed: false, refusal: "actor" };
-  if (rule.needsStay && process.holdsStay === null) return { allowed: false, refusal: "no_stay" };
+  if (rule.needsStay && process.holdsStay.length === 0)
+    return { allowed: false, refusal: "no_stay" };
   if (rule.from === "none" ? from !== null : from === null)
     return { allowed: false, refusal: "from_status" };
   if (rule.from === "open" && from !== null && !process.open.includes(from))
     return { allowed: false, refusal: "from_status" };
+  if (Array.isArray(rule.from) && (from === null || !rule.from.includes(from)))
+    return { allowed: false, refusal: "from_status" };
   if (from !== null && !process.states.includes(from))
     return { allowed: false, refusal: "from_status" };
+  if (typeof rule.to === "object") return { allowed: true, to: rule.to.state, changes: true };
   switch (rule.to) {
     case "initial":
       return { allowed: true, to: process.initial, changes: true };
@@ -219,7 +307,11 @@ export function decide(
     case "same":
       return { allowed: true, to: from as RequestStatus, changes: false };
     case "chosen":
-      if (chosen === undefined || !process.states.includes(chosen))
+      if (
+        chosen === undefined ||
+        !process.states.includes(chosen) ||
+        (process.managed.includes(chosen) && chosen !== from)
+      )
         return { allowed: false, refusal: "invalid_status" };
       return { allowed: true, to: chosen, changes: chosen !== from };
   }
@@ -228,6 +320,15 @@ export function decide(
 /** Whether entering `status` needs a reason. */
 export const needsReason = (kind: RequestKind, status: RequestStatus): boolean =>
   processOf(kind).refusals.includes(status);
+
+/**
+ * The states staff may choose for a request of `kind` now in `from`: every state but those only
+ * their own transitions enter (the current one stays listed, as no change).
+ */
+export function staffChoosableStatuses(kind: RequestKind, from: RequestStatus): RequestStatus[] {
+  const process = processOf(kind);
+  return process.states.filter((status) => status === from || !process.managed.includes(status));
+}
 
 const stateId = (status: RequestStatus) => status.replaceAll(" ", "");
 
@@ -244,8 +345,10 @@ export function processDiagram(kind: ProcessKind): string {
       process.refusals.includes(to) ? "set_status (staff, with a reason)" : "set_status (staff)",
     ];
     if (from === "open" && to === process.expiresTo) labels.push("expire (system, when due)");
-    if (to === process.holdsStay) labels.push("takes the nights");
-    if (from === process.holdsStay) labels.push("frees the nights");
+    if (process.holdsStay.includes(to) && (from === "open" || !process.holdsStay.includes(from)))
+      labels.push("takes the nights");
+    if (from !== "open" && process.holdsStay.includes(from) && !process.holdsStay.includes(to))
+      labels.push("frees the nights");
     return labels.join(", ");
   };
   const lines = [
@@ -260,13 +363,30 @@ export function processDiagram(kind: ProcessKind): string {
     if (status.includes(" ")) lines.push(`        ${stateId(status)}: ${status}`);
   });
   lines.push("    }");
-  for (const to of closed) lines.push(`    Open --> ${stateId(to)}: ${by(to, "open")}`);
+  for (const status of closed)
+    if (status.includes(" ")) lines.push(`    ${stateId(status)}: ${status}`);
+  const choosable = closed.filter((status) => !process.managed.includes(status));
+  for (const to of choosable) lines.push(`    Open --> ${stateId(to)}: ${by(to, "open")}`);
   for (const from of closed)
-    for (const to of closed)
+    for (const to of choosable)
       if (from !== to) lines.push(`    ${stateId(from)} --> ${stateId(to)}: ${by(to, from)}`);
   for (const from of closed)
     lines.push(
-      `    ${stateId(from)} --> Open: set_status (staff), a new window${from === process.holdsStay ? ", frees the nights" : ""}`,
+      `    ${stateId(from)} --> Open: set_status (staff), a new window${process.holdsStay.includes(from) ? ", frees the nights" : ""}`,
     );
+  // The transitions of the offer, each from the states it names.
+  if (process.managed.length > 0)
+    for (const [name, rule] of Object.entries(TRANSITIONS)) {
+      if (!Array.isArray(rule.from) || typeof rule.to !== "object") continue;
+      const to = rule.to.state;
+      const froms = rule.from as readonly RequestStatus[];
+      const fromOpen = process.open.every((status) => froms.includes(status));
+      const sources = [
+        ...(fromOpen ? ["Open"] : []),
+        ...froms.filter((status) => !process.open.includes(status) && status !== to).map(stateId),
+      ];
+      for (const source of sources)
+        lines.push(`    ${source} --> ${stateId(to)}: ${name} (${rule.actors.join(", ")})`);
+    }
   return lines.join("\n");
 }
