@@ -11,6 +11,7 @@ import { renderStaffMessage } from "../conversation/message-mail.ts";
 import { readStatusLink } from "../conversation/status-link.ts";
 import type { Deps } from "../deps.ts";
 import type { EventType } from "../events/event-types.ts";
+import { type OfferMailFacts, type OfferMailKind, renderOfferMail } from "../offers/offer-mail.ts";
 import { queueOwnerRequestMail } from "../owners/owner-request-mail.ts";
 import { staffDetailsUrl } from "../staff/collections.ts";
 import { enqueueMail, type QueuedMail } from "./mail-outbox.ts";
@@ -42,6 +43,25 @@ export interface StatusChangeNotice {
   /** The reason as the guest may read it; absent when staff kept it to themselves. */
   sharedReason?: string | null;
 }
+
+const OFFER_MAIL_KINDS: Record<string, OfferMailKind> = {
+  "offer.sent": "sent",
+  "offer.accepted": "accepted",
+  "offer.declined": "declined",
+  "offer.expired": "expired",
+  "booking.cancelled": "cancelled",
+  "payment.recorded": "payment",
+  "payment.balance_reminder_due": "balanceReminder",
+};
+/** Which of the offer's steps the guest hears of, and which staff do. */
+const GUEST_OFFER_MAIL = new Set<OfferMailKind>([
+  "sent",
+  "expired",
+  "cancelled",
+  "payment",
+  "balanceReminder",
+]);
+const STAFF_OFFER_MAIL = new Set<OfferMailKind>(["accepted", "declined", "expired", "cancelled"]);
 
 /** Events taken per transaction. */
 export const EVENT_BATCH = 100;
@@ -186,6 +206,45 @@ async function mailOf(
         },
       ];
     }
+    case "offer.sent":
+    case "offer.accepted":
+    case "offer.declined":
+    case "offer.expired":
+    case "booking.cancelled":
+    case "payment.recorded":
+    case "payment.balance_reminder_due": {
+      const mailKind = OFFER_MAIL_KINDS[event.type];
+      if (!mailKind) return [];
+      const facts: OfferMailFacts = {
+        ...(event.data as Record<string, unknown>),
+        ...(event.internal as Record<string, unknown> | null),
+        reference: request.reference,
+        currency: String(
+          (event.data as { currency?: unknown }).currency ??
+            (event.internal as { currency?: unknown } | null)?.currency ??
+            "",
+        ),
+        paymentKind: (event.data as { kind?: string }).kind,
+      };
+      const mails: QueuedMail[] = [];
+      if (GUEST_OFFER_MAIL.has(mailKind)) {
+        const statusUrl = (await statusLinkOf(tx, request, config)) ?? config.publicUrl;
+        mails.push({
+          ...base,
+          template: `offer.${mailKind}`,
+          recipient: request.email,
+          ...renderOfferMail(languageOf(request), mailKind, "guest", facts, statusUrl),
+        });
+      }
+      if (STAFF_OFFER_MAIL.has(mailKind))
+        mails.push({
+          ...base,
+          template: `offer.${mailKind}.staff`,
+          recipient: config.staffEmail,
+          ...renderOfferMail(config.staffLanguage, mailKind, "staff", facts, staffUrl),
+        });
+      return mails;
+    }
     default:
       // Events that call for no mail (a confirmed stay, a guest's message, a block).
       return [];
@@ -248,7 +307,7 @@ export async function mailFromEvents(
   });
 }
 
-const REQUEST_EVENT = /^request\./;
+const REQUEST_EVENT = /^(request|offer|payment|booking)\./;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isRequestId(value: unknown): value is string {

@@ -31,7 +31,11 @@ export const offerLineSchema = z
       .trim()
       .max(MAX_LINE_TEXT, "offers.lineText")
       .optional(),
-    quantity: z.number({ error: "offers.quantity" }).int("offers.quantity").min(1, "offers.quantity").max(10_000, "offers.quantity"),
+    quantity: z
+      .number({ error: "offers.quantity" })
+      .int("offers.quantity")
+      .min(1, "offers.quantity")
+      .max(10_000, "offers.quantity"),
     unitAmount: amount("offers.unitAmount"),
   })
   .refine((line) => line.code !== "extra" || (line.text ?? "").length > 0, {
@@ -51,7 +55,10 @@ export const offerInputSchema = z.object({
     .number({ error: "pricing.depositPercent" })
     .min(0, "pricing.depositPercent")
     .max(100, "pricing.depositPercent")
-    .refine((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-9, "pricing.depositPercent")
+    .refine(
+      (value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-9,
+      "pricing.depositPercent",
+    )
     .optional(),
   expiresAt: z.iso.datetime({ offset: true, error: "offers.expiresAt" }).optional(),
   note: z.string({ error: "offers.note" }).trim().max(MAX_OFFER_NOTE, "offers.note").optional(),
@@ -86,5 +93,9 @@ export const caslTxSchema = z.object({
 });
 
 export const cancelInputSchema = z.object({
-  reason: z.string({ error: "offers.cancel.reason" }).trim().max(2000, "offers.cancel.reason").optional(),
+  reason: z
+    .string({ error: "offers.cancel.reason" })
+    .trim()
+    .max(2000, "offers.cancel.reason")
+    .optional(),
 });

@@ -137,7 +137,6 @@ async function submit(
   return { outcome: "applied", from: null, to: decision.to, mailed: true };
 }
 
-
 /**
  * Entering the stay-holding status checks the calendar first: another stay or a block refuses
  * outright (NightsTaken), imported busy nights ask staff to confirm knowingly.

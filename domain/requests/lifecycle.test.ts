@@ -153,12 +153,18 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
     expect(await runLifecycle(when(deps(), at(35)), configOf())).toEqual({
       reminded: 1,
       expired: 0,
+      offersExpired: 0,
+      depositsExpired: 0,
+      balancesReminded: 0,
     });
     expect((await findRequestByStatusToken(deps(), request.token))?.status).toBe("New");
 
     expect(await runLifecycle(when(deps(), at(36)), configOf())).toEqual({
       reminded: 0,
       expired: 1,
+      offersExpired: 0,
+      depositsExpired: 0,
+      balancesReminded: 0,
     });
     const view = await findRequestByStatusToken(deps(), request.token);
     expect(view).toMatchObject({
@@ -200,6 +206,9 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
     expect(await runLifecycle(when(deps(), at(3600)), configOf())).toEqual({
       reminded: 0,
       expired: 0,
+      offersExpired: 0,
+      depositsExpired: 0,
+      balancesReminded: 0,
     });
     expect((await findRequestByStatusToken(deps(), confirmed.token))?.status).toBe("Confirmed");
   });
@@ -378,6 +387,9 @@ describeEachBackend("the request lifecycle: reminders and expiry", (database, ba
     expect(await runLifecycle(when(deps(), at(4 * 3600 + 1)), configOf())).toEqual({
       reminded: 0,
       expired: 0,
+      offersExpired: 0,
+      depositsExpired: 0,
+      balancesReminded: 0,
     });
     expect((await runLifecycle(when(deps(), at(9 * 3600)), configOf())).reminded).toBe(1);
     expect((await runLifecycle(when(deps(), newDue), configOf())).expired).toBe(1);

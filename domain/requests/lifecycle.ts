@@ -4,6 +4,7 @@ import { guestRequests } from "#db/schema/index.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
 import { JobRunner } from "../jobs/job-runner.ts";
+import { type OfferLifecycleReport, runOfferLifecycle } from "../offers/offer-lifecycle.ts";
 import type { PolledWorker } from "../jobs/polled-worker.ts";
 import { type Actor, applyTransition } from "./apply-transition.ts";
 import type { RequestKind } from "./options.ts";
@@ -47,7 +48,7 @@ export interface LifecycleConfig extends ResponseWindows {
   batchSize?: number;
 }
 
-export interface LifecycleReport {
+export interface LifecycleReport extends OfferLifecycleReport {
   reminded: number;
   expired: number;
 }
@@ -144,7 +145,8 @@ export async function runLifecycle(
 ): Promise<LifecycleReport> {
   const expired = await expireDueRequests(deps, config);
   const reminded = await remindDueRequests(deps, config);
-  return { reminded, expired };
+  const offers = await runOfferLifecycle(deps, config);
+  return { reminded, expired, ...offers };
 }
 
 /**
@@ -161,7 +163,7 @@ export function startLifecycleJob(
     everyMs: config.intervalMs,
     async run() {
       const report = await runLifecycle(deps, config);
-      if (report.expired + report.reminded > 0) {
+      if (Object.values(report).some((count) => count > 0)) {
         config.onMailQueued?.();
         deps.log.info(report, "request lifecycle run");
       }

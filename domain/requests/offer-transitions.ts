@@ -245,7 +245,10 @@ export async function applyOfferTransition(
       const reason = translate(guestLanguageOf(current), "offers.depositUnpaidReason");
       await writeStatus(tx, current, to, now);
       await releaseStay(tx, current.id);
-      await tx.update(offers).set({ refundDue: settlement.received }).where(eq(offers.id, offer.id));
+      await tx
+        .update(offers)
+        .set({ refundDue: settlement.received })
+        .where(eq(offers.id, offer.id));
       await record(
         tx,
         current,
@@ -285,11 +288,16 @@ export async function applyOfferTransition(
           return { outcome: "refused", refusal: "cancel_not_allowed" };
         refund = refundDue(
           policy,
-          { total: offer.total, paid: settlement.received - settlement.refunded, checkIn: offer.checkIn },
+          {
+            total: offer.total,
+            paid: settlement.received - settlement.refunded,
+            checkIn: offer.checkIn,
+          },
           today,
         );
         await tx.update(offers).set({ refundDue: refund }).where(eq(offers.id, offer.id));
-      } else if (actor.kind === "guest") return { outcome: "refused", refusal: "cancel_not_allowed" };
+      } else if (actor.kind === "guest")
+        return { outcome: "refused", refusal: "cancel_not_allowed" };
       const reason = transition.reason?.trim() || null;
       await writeStatus(tx, current, to, now);
       await releaseStay(tx, current.id);

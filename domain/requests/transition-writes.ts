@@ -165,7 +165,6 @@ export async function record(
     });
 }
 
-
 /** Writes the new status and version, guarded by the version the caller locked. */
 export async function writeStatus(
   tx: Database,
