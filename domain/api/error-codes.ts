@@ -102,6 +102,17 @@ export const API_ERROR_CODES = {
   rates_changed: "Someone saved the estate's rates since the revision the caller edited",
   no_rates: "The estate has no rates yet, so no price can be given",
   stay_too_short: "Fewer nights than the estate's minimum stay from the check-in date",
+  no_stay: "The request names no estate or no dates yet",
+  not_offerable: "The request cannot take this step in its present status",
+  offer_not_found: "No open offer with this id on the request",
+  offer_expired: "The offer expired before it was answered",
+  offer_accepted: "The guest accepted the request's offer: the booking is cancelled, not moved",
+  cancel_not_allowed: "The guest may no longer cancel online under the offer's policy",
+  no_accepted_offer: "The request has no accepted offer to pay",
+  nights_taken: "Some of the offer's nights were taken meanwhile: nothing changed",
+  checkout_unavailable: "Card payment is not configured, or the provider cannot be reached",
+  nothing_due: "Nothing is due on the offer now",
+  signature_invalid: "A provider's notice whose signature is missing, forged or too old",
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERROR_CODES;

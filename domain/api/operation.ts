@@ -21,6 +21,7 @@ export type ApiTag =
   | "estates"
   | "calendar"
   | "pricing"
+  | "offers"
   | "webhooks";
 
 /** An OpenAPI security requirement list: `[]` is public, `{}` in the list makes it optional. */

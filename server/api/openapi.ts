@@ -72,6 +72,12 @@ const TAGS = [
       "Amounts are integer minor units of the estate's currency. Staff manage any estate's rates (`/api/admin/estates/{id}/rates`); the owner their own (`/api/property-owners/rates`).",
   },
   {
+    name: "offers",
+    description:
+      "Offers and payments (docs/decisions/0033): staff send the guest of a booking request or property booking a priced offer, which the guest accepts or declines from their status page; accepting holds the nights until the deposit is due. " +
+      "Every payment and refund is a row of an append-only ledger, recorded by staff (bank transfer, $CASL) or reported by Stripe (card), from which every balance is derived.",
+  },
+  {
     name: "webhooks",
     description:
       "Signed webhooks (docs/webhooks.md): the endpoints outside Castellum that follow its events, each delivery a JSON POST signed with the endpoint's secret, retried until answered, and logged. " +

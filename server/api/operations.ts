@@ -5,6 +5,7 @@ import { CONVERSATION_OPERATIONS } from "#domain/conversation/messages.contract.
 import { CATALOGUE_OPERATIONS } from "#domain/catalogue/catalogue.contract.ts";
 import { MAIL_OPERATIONS } from "#domain/mail/mail.contract.ts";
 import { PRICING_OPERATIONS } from "#domain/pricing/pricing.contract.ts";
+import { OFFER_OPERATIONS } from "#domain/offers/offers.contract.ts";
 import { OWNER_REQUEST_OPERATIONS } from "#domain/owners/owner-requests.contract.ts";
 import { OWNER_OPERATIONS } from "#domain/owners/owners.contract.ts";
 import { REQUEST_OPERATIONS } from "#domain/requests/requests.contract.ts";
@@ -28,6 +29,7 @@ import { SECURITY_LOG_OPERATIONS } from "#domain/security/security-log.contract.
 export const API_OPERATIONS: readonly Operation[] = [
   ...CATALOGUE_OPERATIONS,
   ...PRICING_OPERATIONS,
+  ...OFFER_OPERATIONS,
   ...REQUEST_OPERATIONS,
   ...OWNER_OPERATIONS,
   ...OWNER_REQUEST_OPERATIONS,
