@@ -75,6 +75,7 @@ import { mediaRoutes } from "./api/media.ts";
 import { DEMO_ARTWORK } from "#content/demo-art/demo-artwork.ts";
 import { openApiRoutes } from "./api/openapi.ts";
 import { requestRoutes } from "./api/requests.ts";
+import { offerRoutes } from "./api/offers.ts";
 import { seoRoutes } from "./api/seo.ts";
 import { whitepaperRoutes } from "./api/whitepaper.ts";
 import { languageMiddleware } from "./middleware/language.ts";
@@ -221,6 +222,14 @@ export function createExpressApp({
       }),
     );
     app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
+    app.use(
+      "/api",
+      offerRoutes(deps, services.payments, {
+        publicUrl: env.PUBLIC_URL,
+        adminEmailDomain: services.staff.adminEmailDomain,
+        rateLimits: services.rateLimits,
+      }),
+    );
     app.use(
       "/api",
       ownerRequestRoutes(deps, {

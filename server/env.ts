@@ -180,6 +180,23 @@ export const EnvSchema = z.object({
   LIFECYCLE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   /** Days the security log keeps an entry; older ones are pruned once a day. */
   SECURITY_LOG_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(365),
+
+  /** Hours a guest has to answer an offer before it expires (decimals allowed). */
+  OFFER_HOURS: z.coerce.number().min(0.001).max(24 * 31).default(72),
+  /** Hours an accepted offer holds its nights for the deposit (decimals allowed). */
+  DEPOSIT_DUE_HOURS: z.coerce.number().min(0.001).max(24 * 31).default(72),
+  /** The bank account guests pay by transfer, as shown on their status page (free text). */
+  PAYMENT_BANK_DETAILS: z.string().trim().min(1).max(1000).optional(),
+  /** The wallet address guests send $CASL tokens to. */
+  CASL_WALLET_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "an address: 0x followed by 40 hexadecimal characters")
+    .optional(),
+  /** Card payment through Stripe Checkout is offered when both are set. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Where the Stripe client sends its calls: Stripe's own by default; a local server in tests. */
+  STRIPE_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.stripe.com"),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string; PUBLIC_URL: string };

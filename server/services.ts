@@ -35,6 +35,7 @@ import { listenForCatalogueChanges } from "#domain/catalogue/catalogue-changes.t
 import { FactsIndex } from "#domain/catalogue/facts-index.ts";
 import { ResponseCache } from "./middleware/response-cache.ts";
 import { startLifecycleJob } from "#domain/requests/lifecycle.ts";
+import { createStripeGateway, type PaymentServices } from "#domain/offers/card-payments.ts";
 import { JobRunner } from "#domain/jobs/job-runner.ts";
 import type { PolledWorker } from "#domain/jobs/polled-worker.ts";
 import { startSecurityLogRetention } from "#domain/security/retention.ts";
@@ -53,6 +54,13 @@ import {
 export type ServicesEnv = Pick<
   Env,
   | "NODE_ENV"
+  | "OFFER_HOURS"
+  | "DEPOSIT_DUE_HOURS"
+  | "PAYMENT_BANK_DETAILS"
+  | "CASL_WALLET_ADDRESS"
+  | "STRIPE_SECRET_KEY"
+  | "STRIPE_WEBHOOK_SECRET"
+  | "STRIPE_API_URL"
   | "STAFF_MFA_REQUIRED"
   | "DATA_DIR"
   | "PUBLIC_URL"
@@ -150,7 +158,41 @@ export interface Services {
   lifecycle: PolledWorker;
   /** Prunes the security log past its retention, once a day on every instance. */
   securityLogRetention: PolledWorker;
+  /** Offers' deadlines and the ways guests pay. */
+  payments: PaymentServices;
   close(): Promise<void>;
+}
+
+/** The offer's terms and the payment methods this instance offers, from the environment. */
+export function paymentServicesOf(
+  env: Partial<
+    Pick<
+      Env,
+      | "OFFER_HOURS"
+      | "DEPOSIT_DUE_HOURS"
+      | "PAYMENT_BANK_DETAILS"
+      | "CASL_WALLET_ADDRESS"
+      | "STRIPE_SECRET_KEY"
+      | "STRIPE_WEBHOOK_SECRET"
+      | "STRIPE_API_URL"
+    >
+  >,
+  onMailQueued: () => void = () => {},
+): PaymentServices {
+  return {
+    terms: { offerHours: env.OFFER_HOURS ?? 72, depositHours: env.DEPOSIT_DUE_HOURS ?? 72 },
+    bankDetails: env.PAYMENT_BANK_DETAILS ?? null,
+    caslWallet: env.CASL_WALLET_ADDRESS ?? null,
+    stripe:
+      env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? createStripeGateway({
+            secretKey: env.STRIPE_SECRET_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+            apiUrl: env.STRIPE_API_URL ?? "https://api.stripe.com",
+          })
+        : null,
+    onMailQueued,
+  };
 }
 
 export async function createServices(deps: Deps, env: ServicesEnv): Promise<Services> {
@@ -323,6 +365,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       challenge: { name: "challenge", max: env.RATE_LIMIT_CHALLENGE_MAX, windowMs },
     },
     mailWorker,
+    payments: paymentServicesOf(env, () => mailWorker.kick()),
     staff: {
       adminEmailDomain: env.ADMIN_EMAIL_DOMAIN,
       loginLimits: {

@@ -112,6 +112,8 @@ export const PaymentInputSchema = paymentInputSchema.meta({
     "A payment received (deposit, balance) or a refund paid out. In the offer's currency; a refund no more than what was paid and not yet refunded.",
 });
 
+export const CancelInputSchema = cancelInputSchema.meta({ id: "CancelInput" });
+
 const GuestPaymentSchema = PaymentSchema.omit({ recordedBy: true }).meta({ id: "GuestPayment" });
 
 export const GuestRequestSchema = z
@@ -230,7 +232,7 @@ function staffOfferOperations(kind: OfferKind) {
         "Frees the nights and fixes the refund due under the offer's cancellation policy (recorded as a refund once paid out). The guest and staff are mailed.",
       security: STAFF_SESSION,
       params,
-      body: { schema: cancelInputSchema.meta({ id: "CancelInput" }), required: false },
+      body: { schema: CancelInputSchema, required: false },
       responses: {
         200: { description: "Cancelled", schema: StaffOffersSchema },
         400: invalid("Too long a reason, or malformed JSON"),
@@ -400,7 +402,7 @@ export const cancelAsGuest = defineOperation({
     "Allowed before arrival while the offer's cancellation policy still refunds something; frees the nights and fixes the refund due.",
   security: PUBLIC,
   params: TokenParams,
-  body: { schema: cancelInputSchema, required: false },
+  body: { schema: CancelInputSchema, required: false },
   responses: {
     200: { description: "Cancelled: the request as it is now", schema: GuestRequestSchema },
     400: invalid("Too long a reason, or malformed JSON"),
@@ -431,6 +433,7 @@ export const stripeWebhook = defineOperation({
       "signature_invalid",
       "malformed_json",
     ]),
+    403: crossOrigin,
     404: error("Card payment is not configured", ["not_found"]),
     ...JSON_BODY_ERRORS,
   },

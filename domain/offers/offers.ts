@@ -19,7 +19,7 @@ import {
   type GuestRequestRow,
 } from "../requests/apply-transition.ts";
 import { hashStatusToken } from "../requests/intake/reference.ts";
-import type { RequestKind } from "../requests/options.ts";
+import type { RequestKind, RequestStatus } from "../requests/options.ts";
 import { draftOffer } from "./build-offer.ts";
 import {
   ledgerOf,
@@ -267,7 +267,7 @@ const refusalOf = (result: ApplyResult): string =>
   result.outcome === "refused" ? result.refusal : result.outcome;
 
 export type OfferActionResult =
-  | { outcome: "done"; requestId: string; status: string }
+  | { outcome: "done"; requestId: string; status: RequestStatus }
   | { outcome: "not_found" }
   | { outcome: "refused"; refusal: string }
   | { outcome: "collision"; collidesWith: [CollidingEntry, ...CollidingEntry[]] };
@@ -300,7 +300,7 @@ export async function withdrawOffer(
 export async function answerOffer(
   deps: Pick<Deps, "db" | "clock">,
   input: { token: string; offerId: string; answer: "accept" | "decline"; terms: OfferTerms },
-): Promise<OfferActionResult | { outcome: "already"; status: string }> {
+): Promise<OfferActionResult | { outcome: "already"; status: RequestStatus }> {
   const guest: Actor = { kind: "guest" };
   let propertyId: number | null = null;
   let nights: { start: string; end: string } | null = null;
@@ -398,9 +398,9 @@ export async function submitCaslTx(
 }
 
 export type RecordPaymentResult =
-  | { outcome: "recorded"; payment: PaymentView; offer: OfferView; status: string }
+  | { outcome: "recorded"; payment: PaymentView; offer: OfferView; status: RequestStatus }
   /** The provider told us of this payment before: nothing new was written. */
-  | { outcome: "duplicate"; status: string }
+  | { outcome: "duplicate"; status: RequestStatus }
   | { outcome: "not_found" }
   /** No accepted offer to pay. */
   | { outcome: "no_offer" }
@@ -489,7 +489,7 @@ export async function recordPayment(
       },
       occurredAt: now,
     });
-    let status: string = row.status;
+    let status: RequestStatus = row.status;
     if (payment.kind !== "refund" && row.status === "Awaiting deposit") {
       const confirmed = await applyTransition(
         tx,

@@ -57,6 +57,15 @@ export function isNestedDeeperThan(value: unknown, max: number): boolean {
  * 413 over the limit, 400 for malformed JSON, 415 for encodings and charsets it cannot read.
  * Other 4xx (a body cut short, a wrong length) keep their status in the error handler.
  */
+declare global {
+  namespace Express {
+    interface Request {
+      /** The JSON body's bytes as received (set by the JSON body reader). */
+      rawBody?: Buffer;
+    }
+  }
+}
+
 function answerParseError(res: Response, next: NextFunction, error: unknown) {
   const type = (error as { type?: string }).type;
   if (type === "entity.too.large")
@@ -72,7 +81,14 @@ function answerParseError(res: Response, next: NextFunction, error: unknown) {
 
 /** Parses a JSON body of at most JSON_BODY_LIMIT and MAX_JSON_DEPTH levels, all storable text. */
 function parseJson(): Middleware {
-  const parse = express.json({ limit: JSON_BODY_LIMIT, strict: true });
+  const parse = express.json({
+    limit: JSON_BODY_LIMIT,
+    strict: true,
+    // The bytes as sent, for a signature over them (a payment provider's notice).
+    verify: (req, _res, buf) => {
+      (req as Request).rawBody = buf;
+    },
+  });
   return (req, res, next) => {
     parse(req, res, (error?: unknown) => {
       if (error) return answerParseError(res, next, error);

@@ -125,17 +125,22 @@ describe("the OpenAPI document", () => {
       .map((operation) => operation.operationId)
       .sort();
     expect(publicIds).toEqual([
+      "acceptOffer",
       "acceptStaffInvitation",
+      "cancelAsGuest",
+      "checkoutOffer",
       "completeStaffPasswordReset",
       "completeStaffSetup",
       "createBookingRequest",
       "createMembershipApplication",
       "createPropertyBooking",
+      "declineOffer",
       "getBotCheckChallenge",
       "getCalendarExport",
       "getCastle",
       "getCastleAvailability",
       "getCastleQuote",
+      "getGuestRequest",
       "getStaffInvitation",
       "listCastles",
       "loginStaff",
@@ -143,6 +148,8 @@ describe("the OpenAPI document", () => {
       "requestStaffPasswordReset",
       "signInOwnerWithPasskey",
       "startOwnerPasskeySignIn",
+      "stripeWebhook",
+      "submitCaslPayment",
       "verifyOwnerCode",
       "verifyOwnerEmail",
     ]);

@@ -12,10 +12,9 @@ import {
   saveRates,
 } from "#domain/pricing/estate-rates.ts";
 import * as contract from "#domain/pricing/pricing.contract.ts";
-import type { PriceLine } from "#domain/pricing/quote.ts";
+import { lineLabel } from "#domain/pricing/line-label.ts";
 import { fieldIssues } from "#domain/requests/fields.ts";
-import { DEFAULT_LANGUAGE, type Language } from "#i18n/config.ts";
-import { translate } from "#i18n/translate.ts";
+import { DEFAULT_LANGUAGE } from "#i18n/config.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi } from "../middleware/session.ts";
 import type { StaffServices } from "../services.ts";
@@ -27,26 +26,6 @@ function staffActor(res: Response): RatesActor & { role: "staff" } {
   const session = res.locals.session;
   if (!session || session.role !== "staff") throw new Error("requireAdminApi must run first");
   return { role: "staff", email: session.user.email };
-}
-
-/** A line's label in `language`: what it charges for, and a season's dates. */
-export function lineLabel(language: Language, line: PriceLine): string {
-  if (line.code === "nights" && line.season) {
-    const format = new Intl.DateTimeFormat(language, {
-      day: "numeric",
-      month: "short",
-      timeZone: "UTC",
-    });
-    const date = (day: string) => format.format(new Date(`${day}T00:00:00Z`));
-    // The season's last night, not its exclusive end, is what a reader expects to see.
-    const lastNight = new Date(Date.parse(`${line.season.end}T00:00:00Z`) - 86_400_000);
-    return translate(language, "pricing.lines.seasonNights", {
-      start: date(line.season.start),
-      end: format.format(lastNight),
-    });
-  }
-  if (line.code === "extra" && line.text) return line.text;
-  return translate(language, `pricing.lines.${line.code}`);
 }
 
 /**

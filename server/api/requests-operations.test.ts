@@ -234,12 +234,20 @@ describe("GET /api/openapi.json", () => {
       "/api/castles/{idOrSlug}/quote",
       "/api/ical/{feed}",
       "/api/membership/apply",
+      // Stripe's notices: checked by their signature.
+      "/api/payments/stripe",
       // An owner's passkey sign-in, beside the emailed code.
       "/api/property-owners/passkeys/authentication",
       "/api/property-owners/passkeys/authentication/options",
       "/api/property-owners/verify-code",
       "/api/property-owners/verify-email",
+      "/api/requests/{token}",
+      "/api/requests/{token}/cancel",
       "/api/requests/{token}/messages",
+      "/api/requests/{token}/offers/{offerId}/accept",
+      "/api/requests/{token}/offers/{offerId}/casl",
+      "/api/requests/{token}/offers/{offerId}/checkout",
+      "/api/requests/{token}/offers/{offerId}/decline",
     ]);
     const booking = schemas.BookingRequest as {
       properties: Record<string, { items?: { enum?: string[] }; minLength?: number }>;

@@ -15,6 +15,11 @@ export const STAFF_EMAIL = "staff@castellum.test";
 export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesEnv {
   return {
     NODE_ENV: "test",
+    OFFER_HOURS: 72,
+    DEPOSIT_DUE_HOURS: 72,
+    PAYMENT_BANK_DETAILS: "IBAN IT60 X054 2811 1010 0000 0123 456 · Castellum S.r.l.",
+    CASL_WALLET_ADDRESS: "0x1111111111111111111111111111111111111111",
+    STRIPE_API_URL: "https://api.stripe.com",
     DATA_DIR: "/tmp/castellum-test-unused",
     PUBLIC_URL: "http://localhost",
     SMTP_URL: undefined,
