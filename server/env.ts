@@ -182,9 +182,17 @@ export const EnvSchema = z.object({
   SECURITY_LOG_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(365),
 
   /** Hours a guest has to answer an offer before it expires (decimals allowed). */
-  OFFER_HOURS: z.coerce.number().min(0.001).max(24 * 31).default(72),
+  OFFER_HOURS: z.coerce
+    .number()
+    .min(0.001)
+    .max(24 * 31)
+    .default(72),
   /** Hours an accepted offer holds its nights for the deposit (decimals allowed). */
-  DEPOSIT_DUE_HOURS: z.coerce.number().min(0.001).max(24 * 31).default(72),
+  DEPOSIT_DUE_HOURS: z.coerce
+    .number()
+    .min(0.001)
+    .max(24 * 31)
+    .default(72),
   /** The bank account guests pay by transfer, as shown on their status page (free text). */
   PAYMENT_BANK_DETAILS: z.string().trim().min(1).max(1000).optional(),
   /** The wallet address guests send $CASL tokens to. */

@@ -68,8 +68,12 @@ export const offers = pgTable(
       .on(t.requestId)
       .where(sql`${t.status} IN ('sent', 'accepted')`),
     index("offers_request_idx").on(t.requestId, t.createdAt),
-    index("offers_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'sent'`),
-    index("offers_deposit_due_idx").on(t.depositDueAt).where(sql`${t.status} = 'accepted'`),
+    index("offers_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'sent'`),
+    index("offers_deposit_due_idx")
+      .on(t.depositDueAt)
+      .where(sql`${t.status} = 'accepted'`),
   ],
 );
 

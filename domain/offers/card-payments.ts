@@ -94,7 +94,8 @@ export function createStripeGateway(config: {
           config.webhookSecret,
           TOLERANCE_SECONDS,
           undefined,
-          Math.floor(now.getTime() / 1000),
+          // The client reads this in milliseconds.
+          now.getTime(),
         );
       } catch {
         return null;

@@ -21,4 +21,3 @@ export function lineLabel(language: Language, line: PriceLine): string {
   if (line.code === "extra" && line.text) return line.text;
   return translate(language, `pricing.lines.${line.code}`);
 }
-

@@ -17,7 +17,6 @@ import {
   withdrawOffer,
 } from "#domain/offers/offers.ts";
 import * as contract from "#domain/offers/offers.contract.ts";
-import type { OfferKind } from "#domain/offers/offers.contract.ts";
 import { getRequestStatus } from "#domain/offers/request-status.ts";
 import { lineLabel } from "#domain/pricing/line-label.ts";
 import type { Language } from "#i18n/config.ts";
