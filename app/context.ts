@@ -1,4 +1,5 @@
 import { createContext } from "react-router";
+import type { GuestRequestDetail } from "#domain/offers/guest-view.ts";
 import type { Message } from "#domain/conversation/messages.contract.ts";
 import type { WebhookEndpointView } from "#domain/webhooks/endpoints.ts";
 import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
@@ -47,6 +48,8 @@ export interface PublicPages {
   readFromPrice: (propertyId: number) => Promise<{ currency: Currency; nightly: number } | null>;
   /** A guest's request by the token of their status link, or null. */
   findRequestByStatusToken: (token: string) => Promise<GuestRequestView | null>;
+  /** The guest's view of the request behind a status token (offer, payments, ways to pay), or null. */
+  readGuestRequest: (token: string, language: Language) => Promise<GuestRequestDetail | null>;
   /** The conversation with staff of the request behind a status token, or null. */
   readThreadByStatusToken: (token: string) => Promise<Message[] | null>;
 }

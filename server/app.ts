@@ -22,6 +22,8 @@ import {
 } from "#domain/catalogue/read-properties.ts";
 import { findRequestByStatusToken } from "#domain/requests/intake/request-status.ts";
 import { readThreadByStatusToken } from "#domain/conversation/messages.ts";
+import { readGuestRequest } from "#domain/offers/guest-view.ts";
+import type { PaymentServices } from "#domain/offers/card-payments.ts";
 import { readUnavailableNights } from "#domain/calendar/availability.ts";
 import { listUndeliveredMail } from "#domain/mail/outbox-health.ts";
 import { listWebhooks } from "#domain/webhooks/endpoints.ts";
@@ -272,7 +274,7 @@ export function createExpressApp({
   });
 
   if (build) {
-    const publicPages = publicPagesOf(deps);
+    const publicPages = publicPagesOf(deps, services?.payments ?? null);
     if (ops) app.use(ops.outage.pageGate());
     app.use(pageMethodsOnly());
     app.use(announceStylesheets(build, { earlyHints: env.EARLY_HINTS ?? false }));
@@ -349,8 +351,14 @@ function announceStylesheets(
 }
 
 /** The domain functions the public pages' loaders may call, bound to this app's database. */
-function publicPagesOf(deps: Deps): PublicPages {
+function publicPagesOf(deps: Deps, payments: PaymentServices | null): PublicPages {
+  const paymentOptions = {
+    bankDetails: payments?.bankDetails ?? null,
+    caslWallet: payments?.caslWallet ?? null,
+    card: Boolean(payments?.stripe),
+  };
   return {
+    readGuestRequest: (token, language) => readGuestRequest(deps, token, language, paymentOptions),
     getFeaturedImage: () => getFeaturedImage(deps),
     listPropertiesBySlug: (input) => listPropertiesBySlug(deps, input),
     searchProperties: (input) => searchProperties(deps, input),

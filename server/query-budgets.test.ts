@@ -58,7 +58,8 @@ const PAGE_BUDGETS: Record<string, Call[]> = {
   "booking-request": [{ path: "/booking-request", budget: 1 }],
   "booking/:idOrSlug": [{ path: `/booking/${GORDON.slug}`, budget: 3 }],
   membership: [{ path: "/membership", budget: 1 }],
-  "requests/:token": [{ path: "/requests/{token}", budget: 5 }],
+  // The request, then its history, offers, ledger and thread side by side.
+  "requests/:token": [{ path: "/requests/{token}", budget: 7 }],
   "onboard/verify": [{ path: "/onboard/verify", budget: 1 }],
   "*": [{ path: "/no-such-page", budget: 1, status: 404 }],
 };
@@ -74,6 +75,9 @@ interface Call {
   /** The answer's status when it is not a success (a documented refusal is measured too). */
   status?: number;
 }
+
+/** An offer id no request has. */
+const NO_OFFER = "00000000-0000-4000-8000-000000000000";
 
 /** Every public operation of the contract registry (operation id → calls → budgets). */
 const PUBLIC_API_BUDGETS: Record<string, Call[]> = {
@@ -125,6 +129,48 @@ const PUBLIC_API_BUDGETS: Record<string, Call[]> = {
       body: () => form({ body: "Could we arrive a day early?" }),
       budget: 8,
     },
+  ],
+  // The request, then its history, offers and ledger side by side.
+  getGuestRequest: [{ path: "/api/requests/{token}", budget: 4 }],
+  // A stranger's answer to an offer the request does not have: refused once the row is locked.
+  acceptOffer: [
+    {
+      method: "POST",
+      path: `/api/requests/{token}/offers/${NO_OFFER}/accept`,
+      budget: 6,
+      status: 409,
+    },
+  ],
+  declineOffer: [
+    {
+      method: "POST",
+      path: `/api/requests/{token}/offers/${NO_OFFER}/decline`,
+      budget: 6,
+      status: 409,
+    },
+  ],
+  // Card payment is not configured here: refused before anything is read but the request.
+  checkoutOffer: [
+    {
+      method: "POST",
+      path: `/api/requests/{token}/offers/${NO_OFFER}/checkout`,
+      budget: 4,
+      status: 503,
+    },
+  ],
+  submitCaslPayment: [
+    {
+      method: "POST",
+      path: `/api/requests/{token}/offers/${NO_OFFER}/casl`,
+      body: () => ({ txHash: `0x${"ab".repeat(32)}` }),
+      budget: 10,
+      status: 409,
+    },
+  ],
+  cancelAsGuest: [{ method: "POST", path: "/api/requests/{token}/cancel", budget: 6, status: 409 }],
+  // Without Stripe's keys the notice address answers 404 at once.
+  stripeWebhook: [
+    { method: "POST", path: "/api/payments/stripe", body: () => ({}), budget: 0, status: 404 },
   ],
   verifyOwnerEmail: [
     {

@@ -10,20 +10,22 @@ import { PageFrame, PageHeader } from "../components/page-header.tsx";
 import { STATUS_TONES, TONE_CLASSES } from "../components/status-tones.ts";
 import { cn } from "../components/ui/cn.ts";
 import { GuestConversation } from "../components/guest-conversation.tsx";
+import { GuestOffer, type GuestRequestAnswer } from "../components/offers/guest-offer.tsx";
 
 /**
  * The guest's status page, behind the unguessable token of the confirmation mail: the
  * request's summary and current status, in the page's language. No account needed; any other
  * token is the not-found page.
  */
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request: httpRequest }: Route.LoaderArgs) {
   const { language, botCheck } = context.get(requestInfoContext);
   const pages = context.get(publicPagesContext);
   const [request, messages] = await Promise.all([
-    pages.findRequestByStatusToken(params.token),
+    pages.readGuestRequest(params.token, language),
     pages.readThreadByStatusToken(params.token),
   ]);
   if (!request || !messages) throw data(null, { status: 404 });
+  const { details, id: _id, language: _language, ...guest } = request;
   const t = (key: string, values: Record<string, unknown> = {}) => translate(language, key, values);
   return {
     title: translate(language, "meta.pageTitle", {
@@ -38,10 +40,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       timeStyle: "long",
       timeZone: "UTC",
     }).format(new Date(request.createdAt)),
-    rows: summarizeRequest(request.kind, request.details, language, t),
+    rows: summarizeRequest(request.kind, details, language, t),
     token: params.token,
     messages,
     botCheck,
+    // As the guest API answers it: dates as text, the lines labelled in the page's language.
+    guest: JSON.parse(JSON.stringify(guest)) as GuestRequestAnswer,
+    justPaid: new URL(httpRequest.url).searchParams.has("paid"),
   };
 }
 
@@ -57,7 +62,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export default function RequestStatus({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { reference, kind, status, reason, submitted, rows, token, messages, botCheck } =
+  const { reference, kind, status, reason, submitted, rows, token, messages, botCheck, guest } =
     loaderData;
   return (
     <PageFrame>
@@ -99,6 +104,7 @@ export default function RequestStatus({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
         </div>
+        {guest.offer && <GuestOffer token={token} request={guest} justPaid={loaderData.justPaid} />}
         <GuestConversation token={token} initialMessages={messages} botCheck={botCheck} />
         <section className="border-gold/30 bg-paper rounded-sm border p-6 sm:p-8">
           <h2 className="font-display text-heritage text-3xl font-semibold">

@@ -37,6 +37,8 @@ export interface GuestRequestDetail {
   createdAt: Date;
   updatedAt: Date;
   reason: string | null;
+  /** The form as the guest sent it, for the page's summary. */
+  details: Record<string, unknown>;
   offer:
     | (Omit<OfferView, "lines"> & { lines: (OfferView["lines"][number] & { label: string })[] })
     | null;
@@ -97,6 +99,7 @@ export async function readGuestRequest(
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     reason,
+    details: row.details,
     offer: view
       ? {
           ...view,

@@ -156,7 +156,11 @@ export function guestsOf(details: Record<string, unknown>): number {
   return typeof count === "number" && Number.isInteger(count) && count >= 1 ? count : 1;
 }
 
+/** An id in a path that is not a UUID names no request: answered without a query. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 async function lockRequest(tx: Database, kind: RequestKind, id: string) {
+  if (!UUID.test(id)) return null;
   const [row] = await tx
     .select()
     .from(guestRequests)
@@ -422,6 +426,7 @@ export async function recordPayment(
   },
 ): Promise<RecordPaymentResult> {
   const now = nowOf(deps);
+  if (!UUID.test(input.requestId)) return { outcome: "not_found" };
   return withTransaction(deps.db, async (tx) => {
     const [row] = await tx
       .select()

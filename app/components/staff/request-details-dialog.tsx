@@ -17,6 +17,7 @@ import { type StatusChange, StatusChangeDialog } from "./status-change-dialog.ts
 import { StatusSelect } from "./status-select.tsx";
 import { StayPanel, useNightsText } from "./stay-panel.tsx";
 import { DuePanel } from "./due-panel.tsx";
+import { OfferPanel } from "./offer-panel.tsx";
 import { COLLECTION_OPERATIONS } from "#domain/staff/inbox.contract.ts";
 import { callApi } from "#app/api-client.ts";
 import { NOTE_MAX_LENGTH } from "#domain/staff/inbox-limits.ts";
@@ -188,6 +189,7 @@ function DetailsBody({ detail }: { detail: RequestDetail }) {
       <OwnerViewPanel detail={detail} />
       <SummaryCards detail={detail} />
       <StayPanel detail={detail} onChanged={reload} />
+      <OfferPanel detail={detail} onChanged={reload} />
       <DuePanel detail={detail} onChanged={reload} />
       <ConversationPanel detail={detail} />
       <div className="grid gap-6 lg:grid-cols-2">

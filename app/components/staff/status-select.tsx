@@ -1,6 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type RequestKind, type RequestStatus, statusesOf } from "#domain/requests/options.ts";
+import { type RequestKind, type RequestStatus } from "#domain/requests/options.ts";
+import { staffChoosableStatuses } from "#domain/requests/process.ts";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { statusLabelKey } from "../status-tones.ts";
@@ -87,7 +88,7 @@ export function StatusSelect({
           } else pick(value);
         }}
       >
-        {statusesOf(kind).map((option) => (
+        {staffChoosableStatuses(kind, status).map((option) => (
           <option key={option} value={option}>
             {t(statusLabelKey(option))}
           </option>
