@@ -7,6 +7,8 @@ import {
   guestRequestMessages,
   guestRequestNotes,
   guestRequests,
+  offers,
+  payments,
   properties,
 } from "#db/schema/index.ts";
 import { BLOCK_NOTE_MAX_LENGTH, MAX_BLOCK_NIGHTS } from "#domain/calendar/block.schema.ts";
@@ -19,7 +21,12 @@ import { type RequestKind, statusesOf } from "#domain/requests/options.ts";
 import { STAFF_COLLECTIONS } from "#domain/staff/collections.ts";
 import { MessageBodySchema } from "#domain/conversation/messages.schema.ts";
 import { NoteSchema } from "#domain/staff/inbox.schema.ts";
+import { MAX_OFFER_NOTE } from "#domain/offers/offer.schema.ts";
+import { OFFER_KINDS, type OfferKind } from "#domain/offers/offers.contract.ts";
+import { answerOffer, type OfferTerms, sendOffer } from "#domain/offers/offers.ts";
 import { calendarBase, nightsAt } from "../factories/calendar.ts";
+import { demoEstate } from "../factories/demo-estates.ts";
+import { insertOfferableRequest } from "../factories/offers.ts";
 import { describeEachBackend } from "../setup/database.ts";
 import { validBookingRequest, validMembership, validPropertyBooking } from "../setup/intake.ts";
 import { createTestStaff, STAFF_PASSWORD } from "../setup/staff.ts";
@@ -60,6 +67,33 @@ const VALID_RATES = {
   seasons: [{ start: "2027-07-01", end: "2027-09-01", nightly: 120_000, minNights: 7 }],
 };
 
+/**
+ * The estate the offer entries price. Not Gordon Castle (15): the entries above rewrite its
+ * rates and block its nights, which would turn these entries' valid cases into refusals.
+ */
+const OFFER_ESTATE = demoEstate("bellingham-castle");
+const OFFER_TERMS: OfferTerms = { offerHours: 72, depositHours: 72 };
+
+/** An offer as staff shape one: their own lines, a discount, a deposit share, an expiry, a note. */
+const validOffer = () => ({
+  lines: [
+    { code: "nights", quantity: 7, unitAmount: 150_000 },
+    { code: "extra", text: "Private chef", quantity: 2, unitAmount: 40_000 },
+  ],
+  discount: 5_000,
+  depositPercent: 30,
+  expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+  note: "We look forward to welcoming you.",
+});
+
+/** One setup request of each offer kind per stage of the flow an entry below drives. */
+interface OfferFlowRequest {
+  id: string;
+  offerId: string;
+  currency: string;
+  deposit: number;
+}
+
 describeEachBackend("fuzzing the staff endpoints", (database) => {
   const server = fuzzApp(database, {
     ADMIN_EMAIL_DOMAIN: "castellum.test",
@@ -68,11 +102,13 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
     LOGIN_MAX_PER_ACCOUNT: 3,
   });
   let adminCookie = "";
+  let adminId = "";
   const requestIds = {} as Record<RequestKind, string>;
 
   beforeAll(async () => {
     const deps = database().deps;
     const admin = await createTestStaff(deps, "admin@castellum.test", { isAdmin: true });
+    adminId = admin.id;
     const { token } = await createSession(deps, { role: "staff", staffUserId: admin.id }, {});
     adminCookie = `castellum_session=${token}`;
     const forms = {
@@ -91,6 +127,72 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
       expect(answer.status).toBe(201);
       requestIds[kind] = (answer.json as { id: string }).id;
     }
+  });
+
+  /**
+   * Requests on OFFER_ESTATE for the offer entries, per kind: one to send offers on (In
+   * progress), one with an offer out to withdraw, and two whose offer the guest accepted
+   * (Awaiting deposit), one to cancel and one to record payments on. A week each, 200 days and
+   * more past calendarBase(), clear of every other entry's nights.
+   */
+  const offerFlow = {
+    offerable: {} as Record<OfferKind, string>,
+    offered: {} as Record<OfferKind, OfferFlowRequest>,
+    cancellable: {} as Record<OfferKind, OfferFlowRequest>,
+    payable: {} as Record<OfferKind, OfferFlowRequest>,
+  };
+
+  beforeAll(async () => {
+    const deps = database().deps;
+    const actor = { kind: "staff" as const, id: adminId, email: "admin@castellum.test" };
+    let week = 0;
+    const request = (kind: OfferKind) =>
+      insertOfferableRequest(deps, {
+        propertyId: OFFER_ESTATE.id,
+        kind,
+        nights: nightsAt(calendarBase(), 200 + 8 * week++, 7),
+      });
+    const offered = async (kind: OfferKind) => {
+      const made = await request(kind);
+      const sent = await sendOffer(deps, {
+        kind,
+        id: made.id,
+        offer: {},
+        actor,
+        terms: OFFER_TERMS,
+      });
+      if (sent.outcome !== "sent") throw new Error(`no offer sent: ${JSON.stringify(sent)}`);
+      const { id: offerId, currency, deposit } = sent.offer;
+      const flow: OfferFlowRequest = { id: made.id, offerId, currency, deposit };
+      return { flow, token: made.token };
+    };
+    const accepted = async (kind: OfferKind) => {
+      const { flow, token } = await offered(kind);
+      const answer = await answerOffer(deps, {
+        token,
+        offerId: flow.offerId,
+        answer: "accept",
+        terms: OFFER_TERMS,
+      });
+      if (answer.outcome !== "done") throw new Error(`not accepted: ${JSON.stringify(answer)}`);
+      return flow;
+    };
+    for (const kind of OFFER_KINDS) {
+      offerFlow.offerable[kind] = (await request(kind)).id;
+      offerFlow.offered[kind] = (await offered(kind)).flow;
+      offerFlow.cancellable[kind] = await accepted(kind);
+      offerFlow.payable[kind] = await accepted(kind);
+    }
+  });
+
+  /** A payment as staff record one: a balance by bank transfer, in the offer's currency. */
+  const validPayment = (kind: OfferKind) => ({
+    kind: "balance",
+    method: "bank_transfer",
+    amount: 10_000,
+    currency: offerFlow.payable[kind].currency,
+    reference: "TRF-2027-0042",
+    receivedAt: new Date().toISOString(),
   });
 
   /** An id in a path: a real one, another UUID, or hostile text. */
@@ -350,6 +452,116 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
           body: body ?? undefined,
         })),
     },
+    {
+      name: "POST /api/{collection}/{id}/offers",
+      method: "POST",
+      documented: "/api/bookings/{id}/offers",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          fc.constantFrom(...OFFER_KINDS),
+          // The body is optional: none is the estate's quote.
+          fc.option(hostileBodies(validOffer()), { freq: 6 }),
+        )
+        .chain(([kind, body]) =>
+          pathId(() => offerFlow.offerable[kind]).map((id): FuzzCase => ({
+            path: `/api${STAFF_COLLECTIONS[kind]}/${id}/offers`,
+            body: body ?? undefined,
+          })),
+        ),
+      examples: () => [
+        {
+          path: `/api/bookings/${offerFlow.offerable.property_booking}/offers`,
+          body: JSON.stringify(validOffer()),
+        },
+        { path: `/api/booking-requests/${offerFlow.offerable.booking_request}/offers`, body: "{}" },
+        { path: `/api/booking-requests/${offerFlow.offerable.booking_request}/offers` },
+      ],
+    },
+    {
+      name: "POST /api/{collection}/{id}/offers/{offerId}/withdraw",
+      method: "POST",
+      documented: "/api/bookings/{id}/offers/{offerId}/withdraw",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(fc.constantFrom(...OFFER_KINDS), fc.option(rawText))
+        .chain(([kind, body]) =>
+          fc
+            .tuple(
+              pathId(() => offerFlow.offered[kind].id),
+              pathId(() => offerFlow.offered[kind].offerId),
+            )
+            .map(([id, offerId]): FuzzCase => ({
+              path: `/api${STAFF_COLLECTIONS[kind]}/${id}/offers/${offerId}/withdraw`,
+              body: body ?? undefined,
+            })),
+        ),
+      examples: () =>
+        OFFER_KINDS.map((kind) => ({
+          path: `/api${STAFF_COLLECTIONS[kind]}/${offerFlow.offered[kind].id}/offers/${offerFlow.offered[kind].offerId}/withdraw`,
+        })),
+    },
+    {
+      name: "POST /api/{collection}/{id}/cancel",
+      method: "POST",
+      documented: "/api/bookings/{id}/cancel",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          fc.constantFrom(...OFFER_KINDS),
+          fc.option(hostileBodies({ reason: "The guest's plans changed." }), { freq: 6 }),
+        )
+        .chain(([kind, body]) =>
+          pathId(() => offerFlow.cancellable[kind].id).map((id): FuzzCase => ({
+            path: `/api${STAFF_COLLECTIONS[kind]}/${id}/cancel`,
+            body: body ?? undefined,
+          })),
+        ),
+      examples: () => [
+        {
+          path: `/api/bookings/${offerFlow.cancellable.property_booking.id}/cancel`,
+          body: JSON.stringify({ reason: "The guest's plans changed." }),
+        },
+        { path: `/api/booking-requests/${offerFlow.cancellable.booking_request.id}/cancel` },
+      ],
+    },
+    {
+      name: "POST /api/{collection}/{id}/payments",
+      method: "POST",
+      documented: "/api/bookings/{id}/payments",
+      baseHeaders: asAdmin,
+      cases: fc.constantFrom(...OFFER_KINDS).chain((kind) =>
+        fc
+          .tuple(
+            pathId(() => offerFlow.payable[kind].id),
+            // Built when generated: the currency is the setup offer's.
+            fc.constant(null).chain(() => hostileBodies(validPayment(kind))),
+          )
+          .map(([id, body]): FuzzCase => ({
+            path: `/api${STAFF_COLLECTIONS[kind]}/${id}/payments`,
+            body,
+          })),
+      ),
+      examples: () => [
+        // The deposit in full (the booking is confirmed), then a refund of part of it.
+        ...OFFER_KINDS.map((kind) => ({
+          path: `/api${STAFF_COLLECTIONS[kind]}/${offerFlow.payable[kind].id}/payments`,
+          body: JSON.stringify({
+            ...validPayment(kind),
+            kind: "deposit",
+            amount: offerFlow.payable[kind].deposit,
+          }),
+        })),
+        {
+          path: `/api/bookings/${offerFlow.payable.property_booking.id}/payments`,
+          body: JSON.stringify({
+            ...validPayment("property_booking"),
+            kind: "refund",
+            amount: 1_000,
+          }),
+        },
+      ],
+    },
   ];
 
   for (const endpoint of endpoints) {
@@ -383,6 +595,53 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
       expect(ratesSchema.safeParse(row.rates).success, JSON.stringify(row)).toBe(true);
     const estate15 = rows.filter((row) => row.propertyId === 15).map((row) => row.revision);
     expect(estate15).toEqual(estate15.map((_, index) => index + 1));
+  });
+
+  it("leaves only offers that add up, and payments in their offer's currency, behind", async () => {
+    const db = database().deps.db;
+    const offerRows = await db.select().from(offers);
+    const byId = new Map(offerRows.map((offer) => [offer.id, offer]));
+    for (const offer of offerRows) {
+      expect(offer.deposit + offer.balance, JSON.stringify(offer)).toBe(offer.total);
+      expect(offer.total, JSON.stringify(offer)).toBeGreaterThan(0);
+      expect(offer.deposit, JSON.stringify(offer)).toBeGreaterThanOrEqual(0);
+      expect(offer.balance, JSON.stringify(offer)).toBeGreaterThanOrEqual(0);
+      expect(offer.expiresAt.getTime()).toBeGreaterThan(offer.createdAt.getTime());
+      expect((offer.note ?? "").length).toBeLessThanOrEqual(MAX_OFFER_NOTE);
+    }
+    // Some generated offers were sent, beyond the ones setup sent.
+    expect(offerRows.length).toBeGreaterThan(4 * OFFER_KINDS.length);
+    const paymentRows = await db.select().from(payments);
+    expect(paymentRows.length, "some generated payments are valid and stored").toBeGreaterThan(0);
+    const settled = new Map<string, { received: number; refunded: number }>();
+    for (const payment of paymentRows) {
+      const offer = byId.get(payment.offerId);
+      expect(payment.amount, JSON.stringify(payment)).toBeGreaterThan(0);
+      expect(payment.currency, JSON.stringify(payment)).toBe(offer?.currency);
+      expect(payment.requestId).toBe(offer?.requestId);
+      expect(payment.reference.length).toBeGreaterThan(0);
+      expect(payment.reference.length).toBeLessThanOrEqual(200);
+      const sum = settled.get(payment.offerId) ?? { received: 0, refunded: 0 };
+      if (payment.kind === "refund") sum.refunded += payment.amount;
+      else sum.received += payment.amount;
+      settled.set(payment.offerId, sum);
+    }
+    // Never more refunded than received.
+    for (const [offerId, sum] of settled)
+      expect(sum.refunded, offerId).toBeLessThanOrEqual(sum.received);
+    // The examples reached each success path: withdrawn, cancelled, paid.
+    const statusOf = async (id: string) =>
+      (
+        await db
+          .select({ status: guestRequests.status })
+          .from(guestRequests)
+          .where(eq(guestRequests.id, id))
+      )[0]?.status;
+    for (const kind of OFFER_KINDS) {
+      expect(byId.get(offerFlow.offered[kind].offerId)?.status).toBe("withdrawn");
+      expect(await statusOf(offerFlow.cancellable[kind].id)).toBe("Cancelled");
+      expect(await statusOf(offerFlow.payable[kind].id)).toBe("Confirmed");
+    }
   });
 
   it("leaves only valid statuses, notes and owner emails behind", async () => {
