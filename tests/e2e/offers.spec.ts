@@ -288,8 +288,8 @@ describe("offers and payments", () => {
       await expectNoAxeViolations(page, "cancelled, en");
 
       // One mail each for the guest, whatever the number of runs since.
-      const expired = enCommon.offers.mail.guest.expired.subject.split("{{")[0]!;
-      const cancelled = enCommon.offers.mail.guest.cancelled.subject.split("{{")[0]!;
+      const expired = enCommon.offers.mail.guest.expired.subject.split("}}").at(-1)!;
+      const cancelled = enCommon.offers.mail.guest.cancelled.subject.split("}}").at(-1)!;
       await expect
         .poll(
           () => server.mailsTo("quiet@example.org").filter((text) => text.includes(expired)).length,
