@@ -168,6 +168,10 @@ const PUBLIC_API_BUDGETS: Record<string, Call[]> = {
     },
   ],
   cancelAsGuest: [{ method: "POST", path: "/api/requests/{token}/cancel", budget: 6, status: 409 }],
+  // The request's view, then no such payment.
+  getPaymentReceipt: [
+    { path: "/api/requests/{token}/payments/1/receipt.pdf", budget: 4, status: 404 },
+  ],
   // Without Stripe's keys the notice address answers 404 at once.
   stripeWebhook: [
     { method: "POST", path: "/api/payments/stripe", body: () => ({}), budget: 0, status: 404 },

@@ -49,6 +49,7 @@ export const OFFER_STATUSES = ["sent", "accepted", "declined", "expired", "withd
 export const OfferSchema = z
   .object({
     id: z.string().meta({ format: "uuid" }),
+    propertyId: z.number().int().describe("The estate the offer prices"),
     status: z.enum(OFFER_STATUSES),
     currency: z.string(),
     lines: z.array(OfferLineSchema),
@@ -439,6 +440,27 @@ export const stripeWebhook = defineOperation({
   },
 });
 
+export const getPaymentReceipt = defineOperation({
+  id: "getPaymentReceipt",
+  method: "get",
+  path: "/api/requests/{token}/payments/{paymentId}/receipt.pdf",
+  summary: "A receipt for one payment, as a PDF",
+  tags: ["requests"],
+  description:
+    "In the guest's language (English for Chinese: the PDF's standard fonts draw Latin scripts only).",
+  security: PUBLIC,
+  params: TokenParams.extend({ paymentId: z.string().describe("The payment's id") }),
+  responses: {
+    200: {
+      description: "The receipt",
+      contentType: "application/pdf",
+      schema: z.string().describe("A PDF document"),
+      headers: NO_STORE,
+    },
+    404: error("No such request, or no such payment of it", ["not_found"]),
+  },
+});
+
 export const OFFER_OPERATIONS = [
   ...Object.values(STAFF_OFFER_OPERATIONS).flatMap((operations) => Object.values(operations)),
   getGuestRequest,
@@ -447,5 +469,6 @@ export const OFFER_OPERATIONS = [
   checkoutOffer,
   submitCaslPayment,
   cancelAsGuest,
+  getPaymentReceipt,
   stripeWebhook,
 ];

@@ -47,6 +47,7 @@ export interface OfferTerms {
 
 export interface OfferView {
   id: string;
+  propertyId: number;
   status: OfferRow["status"];
   currency: string;
   lines: PriceLine[];
@@ -100,6 +101,7 @@ export function offerView(offer: OfferRow, ledger: readonly PaymentRow[]): Offer
   );
   return {
     id: offer.id,
+    propertyId: offer.propertyId,
     status: offer.status,
     currency: offer.currency,
     lines: offer.lines as unknown as PriceLine[],

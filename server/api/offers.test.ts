@@ -1,3 +1,4 @@
+import { PDFDocument } from "pdf-lib";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { payments } from "#db/schema/index.ts";
@@ -160,6 +161,18 @@ describeEachBackend("offers and payments over HTTP", (database) => {
       offer.balance > 0 ? { kind: "balance", amount: offer.balance } : null,
     );
     expect(after.payments).toHaveLength(1);
+
+    // The receipt, as a PDF in the guest's language.
+    const receipt = await fetch(
+      `${server().url}/api/requests/${token}/payments/${after.payments[0]!.id}/receipt.pdf?lang=fr`,
+    );
+    expect(receipt.status).toBe(200);
+    expect(receipt.headers.get("content-type")).toBe("application/pdf");
+    const pdf = await PDFDocument.load(new Uint8Array(await receipt.arrayBuffer()));
+    expect(pdf.getTitle()).toBe(`Reçu ${after.reference}`);
+    expect(
+      (await fetch(`${server().url}/api/requests/${token}/payments/999999/receipt.pdf`)).status,
+    ).toBe(404);
   });
 
   it("refuses a forged or stale Stripe signature, and writes nothing", async () => {

@@ -24,7 +24,10 @@ import { translate } from "#i18n/translate.ts";
 import type { RateLimitRule, RateLimitStore } from "#domain/rate-limit/rate-limiter.ts";
 import { rateLimit, sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi, signedInAdmin } from "../middleware/session.ts";
-import { defineRoute, refuse } from "./define-route.ts";
+import { defineRoute, refuse, STREAMED } from "./define-route.ts";
+import { getProperty } from "#domain/catalogue/read-properties.ts";
+import { renderReceiptPdf } from "#domain/offers/receipt-pdf.ts";
+import { BRAND } from "#i18n/config.ts";
 
 /**
  * Offers and payments over HTTP (domain/offers/offers.contract.ts): staff under each request's
@@ -334,6 +337,40 @@ export function offerRoutes(
       const answer = await guestAnswer(params.token, res.locals.language);
       if (!answer) return refuse(404, "not_found", "errors.notFound");
       return { status: 200, body: answer };
+    },
+  });
+
+  defineRoute(router, contract.getPaymentReceipt, {
+    async handle({ params, res }) {
+      const language = res.locals.language;
+      const detail = await readGuestRequest(deps, params.token, language, guestOptions);
+      const payment = detail?.payments.find((row) => String(row.id) === params.paymentId);
+      if (!detail?.offer || !payment) return refuse(404, "not_found", "errors.notFound");
+      const estate = await getProperty(deps, {
+        idOrSlug: String(detail.offer.propertyId),
+        language,
+      }).catch(() => null);
+      const bytes = await renderReceiptPdf(language, {
+        brand: BRAND,
+        reference: detail.reference,
+        estate: estate?.name ?? null,
+        checkIn: detail.offer.checkIn,
+        checkOut: detail.offer.checkOut,
+        payment,
+        total: detail.offer.total,
+        paid: detail.offer.paid,
+        outstanding: detail.offer.outstanding,
+      });
+      res
+        .status(200)
+        .type("application/pdf")
+        .set("Cache-Control", "no-store")
+        .set(
+          "Content-Disposition",
+          `inline; filename="receipt-${detail.reference}-${payment.id}.pdf"`,
+        )
+        .send(Buffer.from(bytes));
+      return STREAMED;
     },
   });
 

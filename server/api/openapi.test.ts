@@ -141,6 +141,7 @@ describe("the OpenAPI document", () => {
       "getCastleAvailability",
       "getCastleQuote",
       "getGuestRequest",
+      "getPaymentReceipt",
       "getStaffInvitation",
       "listCastles",
       "loginStaff",

@@ -248,6 +248,7 @@ describe("GET /api/openapi.json", () => {
       "/api/requests/{token}/offers/{offerId}/casl",
       "/api/requests/{token}/offers/{offerId}/checkout",
       "/api/requests/{token}/offers/{offerId}/decline",
+      "/api/requests/{token}/payments/{paymentId}/receipt.pdf",
     ]);
     const booking = schemas.BookingRequest as {
       properties: Record<string, { items?: { enum?: string[] }; minLength?: number }>;

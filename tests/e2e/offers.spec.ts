@@ -193,6 +193,9 @@ describe("offers and payments", () => {
         .toBe(frCommon.requestStatus.statuses.Confirmed);
       const payments = guest.getByTestId("offer-payments");
       expect(await payments.innerText()).toContain(frCommon.offers.payment.methods.card);
+      const receipt = await payments.getByTestId("receipt-link").getAttribute("href");
+      const pdf = await fetch(new URL(receipt!, server.baseURL));
+      expect(pdf.headers.get("content-type")).toBe("application/pdf");
       await expectNoAxeViolations(guest, "confirmed, fr");
       await guest.screenshot({ path: join(SHOTS, "confirmed-fr-1280.png"), fullPage: true });
 

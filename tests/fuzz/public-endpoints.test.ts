@@ -83,6 +83,46 @@ interface GuestFlowRequest {
 describeEachBackend("fuzzing the public endpoints", (database) => {
   const server = fuzzApp(database, { OWNER_CODES_PER_EMAIL: 1_000_000 });
 
+  for (const form of FORMS) {
+    it(
+      `POST ${form.path}: no 5xx, documented refusals, only valid requests stored`,
+      async () => {
+        const endpoint: FuzzEndpoint = {
+          method: "POST",
+          documented: form.path,
+          cases: formBodies(form.base).map((body) => ({ path: form.path, body })),
+          examples: () => [
+            { path: form.path, body: JSON.stringify({ ...form.base, turnstileToken: TOKEN }) },
+          ],
+          prepare: async (fuzzCase) =>
+            typeof fuzzCase.body === "string"
+              ? { ...fuzzCase, body: fuzzCase.body.replace(TOKEN, passingToken()) }
+              : fuzzCase,
+        };
+        logReport(`POST ${form.path}`, await fuzzEndpoint(server(), endpoint));
+
+        const schema =
+          form.kind === "booking_request"
+            ? bookingRequestSchema
+            : form.kind === "membership"
+              ? membershipSchema
+              : propertyBookingSchema(18);
+        const rows = await database()
+          .deps.db.select()
+          .from(guestRequests)
+          .where(eq(guestRequests.kind, form.kind));
+        expect(rows.length, "some generated requests are valid and stored").toBeGreaterThan(0);
+        for (const row of rows) {
+          const parsed = schema.safeParse({ ...row.details, turnstileToken: "stored" });
+          expect(parsed.success, JSON.stringify(row.details)).toBe(true);
+          expect(row.email).toBe((row.details as { email: string }).email);
+          expect(JSON.stringify(row)).not.toMatch(/\\u0000/);
+        }
+      },
+      FUZZ_TIMEOUT_MS,
+    );
+  }
+
   it(
     "POST /api/requests/{token}/messages: no 5xx, documented refusals, only valid replies stored",
     async () => {
@@ -249,46 +289,6 @@ describeEachBackend("fuzzing the public endpoints", (database) => {
           .from(guestRequests)
           .where(eq(guestRequests.id, request.id))
       )[0]?.status;
-
-    for (const form of FORMS) {
-      it(
-        `POST ${form.path}: no 5xx, documented refusals, only valid requests stored`,
-        async () => {
-          const endpoint: FuzzEndpoint = {
-            method: "POST",
-            documented: form.path,
-            cases: formBodies(form.base).map((body) => ({ path: form.path, body })),
-            examples: () => [
-              { path: form.path, body: JSON.stringify({ ...form.base, turnstileToken: TOKEN }) },
-            ],
-            prepare: async (fuzzCase) =>
-              typeof fuzzCase.body === "string"
-                ? { ...fuzzCase, body: fuzzCase.body.replace(TOKEN, passingToken()) }
-                : fuzzCase,
-          };
-          logReport(`POST ${form.path}`, await fuzzEndpoint(server(), endpoint));
-
-          const schema =
-            form.kind === "booking_request"
-              ? bookingRequestSchema
-              : form.kind === "membership"
-                ? membershipSchema
-                : propertyBookingSchema(18);
-          const rows = await database()
-            .deps.db.select()
-            .from(guestRequests)
-            .where(eq(guestRequests.kind, form.kind));
-          expect(rows.length, "some generated requests are valid and stored").toBeGreaterThan(0);
-          for (const row of rows) {
-            const parsed = schema.safeParse({ ...row.details, turnstileToken: "stored" });
-            expect(parsed.success, JSON.stringify(row.details)).toBe(true);
-            expect(row.email).toBe((row.details as { email: string }).email);
-            expect(JSON.stringify(row)).not.toMatch(/\\u0000/);
-          }
-        },
-        FUZZ_TIMEOUT_MS,
-      );
-    }
 
     // The guest's answers. The other requests in the mix had their offer accepted already: accepting
     // it again answers as the first time, declining it is refused, so each call's own request is

@@ -300,7 +300,16 @@ export function GuestOffer({
                   {t(`offers.payment.methods.${payment.method}`)} ·{" "}
                   {longDate(payment.receivedAt.slice(0, 10), language)}
                 </span>
-                <span className="tabular-nums">{money(payment.amount)}</span>
+                <span className="flex gap-4">
+                  <a
+                    className="text-heritage underline underline-offset-2"
+                    href={`${base}/payments/${payment.id}/receipt.pdf?lang=${language}`}
+                    data-testid="receipt-link"
+                  >
+                    {t("offers.receipt.download")}
+                  </a>
+                  <span className="tabular-nums">{money(payment.amount)}</span>
+                </span>
               </li>
             ))}
           </ul>
