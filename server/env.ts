@@ -203,6 +203,8 @@ export const EnvSchema = z.object({
   /** Card payment through Stripe Checkout is offered when both are set. */
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** The network's share of a stay's total, in percent, on owners' statements. */
+  OWNER_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(15),
   /** Where the Stripe client sends its calls: Stripe's own by default; a local server in tests. */
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.stripe.com"),
 });

@@ -61,6 +61,7 @@ export type ServicesEnv = Pick<
   | "STRIPE_SECRET_KEY"
   | "STRIPE_WEBHOOK_SECRET"
   | "STRIPE_API_URL"
+  | "OWNER_COMMISSION_PERCENT"
   | "STAFF_MFA_REQUIRED"
   | "DATA_DIR"
   | "PUBLIC_URL"
@@ -175,6 +176,7 @@ export function paymentServicesOf(
       | "STRIPE_SECRET_KEY"
       | "STRIPE_WEBHOOK_SECRET"
       | "STRIPE_API_URL"
+      | "OWNER_COMMISSION_PERCENT"
     >
   >,
   onMailQueued: () => void = () => {},
@@ -183,6 +185,7 @@ export function paymentServicesOf(
     terms: { offerHours: env.OFFER_HOURS ?? 72, depositHours: env.DEPOSIT_DUE_HOURS ?? 72 },
     bankDetails: env.PAYMENT_BANK_DETAILS ?? null,
     caslWallet: env.CASL_WALLET_ADDRESS ?? null,
+    commissionPercent: env.OWNER_COMMISSION_PERCENT ?? 15,
     stripe:
       env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
         ? createStripeGateway({

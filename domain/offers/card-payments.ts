@@ -34,6 +34,8 @@ export interface PaymentServices {
   bankDetails: string | null;
   /** CASL_WALLET_ADDRESS; null: $CASL is not offered. */
   caslWallet: string | null;
+  /** OWNER_COMMISSION_PERCENT: the network's share on owners' statements. */
+  commissionPercent: number;
   /** Null when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not both set. */
   stripe: StripeGateway | null;
   onMailQueued: () => void;

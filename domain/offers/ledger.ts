@@ -80,3 +80,61 @@ export async function settlementOfOffer(tx: Database, offer: OfferRow): Promise<
     .groupBy(payments.kind);
   return settlementOf(offer, rows);
 }
+
+export interface OfferMoney {
+  offerStatus: OfferRow["status"];
+  currency: string;
+  total: number;
+  paid: number;
+  outstanding: number;
+}
+
+/**
+ * Where the money of each request in `requestIds` stands: its offer in play (else its latest
+ * answered one) and what was paid on it. Two statements for any number of requests.
+ */
+export async function moneyOfRequests(
+  db: Database,
+  requestIds: readonly string[],
+): Promise<Map<string, OfferMoney>> {
+  const result = new Map<string, OfferMoney>();
+  if (requestIds.length === 0) return result;
+  const rows = await db
+    .select()
+    .from(offers)
+    .where(and(inArray(offers.requestId, [...requestIds]), sql`${offers.status} <> 'withdrawn'`))
+    .orderBy(desc(offers.createdAt));
+  const chosen = new Map<string, OfferRow>();
+  for (const row of rows) {
+    const current = chosen.get(row.requestId);
+    const live = (offer: OfferRow) => offer.status === "sent" || offer.status === "accepted";
+    if (!current || (!live(current) && live(row))) chosen.set(row.requestId, row);
+  }
+  const offerIds = [...chosen.values()].map((offer) => offer.id);
+  const sums =
+    offerIds.length === 0
+      ? []
+      : await db
+          .select({
+            offerId: payments.offerId,
+            kind: payments.kind,
+            amount: sql<number>`sum(${payments.amount})::bigint`.mapWith(Number),
+          })
+          .from(payments)
+          .where(inArray(payments.offerId, offerIds))
+          .groupBy(payments.offerId, payments.kind);
+  for (const offer of chosen.values()) {
+    const settlement = settlementOf(
+      offer,
+      sums.filter((row) => row.offerId === offer.id),
+    );
+    result.set(offer.requestId, {
+      offerStatus: offer.status,
+      currency: offer.currency,
+      total: offer.total,
+      paid: settlement.received - settlement.refunded,
+      outstanding: settlement.outstanding,
+    });
+  }
+  return result;
+}

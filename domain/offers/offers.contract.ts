@@ -11,6 +11,11 @@ import {
   STAFF_SESSION,
 } from "../api/operation.ts";
 import { CANCELLATION_POLICIES } from "../pricing/rates.schema.ts";
+import {
+  EstateQuerySchema,
+  estateGuardAnswers,
+  OWNER_OR_STAFF,
+} from "../owners/owners.contract.ts";
 import { LINE_CODES } from "../pricing/quote.ts";
 import { REQUEST_STATUSES, type RequestKind } from "../requests/options.ts";
 import { NO_STORE, rateLimitAnswers } from "../requests/requests.contract.ts";
@@ -461,6 +466,55 @@ export const getPaymentReceipt = defineOperation({
   },
 });
 
+const StatementAmountsSchema = {
+  currency: z.string(),
+  gross: AMOUNT.describe("The offer's total"),
+  commission: AMOUNT.describe("The network's share (OWNER_COMMISSION_PERCENT), rounded once"),
+  net: AMOUNT.describe("gross − commission: due to the owner"),
+  paid: AMOUNT.describe("What the guest paid so far, refunds deducted"),
+};
+
+export const StatementSchema = z
+  .object({
+    propertyId: z.number().int(),
+    month: z.string().describe("YYYY-MM"),
+    commissionPercent: z.number(),
+    lines: z.array(
+      z.object({
+        reference: z.string(),
+        checkIn: z.string(),
+        checkOut: z.string(),
+        guestFirstName: z.string(),
+        ...StatementAmountsSchema,
+      }),
+    ),
+    totals: z.array(z.object(StatementAmountsSchema)).describe("Per currency"),
+  })
+  .meta({ id: "OwnerStatement" });
+
+export const getOwnerStatement = defineOperation({
+  id: "getOwnerStatement",
+  method: "get",
+  path: "/api/property-owners/statements",
+  summary: "The estate's statement for a month",
+  tags: ["offers"],
+  description:
+    "Confirmed stays whose check-out falls in `month`: gross, commission and net per stay and per currency. `format=csv` answers the same as CSV (amounts in the major unit).",
+  security: OWNER_OR_STAFF,
+  query: EstateQuerySchema.extend({
+    month: z
+      .string()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, "offers.statement.month")
+      .describe("YYYY-MM"),
+    format: z.enum(["json", "csv"]).optional(),
+  }),
+  responses: {
+    200: { description: "The statement (JSON, or CSV with `format=csv`)", schema: StatementSchema },
+    400: invalid("A month that is not YYYY-MM"),
+    ...estateGuardAnswers(false),
+  },
+});
+
 export const OFFER_OPERATIONS = [
   ...Object.values(STAFF_OFFER_OPERATIONS).flatMap((operations) => Object.values(operations)),
   getGuestRequest,
@@ -471,4 +525,5 @@ export const OFFER_OPERATIONS = [
   cancelAsGuest,
   getPaymentReceipt,
   stripeWebhook,
+  getOwnerStatement,
 ];

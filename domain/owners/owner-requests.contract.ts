@@ -73,6 +73,16 @@ export const OwnerRequestSchema = z
       ),
     canGiveView: z.boolean().describe("Whether the request is still pending, so a view counts"),
     view: OwnerViewSchema.nullable().describe("The latest view given; null when none"),
+    money: z
+      .object({
+        offerStatus: z.enum(["sent", "accepted", "declined", "expired", "withdrawn"]),
+        currency: z.string(),
+        total: z.number().int().describe("The offer's total, in minor units of `currency`"),
+        paid: z.number().int().describe("Paid on it so far, refunds deducted"),
+        outstanding: z.number().int().describe("Still to pay of the total"),
+      })
+      .nullable()
+      .describe("The offer staff sent and the money paid on it; null before an offer"),
   })
   .meta({
     id: "OwnerRequest",

@@ -1,3 +1,4 @@
+import { moneyOfRequests, type OfferMoney } from "../offers/ledger.ts";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
 import {
@@ -64,6 +65,8 @@ export interface OwnerRequest {
   canGiveView: boolean;
   /** The latest view; every earlier one is kept for staff. */
   view: OwnerView | null;
+  /** The offer's total and what was paid on it, once staff sent one. */
+  money: OfferMoney | null;
 }
 
 /** The party size the guest gave, whichever form it came from. */
@@ -155,10 +158,16 @@ export async function listOwnerRequests(
     )
     .orderBy(desc(guestRequests.createdAt), desc(guestRequests.id))
     .limit(OWNER_REQUESTS_LIMIT);
-  const views = await latestOwnerViews(
-    db,
-    rows.map((row) => row.id),
-  );
+  const [views, money] = await Promise.all([
+    latestOwnerViews(
+      db,
+      rows.map((row) => row.id),
+    ),
+    moneyOfRequests(
+      db,
+      rows.map((row) => row.id),
+    ),
+  ]);
   return Promise.all(
     rows.map(async (row): Promise<OwnerRequest> => {
       const status = row.status as RequestStatus;
@@ -192,6 +201,7 @@ export async function listOwnerRequests(
         nights,
         canGiveView: pending,
         view: views.get(row.id) ?? null,
+        money: money.get(row.id) ?? null,
       };
     }),
   );

@@ -242,6 +242,64 @@ describeEachBackend("offers and payments over HTTP", (database) => {
     expect(due.body).toMatchObject({ code: "nothing_due" });
   });
 
+  it("lists a paid, confirmed stay on the owner's statement for the month it ended, with the commission", async () => {
+    const { token, offer, id, reference } = await offered();
+    await guest("POST", `/api/requests/${token}/offers/${offer.id}/accept`);
+    dataOf(
+      ops.recordPayment,
+      await admin("POST", `/api/bookings/${id}/payments`, {
+        kind: "deposit",
+        method: "bank_transfer",
+        amount: offer.total,
+        currency: offer.currency,
+        reference: "TRF-9",
+        receivedAt: new Date().toISOString(),
+      }),
+      201,
+    );
+    const month = offer.checkOut.slice(0, 7);
+    const statement = dataOf(
+      contract.getOwnerStatement,
+      await owner("GET", `/api/property-owners/statements?month=${month}`),
+      200,
+    );
+    const line = statement.lines.find((row) => row.reference === reference);
+    const commission = Math.round((offer.total * 15) / 100);
+    expect(line).toMatchObject({
+      gross: offer.total,
+      commission,
+      net: offer.total - commission,
+      paid: offer.total,
+      currency: offer.currency,
+    });
+    expect(
+      statement.totals.find((row) => row.currency === offer.currency)?.gross,
+    ).toBeGreaterThanOrEqual(offer.total);
+    const csv = await fetch(
+      `${server().url}/api/property-owners/statements?month=${month}&format=csv&lang=fr`,
+      { headers: { Cookie: cookies.owner! } },
+    );
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    const text = await csv.text();
+    expect(text).toContain("Commission");
+    expect(text).toContain(reference);
+    // Another month holds nothing of it; a malformed month is refused; staff must name the estate.
+    const other = dataOf(
+      contract.getOwnerStatement,
+      await owner("GET", "/api/property-owners/statements?month=2001-01"),
+      200,
+    );
+    expect(other.lines).toEqual([]);
+    expect((await owner("GET", "/api/property-owners/statements?month=2027-13")).status).toBe(400);
+    expect((await guest("GET", `/api/property-owners/statements?month=${month}`)).status).toBe(401);
+    const asStaff = dataOf(
+      contract.getOwnerStatement,
+      await admin("GET", `/api/property-owners/statements?month=${month}&propertyId=${GORDON.id}`),
+      200,
+    );
+    expect(asStaff.lines.map((row) => row.reference)).toContain(reference);
+  });
+
   it("reaches only its own request with a guest token", async () => {
     const { offer } = await offered();
     const other = await request();

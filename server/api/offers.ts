@@ -28,6 +28,11 @@ import { defineRoute, refuse, STREAMED } from "./define-route.ts";
 import { getProperty } from "#domain/catalogue/read-properties.ts";
 import { renderReceiptPdf } from "#domain/offers/receipt-pdf.ts";
 import { BRAND } from "#i18n/config.ts";
+import { stringify } from "csv-stringify";
+import { CSV_OPTIONS, csvCell } from "#domain/csv/safe-csv.ts";
+import { readStatement } from "#domain/offers/statements.ts";
+import { isCurrency, toMajorString } from "#domain/pricing/money.ts";
+import { estateAccess, settledEstate } from "./owners.ts";
 
 /**
  * Offers and payments over HTTP (domain/offers/offers.contract.ts): staff under each request's
@@ -370,6 +375,63 @@ export function offerRoutes(
           `inline; filename="receipt-${detail.reference}-${payment.id}.pdf"`,
         )
         .send(Buffer.from(bytes));
+      return STREAMED;
+    },
+  });
+
+  defineRoute(router, contract.getOwnerStatement, {
+    before: [estateAccess(deps, options.adminEmailDomain)],
+    async handle({ query, res }) {
+      const { propertyId } = settledEstate(res);
+      const statement = await readStatement(deps, {
+        propertyId,
+        month: query.month,
+        commissionPercent: payments.commissionPercent,
+      });
+      if (query.format !== "csv") return { status: 200, body: statement };
+      const language = res.locals.language;
+      const t = (key: string) => translate(language, key);
+      const major = (amount: number, currency: string) =>
+        isCurrency(currency) ? toMajorString(amount, currency) : String(amount / 100);
+      const rows = [
+        [
+          t("offers.statement.columns.reference"),
+          t("offers.statement.columns.checkIn"),
+          t("offers.statement.columns.checkOut"),
+          t("offers.statement.columns.guest"),
+          t("offers.statement.columns.currency"),
+          t("offers.statement.columns.gross"),
+          t("offers.statement.columns.commission"),
+          t("offers.statement.columns.net"),
+          t("offers.statement.columns.paid"),
+        ],
+        ...statement.lines.map((line) => [
+          line.reference,
+          line.checkIn,
+          line.checkOut,
+          line.guestFirstName,
+          line.currency,
+          major(line.gross, line.currency),
+          major(line.commission, line.currency),
+          major(line.net, line.currency),
+          major(line.paid, line.currency),
+        ]),
+      ];
+      const text = await new Promise<string>((resolve, reject) =>
+        stringify(
+          rows.map((row) => row.map(csvCell)),
+          CSV_OPTIONS,
+          (error, output) => (error ? reject(error) : resolve(output)),
+        ),
+      );
+      res
+        .status(200)
+        .type("text/csv; charset=utf-8")
+        .set(
+          "Content-Disposition",
+          `attachment; filename="statement-${propertyId}-${statement.month}.csv"`,
+        )
+        .send(text);
       return STREAMED;
     },
   });

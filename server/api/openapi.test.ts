@@ -171,6 +171,7 @@ describe("the OpenAPI document", () => {
       "getOwnerCalendar",
       "getOwnerProperty",
       "getOwnerRates",
+      "getOwnerStatement",
       "giveOwnerRequestView",
       "listOwnerCalendarFeeds",
       "listOwnerPasskeys",

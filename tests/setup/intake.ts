@@ -20,6 +20,7 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     PAYMENT_BANK_DETAILS: "IBAN IT60 X054 2811 1010 0000 0123 456 · Castellum S.r.l.",
     CASL_WALLET_ADDRESS: "0x1111111111111111111111111111111111111111",
     STRIPE_API_URL: "https://api.stripe.com",
+    OWNER_COMMISSION_PERCENT: 15,
     DATA_DIR: "/tmp/castellum-test-unused",
     PUBLIC_URL: "http://localhost",
     SMTP_URL: undefined,

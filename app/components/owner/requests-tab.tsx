@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { nightsBetween } from "#domain/calendar/nights.ts";
+import { moneyIn } from "../offers/offer-price.tsx";
 import {
   giveOwnerViewOperation,
   listOwnerRequestsOperation,
@@ -183,6 +184,14 @@ export function RequestsTab({
                   </TableCell>
                   <TableCell {...cell(t("owner.ownerRequests.cols.status"))}>
                     <StatusPill status={request.status} />
+                    {request.money && (
+                      <span className="text-muted block text-xs" data-testid="owner-request-money">
+                        {t("owner.ownerRequests.money", {
+                          total: moneyIn(request.money.currency, language)(request.money.total),
+                          paid: moneyIn(request.money.currency, language)(request.money.paid),
+                        })}
+                      </span>
+                    )}
                   </TableCell>
                   <TableCell {...cell(t("owner.ownerRequests.cols.nights"))}>
                     <NightsPill nights={request.nights} />
