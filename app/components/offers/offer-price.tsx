@@ -11,7 +11,7 @@ export interface PricedLine {
 }
 
 /** Formats minor units of `currency` for `language` (the currency code alone if unknown). */
-export function moneyIn(currency: string, language: Language | string) {
+export function moneyIn(currency: string, language: string) {
   return (amount: number) =>
     isCurrency(currency)
       ? formatMoney(amount, currency as Currency, language)

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { nightsBetween } from "#domain/calendar/nights.ts";
 import { moneyIn } from "../offers/offer-price.tsx";
+import { StatementSection } from "./statement-section.tsx";
 import {
   giveOwnerViewOperation,
   listOwnerRequestsOperation,
@@ -207,6 +208,7 @@ export function RequestsTab({
             </TableBody>
           </Table>
         ))}
+      <StatementSection propertyId={propertyId} />
     </section>
   );
 }
