@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { draftOffer } from "../offers/build-offer.ts";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../calendar/nights.ts";
 import { refundablePercent, refundDue } from "./cancellation.ts";
@@ -271,6 +272,60 @@ describe("money, whatever the rates, the stay and the discount", () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it("drafts offers that add up, whatever lines, discount and deposit staff choose", () => {
+    const now = new Date(`${TODAY}T09:00:00Z`);
+    fc.assert(
+      fc.property(
+        ratesArbitrary,
+        fc.array(
+          fc.record({
+            code: fc.constantFrom("nights", "extra_guests", "cleaning", "extra") as fc.Arbitrary<
+              "nights" | "extra_guests" | "cleaning" | "extra"
+            >,
+            quantity: fc.integer({ min: 1, max: 60 }),
+            unitAmount: fc.integer({ min: 1, max: 5_000_000 }),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.option(fc.integer({ min: 1, max: 50_000_000 }), { nil: undefined }),
+        fc.option(fc.integer({ min: 0, max: 10_000 }), { nil: undefined }),
+        fc.integer({ min: 1, max: 200 }),
+        (rates, lines, discount, depositPoints, offset) => {
+          const checkIn = addDays(TODAY, offset);
+          const drafted = draftOffer(
+            {
+              lines: lines.map((line) => ({ ...line, text: "Extra" })),
+              discount,
+              depositPercent: depositPoints === undefined ? undefined : depositPoints / 100,
+            },
+            {
+              propertyId: 1,
+              rates,
+              quoteLines: [],
+              stay: { checkIn, checkOut: addDays(checkIn, 3), guests: 2 },
+              now,
+              offerHours: 72,
+            },
+          );
+          const sum =
+            lines.reduce((total, line) => total + line.quantity * line.unitAmount, 0) -
+            (discount ?? 0);
+          if (!drafted.ok) {
+            expect(sum).toBeLessThanOrEqual(0);
+            return;
+          }
+          const { draft } = drafted;
+          expect(draft.lines.reduce((total, line) => total + line.amount, 0)).toBe(sum);
+          expect(draft.total).toBe(rates.taxIncluded ? sum : sum + draft.tax);
+          expect(draft.deposit + draft.balance).toBe(draft.total);
+          for (const amount of [draft.tax, draft.total, draft.deposit, draft.balance])
+            expect(Number.isSafeInteger(amount) && amount >= 0).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
