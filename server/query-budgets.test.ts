@@ -240,10 +240,11 @@ const INBOX_BUDGETS: Call[] = [
   { path: "/api/booking-requests/export.csv", budget: 3 + TOUCH },
   { path: "/api/bookings/export.csv?status=New", budget: 4 + TOUCH },
   { path: "/api/membership/applications/export.csv", budget: 3 + TOUCH },
-  { path: "/api/admin/overview", budget: 7 + TOUCH },
-  { path: "/admin/booking-requests", budget: 8 + TOUCH },
-  { path: "/admin/booking-requests?kind=membership&status=New", budget: 8 + TOUCH },
-  { path: "/admin/booking-requests/booking-requests/{booking_request}", budget: 12 + TOUCH },
+  // The week counts, waiting, overdue, offers awaiting an answer and balances overdue.
+  { path: "/api/admin/overview", budget: 9 + TOUCH },
+  { path: "/admin/booking-requests", budget: 10 + TOUCH },
+  { path: "/admin/booking-requests?kind=membership&status=New", budget: 10 + TOUCH },
+  { path: "/admin/booking-requests/booking-requests/{booking_request}", budget: 14 + TOUCH },
   {
     method: "POST",
     path: "/api/booking-requests/{booking_request}/notes",

@@ -169,6 +169,10 @@ export const InboxOverviewSchema = z.object({
     .describe("Requests of every kind per week of arrival and current status, oldest week first"),
   waitingOver48h: COUNT.describe("Requests still New more than 48 hours after they arrived"),
   overdue: COUNT.describe("Open requests past their due time, which the next lifecycle run closes"),
+  offersAwaitingAnswer: COUNT.describe("Offers sent that the guest has not answered yet"),
+  balancesOverdue: COUNT.describe(
+    "Confirmed bookings whose balance was due before today and is not paid in full",
+  ),
 });
 
 export const StatusCountsSchema = z.object({

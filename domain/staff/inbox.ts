@@ -20,6 +20,8 @@ import {
   guestRequests,
   guestRequestStatusHistory,
   propertyTranslations,
+  offers,
+  payments,
 } from "#db/schema/index.ts";
 import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
 import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
@@ -416,7 +418,8 @@ export async function getInboxOverview(
   const first = new Date(thisMonday);
   first.setUTCDate(first.getUTCDate() - 7 * (weeks - 1));
   const week = sql<string>`to_char(date_trunc('week', ${guestRequests.createdAt} at time zone 'UTC'), 'YYYY-MM-DD')`;
-  const [rows, [waiting], [overdue]] = await Promise.all([
+  const today = now.toISOString().slice(0, 10);
+  const [rows, [waiting], [overdue], [awaiting], [balances]] = await Promise.all([
     deps.db
       .select({ week, status: guestRequests.status, n: count() })
       .from(guestRequests)
@@ -435,6 +438,19 @@ export async function getInboxOverview(
       .select({ n: count() })
       .from(guestRequests)
       .where(and(sql`${guestRequests.status} in ${OPEN}`, lte(guestRequests.dueAt, now))),
+    deps.db.select({ n: count() }).from(offers).where(eq(offers.status, "sent")),
+    deps.db
+      .select({ n: count() })
+      .from(offers)
+      .innerJoin(guestRequests, eq(guestRequests.id, offers.requestId))
+      .where(
+        and(
+          eq(offers.status, "accepted"),
+          eq(guestRequests.status, "Confirmed"),
+          lt(offers.balanceDueOn, today),
+          sql`(select coalesce(sum(case when ${payments.kind} = 'refund' then 0 else ${payments.amount} end), 0) from ${payments} where ${payments.offerId} = ${offers.id}) < ${offers.total}`,
+        ),
+      ),
   ]);
   const result: WeeklyCounts[] = [];
   for (let i = 0; i < weeks; i++) {
@@ -446,5 +462,11 @@ export async function getInboxOverview(
     const entry = result.find((w) => w.weekStart === row.week);
     if (entry) entry.byStatus[row.status] = (entry.byStatus[row.status] ?? 0) + row.n;
   }
-  return { weeks: result, waitingOver48h: waiting?.n ?? 0, overdue: overdue?.n ?? 0 };
+  return {
+    weeks: result,
+    waitingOver48h: waiting?.n ?? 0,
+    overdue: overdue?.n ?? 0,
+    offersAwaitingAnswer: awaiting?.n ?? 0,
+    balancesOverdue: balances?.n ?? 0,
+  };
 }

@@ -55,11 +55,13 @@ export function StatusCards({
   const { t, i18n } = useTranslation();
   const integer = new Intl.NumberFormat(i18n.language);
   const card =
-    "flex h-full flex-col justify-between gap-2 rounded-sm border p-4 transition-shadow hover:shadow-card aria-[current=true]:ring-2 aria-[current=true]:ring-heritage aria-[current=true]:ring-offset-2";
+    "flex h-full flex-col justify-between gap-2 rounded-sm border p-4 xl:p-3 transition-shadow hover:shadow-card aria-[current=true]:ring-2 aria-[current=true]:ring-heritage aria-[current=true]:ring-offset-2";
   return (
     <nav aria-label={t("staff.inbox.countsLabel")}>
+      {/* One row from 1280 px, however many states the kind has, so the requests stay in view. */}
       <ul
-        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
+        className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5 xl:grid-cols-[repeat(var(--cards),minmax(0,1fr))]"
+        style={{ "--cards": statuses.length + 1 } as React.CSSProperties}
         data-testid="status-counts"
       >
         <li>

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { AlarmClock, Clock } from "lucide-react";
+import { AlarmClock, Banknote, Clock, Send } from "lucide-react";
 import type { InboxOverview } from "#domain/staff/inbox.ts";
 import { cn } from "../ui/cn.ts";
 import { WeeklyChart } from "./weekly-chart.tsx";
@@ -72,6 +72,20 @@ export function OverviewPanel({
             <Link to={dueSoonestHref} className="underline underline-offset-4">
               {t("staff.lifecycle.overdueCount", { count: overview.overdue })}
             </Link>
+          </p>
+          <p data-testid="offers-awaiting" className="text-muted flex items-center gap-2 text-sm">
+            <Send aria-hidden className="size-4" />
+            {t("staff.offers.overview.awaiting", { count: overview.offersAwaitingAnswer })}
+          </p>
+          <p
+            data-testid="balances-overdue"
+            className={cn(
+              "flex items-center gap-2 text-sm",
+              overview.balancesOverdue > 0 ? "text-burgundy font-semibold" : "text-muted",
+            )}
+          >
+            <Banknote aria-hidden className="size-4" />
+            {t("staff.offers.overview.balancesOverdue", { count: overview.balancesOverdue })}
           </p>
         </div>
         <WeeklyChart weeks={overview.weeks} />
