@@ -418,6 +418,31 @@ describeEachBackend("offers and payments", (database, backend) => {
     }
   });
 
+  it("reminds the guest of a balance once, seven days before it is due", async () => {
+    const request = await makeRequest(deps());
+    const offer = await sent(deps(), request);
+    expect(offer.balance).toBeGreaterThan(0);
+    expect(offer.balanceDueOn).not.toBeNull();
+    await answerOffer(deps(), {
+      token: request.token,
+      offerId: offer.id,
+      answer: "accept",
+      terms: TERMS,
+    });
+    await recordPayment(deps(), {
+      requestId: request.id,
+      payment: bankTransfer("deposit", offer.deposit, offer.currency),
+      recordedBy: STAFF.email,
+    });
+    const dueOn = new Date(`${offer.balanceDueOn}T09:00:00Z`);
+    const daysBefore = (days: number) => when(deps(), new Date(dueOn.getTime() - days * 24 * HOUR));
+    expect((await runLifecycle(daysBefore(8), { responseHours: 48 })).balancesReminded).toBe(0);
+    expect((await runLifecycle(daysBefore(7), { responseHours: 48 })).balancesReminded).toBe(1);
+    expect((await runLifecycle(daysBefore(1), { responseHours: 48 })).balancesReminded).toBe(0);
+    const mails = await mailTo(deps(), request.id);
+    expect(mails.filter((mail) => mail.template === "offer.balanceReminder")).toHaveLength(1);
+  });
+
   it("lets one of an acceptance and a confirmation of the same nights win, on two instances", async () => {
     const other = await secondInstance(database(), backend);
     try {
