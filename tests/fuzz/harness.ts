@@ -391,14 +391,19 @@ export interface FuzzQueryCall {
  * 400 for text no database holds (a NUL; server/middleware/query-text.ts), is accepted when the
  * query holds such text, whether or not the operation's entry lists it yet.
  */
+/** The OpenAPI document's GET operation at `documented`. */
+export function documentedGet(documented: string): DocumentedGet {
+  const operation = (DOCUMENT.paths as Record<string, Record<string, DocumentedGet>>)[documented]
+    ?.get;
+  if (!operation) throw new Error(`GET ${documented} is not documented`);
+  return operation;
+}
+
 export async function fuzzQuery(
   { app, runs = FUZZ_RUNS }: FuzzTarget,
   call: FuzzQueryCall,
 ): Promise<FuzzReport> {
-  const operation = (DOCUMENT.paths as Record<string, Record<string, DocumentedGet>>)[
-    call.documented
-  ]?.get;
-  if (!operation) throw new Error(`GET ${call.documented} is not documented`);
+  const operation = documentedGet(call.documented);
   const documented = new Set(Object.keys(operation.responses));
   const statuses: Record<number, number> = {};
   const started = performance.now();
