@@ -99,3 +99,27 @@ export const cancelInputSchema = z.object({
     .max(2000, "offers.cancel.reason")
     .optional(),
 });
+
+/**
+ * Where a request's money stands, as staff scan for it in the inbox (computed in money-state.ts).
+ */
+export const MONEY_STATES = [
+  "offer_sent",
+  "deposit_due",
+  "balance_due",
+  "balance_overdue",
+  "paid",
+  "refund_due",
+] as const;
+export type MoneyState = (typeof MONEY_STATES)[number];
+
+/** What the inbox shows of a request's money. */
+export interface RequestMoney {
+  state: MoneyState;
+  currency: string;
+  total: number;
+  /** What the guest still owes (refunds not counted). */
+  outstanding: number;
+  /** The day the state points at: the offer's expiry, the deposit's or the balance's due day. */
+  dueOn: string | null;
+}

@@ -28,6 +28,10 @@ import {
   sendOffer,
   staffCancel,
 } from "./offers.ts";
+import { MONEY_STATES, type MoneyState } from "./offer.schema.ts";
+import { getRequestDetail, listInbox } from "../staff/inbox.ts";
+import { InboxFilterSchema } from "../staff/inbox.schema.ts";
+import { addDays } from "../calendar/nights.ts";
 
 const T0 = new Date("2027-01-10T09:00:00Z");
 const HOUR = 3_600_000;
@@ -557,5 +561,86 @@ describeEachBackend("offers and payments", (database, backend) => {
       }),
     ).toEqual({ outcome: "refused", refusal: "offer_accepted" });
     expect(await statusOf(deps(), request.id)).toBe("Awaiting deposit");
+  });
+
+  it("shows where each request's money stands in the inbox, and finds requests by it", async () => {
+    const accepted = async () => {
+      const request = await makeRequest(deps());
+      const offer = await sent(deps(), request);
+      await answerOffer(deps(), {
+        token: request.token,
+        offerId: offer.id,
+        answer: "accept",
+        terms: TERMS,
+      });
+      return { request, offer };
+    };
+    const pay = (
+      requestId: string,
+      kind: "deposit" | "balance",
+      amount: number,
+      currency: string,
+    ) =>
+      recordPayment(deps(), {
+        requestId,
+        payment: bankTransfer(kind, amount, currency),
+        recordedBy: STAFF.email,
+      });
+    const none = await makeRequest(deps());
+    const offered = await makeRequest(deps());
+    const offer = await sent(deps(), offered);
+    const depositDue = await accepted();
+    // The overdue balance's stay comes first, so its balance falls due before the other's.
+    const overdue = await accepted();
+    await pay(overdue.request.id, "deposit", overdue.offer.deposit, overdue.offer.currency);
+    const due = await accepted();
+    await pay(due.request.id, "deposit", due.offer.deposit, due.offer.currency);
+    const paid = await accepted();
+    await pay(paid.request.id, "deposit", paid.offer.deposit, paid.offer.currency);
+    await pay(paid.request.id, "balance", paid.offer.balance, paid.offer.currency);
+    const refund = await accepted();
+    await pay(refund.request.id, "deposit", refund.offer.deposit, refund.offer.currency);
+    expect(
+      await staffCancel(deps(), { ...refund.request, actor: STAFF, reason: "Flood" }),
+    ).toMatchObject({ outcome: "done" });
+    const today = addDays(overdue.offer.balanceDueOn!, 1);
+    expect(due.offer.balanceDueOn! > today).toBe(true);
+    const onToday = when(deps(), new Date(`${today}T12:00:00Z`));
+
+    const expected: [string, MoneyState | null][] = [
+      [none.id, null],
+      [offered.id, "offer_sent"],
+      [depositDue.request.id, "deposit_due"],
+      [overdue.request.id, "balance_overdue"],
+      [due.request.id, "balance_due"],
+      [paid.request.id, "paid"],
+      [refund.request.id, "refund_due"],
+    ];
+    for (const [id, state] of expected) {
+      const detail = await getRequestDetail(onToday, id);
+      expect(detail?.money?.state ?? null, id).toBe(state);
+      // The filter finds the request under its own state and under no other.
+      for (const money of MONEY_STATES) {
+        const page = await listInbox(
+          onToday,
+          InboxFilterSchema.parse({ kind: "property_booking", q: detail!.reference, money }),
+        );
+        expect(
+          page.items.map((item) => item.id),
+          `${id} as ${money}`,
+        ).toEqual(money === state ? [id] : []);
+      }
+    }
+    const row = (await getRequestDetail(onToday, offered.id))!.money!;
+    expect(row).toEqual({
+      state: "offer_sent",
+      currency: offer.currency,
+      total: offer.total,
+      outstanding: offer.total,
+      dueOn: offer.expiresAt.toISOString().slice(0, 10),
+    });
+    const overdueRow = (await getRequestDetail(onToday, overdue.request.id))!.money!;
+    expect(overdueRow.outstanding).toBe(overdue.offer.balance);
+    expect(overdueRow.dueOn).toBe(overdue.offer.balanceDueOn);
   });
 });

@@ -16,6 +16,7 @@ import {
   type RequestStatus,
   statusesOf,
 } from "../requests/options.ts";
+import { MONEY_STATES } from "../offers/offer.schema.ts";
 import { processOf } from "../requests/process.ts";
 import { STAFF_COLLECTIONS } from "./collections.ts";
 import { InboxFilterSchema, NoteSchema, StatusChangeSchema } from "./inbox.schema.ts";
@@ -78,6 +79,23 @@ export const InboxItemSchema = z
     overdue: z
       .boolean()
       .describe("Still open and past its due time: the next lifecycle run closes it"),
+    money: z
+      .object({
+        state: z.enum(MONEY_STATES),
+        currency: z.string(),
+        total: z.number().int().describe("The offer's total, in minor units"),
+        outstanding: z
+          .number()
+          .int()
+          .describe("What the guest still owes, in minor units (refunds not counted)"),
+        dueOn: IsoDateSchema.nullable().describe(
+          "The day the state points at: the offer's expiry, the deposit's or the balance's due day",
+        ),
+      })
+      .nullable()
+      .describe(
+        "Where the request's money stands (its live offer and the ledger); null without an offer in play",
+      ),
     // The estate owner's latest view, for staff to weigh before they decide.
     ownerView: OwnerViewSchema.nullable().describe(
       "The latest view the estate's owner gave on the request (agree or decline, with a note); null when none",
@@ -236,6 +254,9 @@ function filterQuery(kind: RequestKind) {
     to: filter.to.describe("Sent on or before this day (YYYY-MM-DD, UTC)"),
     propertyId: filter.propertyId.describe("Only requests for this property"),
     memberStatus: filter.memberStatus.describe("Only guests with this member status"),
+    money: filter.money.describe(
+      "Only requests whose money is in this state today: an offer awaiting the guest, a deposit or balance to collect, a balance past its due day, paid in full, or a refund owed",
+    ),
     sort: filter.sort.describe("Newest or oldest first, or `due`: open requests soonest due first"),
   });
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { filterDaySchema } from "../requests/filter-day.schema.ts";
 import { isStorableText, UNSTORABLE_TEXT } from "../storable-text.ts";
 import { NOTE_MAX_LENGTH, REASON_MAX_LENGTH } from "./inbox-limits.ts";
+import { MONEY_STATES } from "../offers/offer.schema.ts";
 import { MEMBER_STATUSES, REQUEST_KINDS, REQUEST_STATUSES } from "../requests/options.ts";
 
 const isoDate = filterDaySchema("staff.validation.dateInvalid");
@@ -50,6 +51,10 @@ export const InboxFilterSchema = z.object({
     emptyAsUndefined,
     z.enum(MEMBER_STATUSES, "staff.validation.memberStatusInvalid").optional(),
   ),
+  money: z.preprocess(
+    emptyAsUndefined,
+    z.enum(MONEY_STATES, "staff.validation.moneyInvalid").optional(),
+  ),
   sort: z.preprocess(
     emptyAsUndefined,
     z.enum(INBOX_SORTS, "staff.validation.sortInvalid").default("newest"),
@@ -74,7 +79,16 @@ export type InboxFilter = z.infer<typeof InboxFilterSchema>;
 export function inboxFilterToSearch(filter: Partial<InboxFilter>): URLSearchParams {
   const params = new URLSearchParams();
   if (filter.kind && filter.kind !== "booking_request") params.set("kind", filter.kind);
-  for (const key of ["status", "q", "from", "to", "propertyId", "memberStatus", "after"] as const) {
+  for (const key of [
+    "status",
+    "q",
+    "from",
+    "to",
+    "propertyId",
+    "memberStatus",
+    "money",
+    "after",
+  ] as const) {
     const value = filter[key];
     if (value !== undefined && value !== "") params.set(key, String(value));
   }

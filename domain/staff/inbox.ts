@@ -21,8 +21,9 @@ import {
   guestRequestStatusHistory,
   propertyTranslations,
   offers,
-  payments,
 } from "#db/schema/index.ts";
+import { requestMoneyColumn, requestsInMoneyState } from "../offers/money-state.ts";
+import type { RequestMoney } from "../offers/offer.schema.ts";
 import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
 import { findCollisions, findImportedBusy } from "../calendar/collisions.ts";
 import type { Database } from "#db/client.ts";
@@ -82,10 +83,16 @@ type Row = {
   [K in keyof typeof columns]: (typeof columns)[K]["_"]["notNull"] extends true
     ? (typeof columns)[K]["_"]["data"]
     : (typeof columns)[K]["_"]["data"] | null;
-} & { unreadMessages: number };
+} & { unreadMessages: number; money: RequestMoney | null };
 
-/** A row's columns and the guest's unread messages. */
-const itemColumns = { ...columns, unreadMessages: unreadMessagesOf };
+/** A row's columns, the guest's unread messages and where its money stands on `today`. */
+function itemColumnsOn(now: Date) {
+  return {
+    ...columns,
+    unreadMessages: unreadMessagesOf,
+    money: requestMoneyColumn(now.toISOString().slice(0, 10)),
+  };
+}
 
 function toItem(row: Row, now: Date): Omit<InboxItem, "ownerView"> {
   const status = row.status as RequestStatus;
@@ -131,9 +138,16 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The filter's WHERE clause without the page cursor (shared by the page, the count and CSV). */
-function whereOf(filter: InboxFilter): SQL {
+/**
+ * The filter's WHERE clause without the page cursor (shared by the page, the count and CSV);
+ * the money state is that of `now`'s day.
+ */
+function whereOf(filter: InboxFilter, now: Date): SQL {
   const conditions: SQL[] = [eq(guestRequests.kind, filter.kind)];
+  if (filter.money)
+    conditions.push(
+      sql`${guestRequests.id} in ${requestsInMoneyState(filter.money, now.toISOString().slice(0, 10))}`,
+    );
   if (filter.status) conditions.push(eq(guestRequests.status, filter.status));
   if (filter.memberStatus) conditions.push(eq(guestRequests.memberStatus, filter.memberStatus));
   if (filter.propertyId) conditions.push(eq(guestRequests.propertyId, filter.propertyId));
@@ -205,11 +219,12 @@ export async function listInbox(
   filter: InboxFilter,
 ): Promise<InboxPage> {
   assertStatusOfKind(filter.kind, filter.status);
-  const where = whereOf(filter);
+  const now = nowOf(deps);
+  const where = whereOf(filter, now);
   const cursor = afterCursor(filter);
   const [rows, [total]] = await Promise.all([
     deps.db
-      .select(itemColumns)
+      .select(itemColumnsOn(now))
       .from(guestRequests)
       .where(cursor ? and(where, cursor) : where)
       .orderBy(...orderOf(filter))
@@ -218,7 +233,6 @@ export async function listInbox(
   ]);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
-  const now = nowOf(deps);
   return {
     items: await withOwnerViews(
       deps.db,
@@ -238,10 +252,11 @@ export async function* streamInboxBatches(
   assertStatusOfKind(filter.kind, filter.status);
   let page: InboxFilter = { ...filter, after: undefined, limit: batchSize };
   for (;;) {
+    const now = nowOf(deps);
     const cursor = afterCursor(page);
-    const where = whereOf(page);
+    const where = whereOf(page, now);
     const rows = await deps.db
-      .select(itemColumns)
+      .select(itemColumnsOn(now))
       .from(guestRequests)
       .where(cursor ? and(where, cursor) : where)
       .orderBy(...orderOf(page))
@@ -249,7 +264,7 @@ export async function* streamInboxBatches(
     if (rows.length > 0)
       yield await withOwnerViews(
         deps.db,
-        rows.map((row) => toItem(row, nowOf(deps))),
+        rows.map((row) => toItem(row, now)),
       );
     const last = rows.at(-1);
     if (rows.length < batchSize || !last) return;
@@ -290,8 +305,9 @@ export async function getRequestDetail(
   kind?: RequestKind,
 ): Promise<RequestDetail | null> {
   if (!isUuid(id)) return null;
+  const now = nowOf(deps);
   const [row] = await deps.db
-    .select(itemColumns)
+    .select(itemColumnsOn(now))
     .from(guestRequests)
     .where(
       kind ? and(eq(guestRequests.id, id), eq(guestRequests.kind, kind)) : eq(guestRequests.id, id),
@@ -312,7 +328,7 @@ export async function getRequestDetail(
     listOwnerViews(deps.db, id),
   ]);
   return {
-    ...toItem(row, nowOf(deps)),
+    ...toItem(row, now),
     ownerView: ownerViews.at(-1) ?? null,
     ownerViews,
     history: history.map((entry) => ({
@@ -441,16 +457,8 @@ export async function getInboxOverview(
     deps.db.select({ n: count() }).from(offers).where(eq(offers.status, "sent")),
     deps.db
       .select({ n: count() })
-      .from(offers)
-      .innerJoin(guestRequests, eq(guestRequests.id, offers.requestId))
-      .where(
-        and(
-          eq(offers.status, "accepted"),
-          eq(guestRequests.status, "Confirmed"),
-          lt(offers.balanceDueOn, today),
-          sql`(select coalesce(sum(case when ${payments.kind} = 'refund' then 0 else ${payments.amount} end), 0) from ${payments} where ${payments.offerId} = ${offers.id}) < ${offers.total}`,
-        ),
-      ),
+      .from(guestRequests)
+      .where(sql`${guestRequests.id} in ${requestsInMoneyState("balance_overdue", today)}`),
   ]);
   const result: WeeklyCounts[] = [];
   for (let i = 0; i < weeks; i++) {

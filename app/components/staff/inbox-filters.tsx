@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import { Search } from "lucide-react";
 import { MEMBER_STATUSES, type RequestKind, type RequestStatus } from "#domain/requests/options.ts";
+import { MONEY_STATES } from "#domain/offers/offer.schema.ts";
 import { Button } from "../ui/button.tsx";
 import { cn } from "../ui/cn.ts";
 import { CONTROL_CLASS, Field } from "../ui/field.tsx";
@@ -17,6 +18,7 @@ export interface FilterValues {
   to?: string;
   propertyId?: number;
   memberStatus?: string;
+  money?: string;
   sort: "newest" | "oldest" | "due";
 }
 
@@ -153,6 +155,25 @@ export function InboxFilters({
                 {(properties ?? []).map((property) => (
                   <option key={property.id} value={property.id}>
                     {property.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+        {filter.kind !== "membership" && (
+          <Field label={t("staff.money.filter")} labelVariant="compact" className="w-full sm:w-64">
+            {(control) => (
+              <select
+                {...control}
+                name="money"
+                defaultValue={filter.money ?? ""}
+                className={CONTROL_CLASS}
+              >
+                <option value="">{t("staff.money.any")}</option>
+                {MONEY_STATES.map((state) => (
+                  <option key={state} value={state}>
+                    {t(`staff.money.states.${state}`)}
                   </option>
                 ))}
               </select>

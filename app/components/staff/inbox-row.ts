@@ -1,5 +1,6 @@
 import type { RequestKind, RequestStatus } from "#domain/requests/options.ts";
 import type { CollidingEntry, ImportedBusy } from "#domain/calendar/calendar.schema.ts";
+import type { RequestMoney } from "#domain/offers/offer.schema.ts";
 import type { RequestFacts } from "#domain/staff/request-facts.ts";
 
 /**
@@ -25,6 +26,8 @@ export interface InboxRow extends Omit<RequestFacts, "countryCode"> {
   overdue: boolean;
   /** The guest's messages no member of staff has read yet. */
   unreadMessages: number;
+  /** Where its money stands (offer, deposit, balance, refund); null without an offer in play. */
+  money: RequestMoney | null;
   /** Whether the estate's owner agrees (their latest view), null when none given. */
   ownerAgrees: boolean | null;
 }

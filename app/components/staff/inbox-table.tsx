@@ -16,6 +16,7 @@ import {
 } from "../ui/table.tsx";
 import { formatDay } from "./format.ts";
 import { DueLine } from "./due-line.tsx";
+import { MoneyLine } from "./money-line.tsx";
 import { type InboxRow, tagGroupOf } from "./inbox-row.ts";
 import { StatusSelect } from "./status-select.tsx";
 import { STATUS_TONES, TONE_CLASSES } from "../status-tones.ts";
@@ -288,6 +289,7 @@ export function InboxTable({
                 onPick={(status) => onPickStatus(row, status)}
               />
             </div>
+            <MoneyLine money={row.money} locale={locale} />
           </TableCell>
         );
       }

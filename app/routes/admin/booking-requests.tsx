@@ -109,6 +109,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       to: filter.to,
       propertyId: filter.propertyId,
       memberStatus: filter.memberStatus,
+      money: filter.money,
       sort: filter.sort,
     },
     isFirstPage: !filter.after,
@@ -118,7 +119,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       filter.from ||
       filter.to ||
       filter.propertyId ||
-      filter.memberStatus,
+      filter.memberStatus ||
+      filter.money,
     ),
     problems,
     rows: page.items.map((item) => toInboxRow(item, language, estateNames)),

@@ -33,6 +33,7 @@ export function toInboxRow(
     dueAt: item.dueAt,
     overdue: item.overdue,
     unreadMessages: item.unreadMessages,
+    money: item.money,
     ownerAgrees: item.ownerView?.agree ?? null,
   };
 }
