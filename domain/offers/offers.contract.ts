@@ -103,6 +103,12 @@ export const StaffOffersSchema = z
     status: z.enum(REQUEST_STATUSES).describe("The request's status now"),
     offers: z.array(OfferSchema).describe("Newest first; at most one is sent or accepted"),
     payments: z.array(PaymentSchema).describe("The ledger, oldest first"),
+    quote: z
+      .object({ currency: z.string(), lines: z.array(OfferLineSchema) })
+      .nullable()
+      .describe(
+        "The estate's quote for the request's stay today: the lines a new offer carries unless staff send their own. Null without an estate, dates or rates, or when the stay cannot be quoted",
+      ),
   })
   .meta({ id: "StaffOffers" });
 

@@ -158,6 +158,40 @@ export function guestsOf(details: Record<string, unknown>): number {
   return typeof count === "number" && Number.isInteger(count) && count >= 1 ? count : 1;
 }
 
+/**
+ * What an offer on `row` starts from: its estate's rates and their quote for its nights and
+ * guests on `today` (the quote may refuse the stay: too short, past the window).
+ */
+async function priceStayOf(
+  db: Database,
+  row: Pick<GuestRequestRow, "propertyId" | "stayStart" | "stayEnd" | "details">,
+  today: string,
+) {
+  if (row.propertyId === null || row.stayStart === null || row.stayEnd === null)
+    return { outcome: "no_stay" as const };
+  const rates = await readRates({ db }, row.propertyId);
+  if (!rates) return { outcome: "no_rates" as const };
+  const stay = { checkIn: row.stayStart, checkOut: row.stayEnd, guests: guestsOf(row.details) };
+  const quote = quoteStay(rates.rates, stay, today);
+  return { outcome: "priced" as const, propertyId: row.propertyId, rates, stay, quote };
+}
+
+/**
+ * The lines an offer on the request would carry today unless staff change them (the estate's
+ * quote for its stay), for staff to start from; null without a stay, rates or a valid quote.
+ */
+export async function defaultOfferLines(
+  deps: Pick<Deps, "db" | "clock">,
+  requestId: string,
+): Promise<{ currency: string; lines: PriceLine[] } | null> {
+  if (!UUID.test(requestId)) return null;
+  const [row] = await deps.db.select().from(guestRequests).where(eq(guestRequests.id, requestId));
+  if (!row) return null;
+  const priced = await priceStayOf(deps.db, row, nowOf(deps).toISOString().slice(0, 10));
+  if (priced.outcome !== "priced" || !priced.quote.ok) return null;
+  return { currency: priced.rates.rates.currency, lines: priced.quote.price.lines };
+}
+
 /** An id in a path that is not a UUID names no request: answered without a query. */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -215,16 +249,9 @@ export async function sendOffer(
         const row = await lockRequest(tx, input.kind, input.id);
         if (!row) return { outcome: "not_found" };
         if (row.kind === "membership") return { outcome: "refused", refusal: "no_stay" };
-        if (row.propertyId === null || row.stayStart === null || row.stayEnd === null)
-          return { outcome: "no_stay" };
-        const rates = await readRates({ db: tx }, row.propertyId);
-        if (!rates) return { outcome: "no_rates" };
-        const stay = {
-          checkIn: row.stayStart,
-          checkOut: row.stayEnd,
-          guests: guestsOf(row.details),
-        };
-        const quote = quoteStay(rates.rates, stay, today);
+        const priced = await priceStayOf(tx, row, today);
+        if (priced.outcome !== "priced") return priced;
+        const { propertyId, rates, stay, quote } = priced;
         let quoteLines: PriceLine[] = [];
         if (quote.ok) quoteLines = quote.price.lines;
         else if (!input.offer.lines) {
@@ -233,7 +260,7 @@ export async function sendOffer(
           return { outcome: "invalid", messageKey: "offers.stayDates", field: "lines" };
         }
         const drafted = draftOffer(input.offer, {
-          propertyId: row.propertyId,
+          propertyId,
           rates: rates.rates,
           quoteLines,
           stay,
@@ -245,7 +272,7 @@ export async function sendOffer(
         // Nights another stay or a block holds are not offered: staff hear of it now.
         const taken = await findCollisions(
           tx,
-          row.propertyId,
+          propertyId,
           { start: stay.checkIn, end: stay.checkOut },
           { ignoreRequestId: row.id },
         );

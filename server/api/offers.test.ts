@@ -97,6 +97,37 @@ describeEachBackend("offers and payments over HTTP", (database) => {
     expect(view.paymentOptions).toEqual({ bankTransfer: null, card: false, casl: null });
   });
 
+  it("shows staff the quote an offer starts from, and adds their extra charge to its lines", async () => {
+    const made = await request();
+    const before = dataOf(
+      ops.list,
+      await admin("GET", `/api/bookings/${made.id}/offers?lang=fr`),
+      200,
+    );
+    expect(before.quote?.lines.length).toBeGreaterThan(0);
+    expect(before.quote?.lines[0]?.label).toMatch(/nuit/i);
+    const quoteTotal = before.quote!.lines.reduce((sum, line) => sum + line.amount, 0);
+    const expiresAt = new Date(Date.now() + 24 * 3_600_000).toISOString();
+    const offer = dataOf(
+      ops.send,
+      await admin("POST", `/api/bookings/${made.id}/offers`, {
+        lines: [
+          ...before.quote!.lines.map(({ code, quantity, unitAmount }) => ({
+            code,
+            quantity,
+            unitAmount,
+          })),
+          { code: "extra", text: "Chef for the evening", quantity: 1, unitAmount: 45_000 },
+        ],
+        expiresAt,
+      }),
+      201,
+    );
+    expect(offer.lines.at(-1)).toMatchObject({ code: "extra", label: "Chef for the evening" });
+    expect(offer.lines.reduce((sum, line) => sum + line.amount, 0)).toBe(quoteTotal + 45_000);
+    expect(offer.expiresAt).toBe(expiresAt);
+  });
+
   it("refuses bad offers with a clear message and writes nothing", async () => {
     const made = await request();
     const bad = await admin("POST", `/api/bookings/${made.id}/offers?lang=fr`, {

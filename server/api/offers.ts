@@ -7,6 +7,7 @@ import type { PaymentServices } from "#domain/offers/card-payments.ts";
 import { type GuestRequestDetail, readGuestRequest } from "#domain/offers/guest-view.ts";
 import {
   answerOffer,
+  defaultOfferLines,
   guestCancel,
   type OfferView,
   readOffers,
@@ -41,17 +42,18 @@ import { estateAccess, settledEstate } from "./owners.ts";
  */
 
 /** An offer as the contract shows it: lines labelled in `language`, and nothing else. */
+function linesWire(language: Language, lines: OfferView["lines"]) {
+  return lines.map((line) => ({
+    code: line.code,
+    label: lineLabel(language, line),
+    quantity: line.quantity,
+    unitAmount: line.unitAmount,
+    amount: line.amount,
+  }));
+}
+
 function offerWire(language: Language, offer: OfferView) {
-  return {
-    ...offer,
-    lines: offer.lines.map((line) => ({
-      code: line.code,
-      label: lineLabel(language, line),
-      quantity: line.quantity,
-      unitAmount: line.unitAmount,
-      amount: line.amount,
-    })),
-  };
+  return { ...offer, lines: linesWire(language, offer.lines) };
 }
 
 function guestWire(language: Language, detail: GuestRequestDetail) {
@@ -96,10 +98,11 @@ export function offerRoutes(
   };
 
   const staffView = async (language: Language, id: string) => {
-    const read = await readOffers(deps, id);
+    const [read, quote] = await Promise.all([readOffers(deps, id), defaultOfferLines(deps, id)]);
     return {
       offers: read.offers.map((offer) => offerWire(language, offer)),
       payments: read.payments,
+      quote: quote && { currency: quote.currency, lines: linesWire(language, quote.lines) },
     };
   };
 

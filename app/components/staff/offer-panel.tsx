@@ -24,6 +24,22 @@ type StaffOffers = AnswerOf<(typeof STAFF_OFFER_OPERATIONS)["property_booking"][
 const OFFERABLE = new Set(["New", "Contacted", "In progress", "Offered"]);
 const CANCELLABLE = new Set(["Awaiting deposit", "Confirmed"]);
 
+/** How long an offer may stay open, as staff choose it (hours); "" is the site's default. */
+const VALIDITY_HOURS = ["24", "48", "72", "168", "336"] as const;
+
+/** The offer form before staff touch it. */
+const EMPTY_OFFER_FORM = {
+  discount: "",
+  depositPercent: "",
+  note: "",
+  validHours: "",
+  extras: [] as { text: string; amount: string }[],
+};
+
+type InputLineCode = "nights" | "extra_guests" | "cleaning" | "extra";
+const isInputLineCode = (code: string): code is InputLineCode =>
+  code === "nights" || code === "extra_guests" || code === "cleaning" || code === "extra";
+
 /** "120", "120.5", "1 200,50" → minor units; null when it is not an amount. */
 export function minorUnitsOf(text: string): number | null {
   const cleaned = text.replace(/[\s\u00a0\u202f]/g, "").replace(",", ".");
@@ -65,7 +81,7 @@ function OfferPanelOf({
   const [currency, setCurrency] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [form, setForm] = useState({ discount: "", depositPercent: "", note: "" });
+  const [form, setForm] = useState(EMPTY_OFFER_FORM);
   const [payment, setPayment] = useState({
     kind: "deposit" as (typeof PAYMENT_KINDS)[number],
     method: "bank_transfer" as (typeof PAYMENT_METHODS)[number],
@@ -141,16 +157,42 @@ function OfferPanelOf({
     const next: Record<string, string> = {};
     const discount = form.discount ? minorUnitsOf(form.discount) : undefined;
     if (discount === null) next.discount = t("staff.offers.amountInvalid");
+    // Extra charges go with the quote's own lines: `lines` replace the quote's when sent.
+    const extras = form.extras
+      .map((extra) => ({ text: extra.text.trim(), amount: extra.amount.trim() }))
+      .filter((extra) => extra.text || extra.amount);
+    const extraLines = extras.map((extra, index) => {
+      const unitAmount = minorUnitsOf(extra.amount);
+      if (unitAmount === null || unitAmount === 0)
+        next[`extra${index}`] = t("staff.offers.amountInvalid");
+      if (!extra.text) next[`extraText${index}`] = t("staff.offers.send.chargeTextMissing");
+      return { code: "extra" as const, text: extra.text, quantity: 1, unitAmount: unitAmount ?? 0 };
+    });
     setErrors(next);
     if (Object.keys(next).length > 0 || busy) return;
+    const lines =
+      extraLines.length > 0 && state?.quote
+        ? [
+            ...state.quote.lines.flatMap(({ code, quantity, unitAmount }) =>
+              isInputLineCode(code) ? [{ code, quantity, unitAmount }] : [],
+            ),
+            ...extraLines,
+          ]
+        : undefined;
     setBusy(true);
     const answer = await callApi(
       operations.send,
       {
         params: { id: detail.id },
         body: {
+          ...(lines ? { lines } : {}),
           ...(discount ? { discount } : {}),
           ...(form.depositPercent ? { depositPercent: Number(form.depositPercent) } : {}),
+          ...(form.validHours
+            ? {
+                expiresAt: new Date(Date.now() + Number(form.validHours) * 3_600_000).toISOString(),
+              }
+            : {}),
           ...(form.note.trim() ? { note: form.note.trim() } : {}),
         },
       },
@@ -158,10 +200,16 @@ function OfferPanelOf({
     );
     setBusy(false);
     if (answer.ok) {
-      setForm({ discount: "", depositPercent: "", note: "" });
+      setForm(EMPTY_OFFER_FORM);
       await settled(true, t("staff.offers.send.sent"));
     } else refused(answer);
   };
+
+  const setExtra = (index: number, change: Partial<{ text: string; amount: string }>) =>
+    setForm((value) => ({
+      ...value,
+      extras: value.extras.map((extra, i) => (i === index ? { ...extra, ...change } : extra)),
+    }));
 
   const withdraw = async (offerId: string) => {
     setBusy(true);
@@ -305,6 +353,100 @@ function OfferPanelOf({
             error={errors.depositPercent}
             inputMode="decimal"
           />
+          <Field label={t("staff.offers.send.validFor")}>
+            {(control) => (
+              <select
+                {...control}
+                className={CONTROL_CLASS}
+                value={form.validHours}
+                onChange={(event) => setForm({ ...form, validHours: event.target.value })}
+              >
+                <option value="">{t("staff.offers.send.validDefault")}</option>
+                {VALIDITY_HOURS.map((hours) => (
+                  <option key={hours} value={hours}>
+                    {t(`staff.offers.send.validOptions.${hours}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {errors.expiresAt && (
+            <p className="text-burgundy text-sm sm:col-span-2" role="alert">
+              {errors.expiresAt}
+            </p>
+          )}
+          {state?.quote && (
+            <div className="grid gap-2 sm:col-span-2" data-testid="offer-quote-lines">
+              <p className="text-sm font-medium">{t("staff.offers.send.startsFrom")}</p>
+              <ul className="grid gap-1 text-sm">
+                {state.quote.lines.map((line, index) => (
+                  <li key={index} className="flex flex-wrap justify-between gap-x-4">
+                    <span>
+                      {line.label}
+                      {line.quantity > 1 && ` × ${line.quantity}`}
+                    </span>
+                    <span className="tabular-nums">{money(line.amount)}</span>
+                  </li>
+                ))}
+              </ul>
+              {form.extras.map((extra, index) => (
+                <div
+                  key={index}
+                  className="grid items-end gap-3 sm:grid-cols-[1fr_10rem_auto]"
+                  data-testid="offer-extra"
+                >
+                  <InputField
+                    label={t("staff.offers.send.chargeText")}
+                    value={extra.text}
+                    onChange={(text) => setExtra(index, { text })}
+                    error={errors[`extraText${index}`]}
+                    maxLength={120}
+                  />
+                  <InputField
+                    label={t("staff.offers.send.chargeAmount", { currency: unit })}
+                    value={extra.amount}
+                    onChange={(amount) => setExtra(index, { amount })}
+                    error={errors[`extra${index}`]}
+                    inputMode="decimal"
+                  />
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    size="sm"
+                    onClick={() =>
+                      setForm((value) => ({
+                        ...value,
+                        extras: value.extras.filter((_, i) => i !== index),
+                      }))
+                    }
+                  >
+                    {t("staff.offers.send.removeCharge")}
+                  </Button>
+                </div>
+              ))}
+              {errors.lines && (
+                <p className="text-burgundy text-sm" role="alert">
+                  {errors.lines}
+                </p>
+              )}
+              <div>
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  disabled={form.extras.length >= 5}
+                  onClick={() =>
+                    setForm((value) => ({
+                      ...value,
+                      extras: [...value.extras, { text: "", amount: "" }],
+                    }))
+                  }
+                >
+                  {t("staff.offers.send.addCharge")}
+                </Button>
+              </div>
+            </div>
+          )}
           <div className="sm:col-span-2">
             <TextAreaField
               label={t("staff.offers.send.note")}
