@@ -81,6 +81,15 @@ describe("environment", () => {
     ).toBe("b");
   });
 
+  it("reads reference rates from EXCHANGE_RATES_URL only when set, over http(s)", () => {
+    expect(parseEnv({}).EXCHANGE_RATES_URL).toBeUndefined();
+    const ecb = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml";
+    expect(parseEnv({ EXCHANGE_RATES_URL: ecb }).EXCHANGE_RATES_URL).toBe(ecb);
+    expect(() => parseEnv({ EXCHANGE_RATES_URL: "file:///etc/rates.xml" })).toThrow(
+      /EXCHANGE_RATES_URL="file:\/\/\/etc\/rates.xml"/,
+    );
+  });
+
   it("refuses an SMTP_URL or REDIS_URL of the wrong kind", () => {
     expect(() => parseEnv({ SMTP_URL: "http://mail" })).toThrow(/SMTP_URL/);
     expect(() => parseEnv({ REDIS_URL: "postgres://x" })).toThrow(/REDIS_URL/);

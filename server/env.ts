@@ -207,6 +207,13 @@ export const EnvSchema = z.object({
   OWNER_COMMISSION_PERCENT: z.coerce.number().min(0).max(100).default(15),
   /** Where the Stripe client sends its calls: Stripe's own by default; a local server in tests. */
   STRIPE_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.stripe.com"),
+  /**
+   * The ECB's daily euro reference rates in its XML format (its own address is
+   * https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml), read once a day through
+   * the outbound address guard: the quote then also shows the price, approximately, in the
+   * currency of the guest's payment method. Unset: no conversion is shown.
+   */
+  EXCHANGE_RATES_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & { DATA_DIR: string; PUBLIC_URL: string };

@@ -36,6 +36,7 @@ import { FactsIndex } from "#domain/catalogue/facts-index.ts";
 import { ResponseCache } from "./middleware/response-cache.ts";
 import { startLifecycleJob } from "#domain/requests/lifecycle.ts";
 import { createStripeGateway, type PaymentServices } from "#domain/offers/card-payments.ts";
+import { refreshExchangeRates } from "#domain/pricing/exchange-rates.ts";
 import { JobRunner } from "#domain/jobs/job-runner.ts";
 import type { PolledWorker } from "#domain/jobs/polled-worker.ts";
 import { startSecurityLogRetention } from "#domain/security/retention.ts";
@@ -62,6 +63,7 @@ export type ServicesEnv = Pick<
   | "STRIPE_WEBHOOK_SECRET"
   | "STRIPE_API_URL"
   | "OWNER_COMMISSION_PERCENT"
+  | "EXCHANGE_RATES_URL"
   | "STAFF_MFA_REQUIRED"
   | "DATA_DIR"
   | "PUBLIC_URL"
@@ -317,6 +319,20 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       ]);
     },
   });
+
+  // Every instance asks each hour; the rates on record say whether a day has passed since the
+  // last fetch, whichever instance made it, so the ECB is read about once a day per database.
+  const exchangeRatesUrl = env.EXCHANGE_RATES_URL;
+  if (exchangeRatesUrl)
+    jobs.start("exchange-rates", {
+      everyMs: 60 * 60_000,
+      async run() {
+        await refreshExchangeRates(deps, {
+          url: exchangeRatesUrl,
+          outbound: { allowPrivateNetworks: env.OUTBOUND_ALLOW_PRIVATE_NETWORKS },
+        });
+      },
+    });
 
   // The cache and the facts index serve only while this instance hears every catalogue
   // change: they start when the listener does, and are off (and emptied) while it reconnects.

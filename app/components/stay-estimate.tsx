@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Receipt } from "lucide-react";
 import type { AnswerOf } from "#domain/api/operation.ts";
 import type { getCastleQuote } from "#domain/pricing/pricing.contract.ts";
-import { formatMoney } from "#domain/pricing/money.ts";
+import { type Currency, formatMoney } from "#domain/pricing/money.ts";
 import { isIsoDate } from "#domain/requests/dates.ts";
 import { isLanguage } from "#i18n/config.ts";
 import { longDate } from "./ui/month-grid-dates.ts";
@@ -25,19 +25,23 @@ const SETTLE_MS = 250;
 /**
  * The price of the dates and guests a guest has chosen, line by line, from the estate's rates
  * now (`GET /api/castles/{slug}/quote`): asked again as they change, in the page's language.
- * An estimate: staff's offer confirms the price.
+ * An estimate: staff's offer confirms the price. With `displayCurrency`, the total is also
+ * shown approximately in that currency, when the server knows reference rates.
  */
 export function StayEstimate({
   slug,
   checkIn,
   checkOut,
   guests,
+  displayCurrency,
   className,
 }: {
   slug: string;
   checkIn: string;
   checkOut: string;
   guests: number;
+  /** The guest's own currency (their payment method's), if it has one. */
+  displayCurrency?: Currency;
   className?: string;
 }) {
   const { t, i18n } = useTranslation();
@@ -49,7 +53,7 @@ export function StayEstimate({
     checkOut > checkIn &&
     Number.isInteger(guests) &&
     guests >= 1;
-  const key = `${slug}|${checkIn}|${checkOut}|${guests}|${language}`;
+  const key = `${slug}|${checkIn}|${checkOut}|${guests}|${language}|${displayCurrency ?? ""}`;
 
   useEffect(() => {
     if (!ready) return;
@@ -60,6 +64,7 @@ export function StayEstimate({
         checkOut,
         guests: String(guests),
         lang: language,
+        ...(displayCurrency ? { display: displayCurrency } : {}),
       });
       fetch(`/api/castles/${encodeURIComponent(slug)}/quote?${query}`, {
         signal: controller.signal,
@@ -83,13 +88,14 @@ export function StayEstimate({
       clearTimeout(timer);
       controller.abort();
     };
-  }, [ready, key, slug, checkIn, checkOut, guests, language, t]);
+  }, [ready, key, slug, checkIn, checkOut, guests, language, displayCurrency, t]);
 
   const current = ready && answer?.key === key ? answer : null;
   const loading = ready && !current;
   // While the next price loads, the last one stays in view, dimmed.
   const shown = !ready ? null : (current?.quote ?? (loading ? (answer?.quote ?? null) : null));
   const money = (amount: number) => (shown ? formatMoney(amount, shown.currency, language) : "");
+  const approximate = shown?.approximate ?? null;
 
   return (
     <section
@@ -135,9 +141,22 @@ export function StayEstimate({
                   <dd className="tabular-nums">{money(shown.tax)}</dd>
                 </div>
               )}
-              <div className="text-ink flex justify-between gap-4 py-2 text-base font-semibold">
+              <div className="text-ink flex flex-wrap justify-between gap-x-4 py-2 text-base font-semibold">
                 <dt>{t("pricing.estimate.total")}</dt>
                 <dd className="tabular-nums">{money(shown.total)}</dd>
+                {approximate && (
+                  <dd
+                    data-testid="stay-estimate-approximate"
+                    className="text-ink/70 mt-1 w-full text-right text-xs font-normal"
+                  >
+                    {t("pricing.estimate.approximate.total", {
+                      amount: formatMoney(approximate.total, approximate.currency, language, {
+                        wholeWhenRound: true,
+                      }),
+                      date: longDate(approximate.asOf, language),
+                    })}
+                  </dd>
+                )}
               </div>
             </dl>
             {shown.taxIncluded && shown.tax > 0 && (

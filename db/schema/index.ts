@@ -12,3 +12,4 @@ export * from "./mfa.ts";
 export * from "./passkeys.ts";
 export * from "./pricing.ts";
 export * from "./offers.ts";
+export * from "./exchange-rates.ts";

@@ -194,6 +194,21 @@ export const QuoteLineSchema = z
   })
   .meta({ id: "QuoteLine" });
 
+export const ApproximatePriceSchema = z
+  .object({
+    currency: z.enum(CURRENCIES),
+    total: AMOUNT.describe("Minor units of `currency`, rounded to a whole unit (an approximation)"),
+    deposit: AMOUNT.describe(
+      "Minor units of `currency`, rounded to a whole unit (an approximation)",
+    ),
+    asOf: IsoDateSchema.describe("The day of the ECB euro reference rates it was converted at"),
+  })
+  .meta({
+    id: "ApproximatePrice",
+    description:
+      "A price converted at the European Central Bank's euro reference rates of `asOf`: an approximation for the guest's own currency, not an amount anyone is charged.",
+  });
+
 export const QuoteSchema = z
   .object({
     propertyId: EstateIdSchema,
@@ -212,6 +227,10 @@ export const QuoteSchema = z
     available: z.boolean().describe("Whether every night is free now"),
     firstUnavailableNight: IsoDateSchema.nullable().describe("The first taken night, if any"),
     minNights: z.number().int().min(1).describe("The least nights a stay from `checkIn` lasts"),
+    approximate: ApproximatePriceSchema.nullable().describe(
+      "The total and deposit in the `display` currency, for reading only (the estate is paid in `currency`). " +
+        "Null when `display` is absent or the estate's own currency, or while no reference rates are known",
+    ),
   })
   .meta({
     id: "Quote",
@@ -227,7 +246,8 @@ export const getCastleQuote = defineOperation({
   tags: ["pricing"],
   description:
     `The estate's price for the nights [checkIn, checkOut) and \`guests\`, line by line, with tax, deposit and balance, and whether the nights are free. ` +
-    `At most ${MAX_QUOTE_NIGHTS} nights, within the booking window; below the estate's minimum stay from \`checkIn\` it is a 400 naming the minimum.`,
+    `At most ${MAX_QUOTE_NIGHTS} nights, within the booking window; below the estate's minimum stay from \`checkIn\` it is a 400 naming the minimum. ` +
+    "With `display`, the total and deposit also in that currency, approximately, at the European Central Bank's daily reference rates (fetched once a day; none while no rates are known).",
   security: PUBLIC,
   params: z.object({
     idOrSlug: z.string().describe("The property's id or its slug (as in the list)"),
@@ -237,12 +257,19 @@ export const getCastleQuote = defineOperation({
     checkOut: IsoDateSchema.describe("The check-out day, exclusive (YYYY-MM-DD)"),
     guests: z.coerce.number().int().min(1).max(500).describe("Guests in all"),
     lang: ContentLanguageSchema.describe("The language of the labels and of a refusal"),
+    display: z
+      .enum(CURRENCIES)
+      .optional()
+      .describe(
+        "The guest's currency: the answer's `approximate` converts the total and deposit into it at the latest ECB reference rates",
+      ),
   }),
   responses: {
     200: { description: "The price", schema: QuoteSchema },
     400: error(
       "A date that is not YYYY-MM-DD, check-out not after check-in, dates in the past or past the booking window, " +
         `more than ${MAX_QUOTE_NIGHTS} nights, a number of guests that is not 1 to 500, a language other than en, fr, it or zh, ` +
+        "a `display` other than EUR, GBP, USD or CHF, " +
         "or fewer nights than the estate's minimum stay from `checkIn` (`stay_too_short`; the message names the minimum)",
       ["validation_failed", "invalid_input", "stay_too_short"],
     ),

@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { estateRateRevisions, propertyClaims } from "#db/schema/index.ts";
+import { estateRateRevisions, exchangeRates, propertyClaims } from "#db/schema/index.ts";
 import { ValidationErrorSchema } from "#domain/api/operation.ts";
 import { createSession } from "#domain/auth/sessions.ts";
 import { addDays } from "#domain/calendar/nights.ts";
@@ -12,12 +14,14 @@ import {
   revertEstateRates,
 } from "#domain/pricing/pricing.contract.ts";
 import { saveRates } from "#domain/pricing/estate-rates.ts";
+import { refreshExchangeRates } from "#domain/pricing/exchange-rates.ts";
 import type { RatesInput } from "#domain/pricing/rates.schema.ts";
 import { addMonths, utcToday } from "#domain/requests/dates.ts";
 import { calendarBase, insertCalendarRequest, nightsAt } from "#tests/factories/calendar.ts";
 import { demoEstate } from "#tests/factories/demo-estates.ts";
 import { dataOf } from "#tests/setup/api.ts";
-import { describeEachBackend } from "#tests/setup/database.ts";
+import { describeEachBackend, ROOT_DIR } from "#tests/setup/database.ts";
+import { serveFeeds } from "#tests/setup/feed-server.ts";
 import { serveIntake } from "#tests/setup/intake.ts";
 import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
 
@@ -27,6 +31,8 @@ const TABIANO = demoEstate("tabiano");
 
 describeEachBackend("prices: an estate's rates and the quote of a stay", (database) => {
   const server = serveIntake(() => database().deps);
+  /** Serves the ECB's daily file, as EXCHANGE_RATES_URL would. */
+  const ecb = serveFeeds();
   const cookies: Record<string, string> = {};
   const base = calendarBase();
   /** £400 a night, a season from day 20 to day 30 at £600 (a week at least), tax 20 % included. */
@@ -199,6 +205,39 @@ describeEachBackend("prices: an estate's rates and the quote of a stay", (databa
     );
     expect(noGuests.status, noGuests.text).toBe(400);
     expect(noGuests.body).toMatchObject({ code: "validation_failed" });
+  });
+
+  it("converts the total and deposit into the guest's currency once reference rates are known", async () => {
+    await database().deps.db.delete(exchangeRates);
+    // Two nights at £400 and the cleaning: £950, a quarter of it the deposit.
+    const stay = `checkIn=${addDays(base, 3)}&checkOut=${addDays(base, 5)}&guests=2`;
+    const inDollars = async () => dataOf(getCastleQuote, await quote(`${stay}&display=USD`), 200);
+    expect(await inDollars()).toMatchObject({ total: 95_000, deposit: 23_750, approximate: null });
+
+    ecb.handle("/eurofxref-daily.xml", (_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/xml" });
+      res.end(readFileSync(join(ROOT_DIR, "tests/fixtures/ecb/eurofxref-daily.xml")));
+    });
+    const refreshed = await refreshExchangeRates(database().deps, {
+      url: ecb.url("/eurofxref-daily.xml"),
+      outbound: { allowPrivateNetworks: true },
+    });
+    expect(refreshed).toEqual({ outcome: "refreshed", asOf: "2026-11-27" });
+    // £950 at 0.87615 to the euro and $1.1582 to the euro: $1,255.82, shown as $1,256.
+    expect((await inDollars()).approximate).toEqual({
+      currency: "USD",
+      total: 125_600,
+      deposit: 31_400,
+      asOf: "2026-11-27",
+    });
+    const inEuros = dataOf(getCastleQuote, await quote(`${stay}&display=EUR`), 200);
+    expect(inEuros.approximate).toMatchObject({ currency: "EUR", total: 108_400 });
+    // Nothing to convert: no display currency, or the estate's own.
+    for (const query of [stay, `${stay}&display=GBP`])
+      expect(dataOf(getCastleQuote, await quote(query), 200).approximate).toBeNull();
+    const unknown = await quote(`${stay}&display=BTC`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: "validation_failed" });
   });
 
   it("answers 404 for an unknown estate, and no_rates for one without rates", async () => {

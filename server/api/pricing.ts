@@ -5,6 +5,7 @@ import { nowOf } from "#domain/clock.ts";
 import type { Deps } from "#domain/deps.ts";
 import { ValidationError } from "#domain/errors.ts";
 import { quoteEstate } from "#domain/pricing/estate-quote.ts";
+import { approximatePrice, readExchangeRates } from "#domain/pricing/exchange-rates.ts";
 import {
   estateRatesView,
   type RatesActor,
@@ -31,7 +32,7 @@ function staffActor(res: Response): RatesActor & { role: "staff" } {
 /**
  * An estate's rates, read and changed by staff (`/api/admin/estates/{id}/rates`) and by its
  * owner (`/api/property-owners/rates`), and the public quote of a stay
- * (`/api/castles/{idOrSlug}/quote`).
+ * (`/api/castles/{idOrSlug}/quote`), approximately in the guest's currency too on request.
  */
 export function pricingRoutes(
   deps: Deps,
@@ -70,6 +71,9 @@ export function pricingRoutes(
           });
         case "quoted": {
           const { price } = result;
+          // The rates are read only when there is something to convert.
+          const wantsOther = query.display !== undefined && query.display !== price.currency;
+          const rates = wantsOther ? await readExchangeRates(deps) : null;
           return {
             status: 200,
             body: {
@@ -95,6 +99,7 @@ export function pricingRoutes(
               available: result.available,
               firstUnavailableNight: result.firstUnavailableNight,
               minNights: price.minNights,
+              approximate: approximatePrice(price, query.display, rates),
             },
           };
         }

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Info } from "lucide-react";
 import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
+import type { Currency } from "#domain/pricing/money.ts";
 import {
   CASTELLUM_STATUSES,
   DATE_MODES,
@@ -31,6 +32,17 @@ import { useGuestForm } from "./use-guest-form.ts";
 import type { StayDates } from "#domain/catalogue/catalogue-filter.schema.ts";
 
 const FORM_ID = "property-booking-form";
+
+/**
+ * The currency each payment method pays in, in which the estimate also shows the price
+ * (approximately, when it is not the estate's own). $CASL has no reference rate: none.
+ */
+const DISPLAY_CURRENCY: Record<(typeof PAYMENT_METHODS)[number], Currency | undefined> = {
+  casl: undefined,
+  usd: "USD",
+  eur: "EUR",
+  gbp: "GBP",
+};
 
 const FIELDS = [
   "propertyId",
@@ -136,6 +148,7 @@ export function PropertyBookingForm({
   const startDate = form.watch("startDate");
   const endDate = form.watch("endDate");
   const numberOfGuests = form.watch("numberOfGuests");
+  const paymentMethod = form.watch("paymentMethod");
   const options = useOptionList();
 
   // As soon as the dates are chosen: a taken night is the start date's error, naming it.
@@ -243,6 +256,7 @@ export function PropertyBookingForm({
         checkIn={startDate}
         checkOut={endDate}
         guests={Number(numberOfGuests)}
+        displayCurrency={DISPLAY_CURRENCY[paymentMethod]}
         className="sm:col-span-2"
       />
       <SelectField
