@@ -9,6 +9,7 @@ import enCommon from "#i18n/locales/en/common.json" with { type: "json" };
 import frCommon from "#i18n/locales/fr/common.json" with { type: "json" };
 import zhCommon from "#i18n/locales/zh/common.json" with { type: "json" };
 import enStaff from "#i18n/locales/en/staff.json" with { type: "json" };
+import enOwner from "#i18n/locales/en/owner.json" with { type: "json" };
 import { demoEstate } from "../factories/demo-estates.ts";
 import { solveBotCheck, validPropertyBooking } from "../setup/intake.ts";
 import {
@@ -35,7 +36,8 @@ const STAFF = enStaff.offers;
  * The priced loop, end to end in a browser: a guest in French sends a property booking; staff
  * send the offer from the request's details; the guest gets it by mail, accepts it on their
  * status page and pays the deposit by card on the (stand-in) Stripe Checkout page, through the
- * official client; the notice confirms the booking; staff see it paid. Then, on the server's
+ * official client; the notice confirms the booking; staff see it paid and find it in the inbox by
+ * its money; the estate's owner finds it on the month's statement. Then, on the server's
  * test clock, an offer nobody answers expires and an unpaid deposit cancels its booking.
  */
 describe("offers and payments", () => {
@@ -103,7 +105,8 @@ describe("offers and payments", () => {
       }),
     });
     expect(response.status, await response.clone().text()).toBe(201);
-    return (await response.json()) as { id: string; reference: string };
+    const made = (await response.json()) as { id: string; reference: string };
+    return { ...made, checkOut: addDays(start, 7) };
   }
 
   async function sendOfferByApi(id: string) {
@@ -135,6 +138,34 @@ describe("offers and payments", () => {
   }
 
   const statusOf = (page: Page) => page.getByTestId("request-status").textContent();
+
+  /** The estate's owner claims it through the pages: the code is read from the mail. */
+  async function claimEstate(page: Page) {
+    const texts = enOwner.verify;
+    await page.goto("/onboard/verify?lang=en");
+    const main = page.getByRole("main");
+    await main.getByLabel(texts.emailLabel, { exact: true }).fill(ESTATE.email);
+    const before = server.mailsTo(ESTATE.email).length;
+    await page.getByRole("button", { name: texts.submitEmail, exact: true }).click();
+    await main.getByLabel(texts.codeLabel, { exact: true }).waitFor();
+    const codeOf = (mail: string) =>
+      /\b(\d{6})\b/.exec(
+        mail
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join("\n"),
+      )?.[1];
+    let code: string | undefined;
+    await expect
+      .poll(() => (code = server.mailsTo(ESTATE.email).slice(before).map(codeOf).find(Boolean)), {
+        timeout: 30_000,
+      })
+      .toBeDefined();
+    await main.getByLabel(texts.codeLabel, { exact: true }).fill(code!);
+    await page.getByRole("button", { name: texts.submitCode, exact: true }).click();
+    await page.getByRole("button", { name: texts.submitClaim, exact: true }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/dashboard");
+  }
 
   it(
     "takes a French guest from the offer to a confirmed stay paid by card; staff see it paid",
@@ -209,6 +240,47 @@ describe("offers and payments", () => {
           server.mailsTo(email).some((text) => text.includes("Reçu") || text.includes("reçu")),
         )
         .toBe(true);
+
+      // The inbox shows the booking's balance still to come, and finds it by that state.
+      await desk.goto("/admin/booking-requests?kind=property_booking&money=balance_due");
+      const row = desk.getByTestId("money-line").first();
+      await row.waitFor();
+      expect(await row.getAttribute("data-state")).toBe("balance_due");
+      expect(await desk.locator("main").innerText()).toContain(request.reference);
+      await expectNoAxeViolations(desk, "inbox by money state");
+      await desk.screenshot({ path: join(SHOTS, "inbox-money-en-1280.png"), fullPage: true });
+
+      // The estate's owner signs in with a code by mail and finds the stay on the statement of
+      // the month it ends, in English on a desk and in Chinese on a phone.
+      const ownerPage = await browser.newPage({ baseURL: server.baseURL });
+      await claimEstate(ownerPage);
+      const month = request.checkOut.slice(0, 7);
+      for (const view of [
+        { language: "en", width: 1280 },
+        { language: "zh", width: 390 },
+      ] as const) {
+        await ownerPage.setViewportSize({ width: view.width, height: 900 });
+        await ownerPage.goto(`/admin/dashboard?tab=requests&lang=${view.language}`);
+        const statement = ownerPage.getByTestId("owner-statement");
+        // Typed once the page has hydrated, so the statement is asked for that month.
+        await ownerPage.waitForFunction(() => "__reactRouterDataRouter" in window);
+        const line = statement.getByTestId("statement-line").filter({ hasText: request.reference });
+        await expect
+          .poll(async () => {
+            await statement.locator('input[type="month"]').fill(month);
+            return line.count();
+          })
+          .toBe(1);
+        expect(await statement.getByTestId("statement-line").count()).toBe(2);
+        expect(
+          await ownerPage.evaluate(() => document.documentElement.scrollWidth),
+        ).toBeLessThanOrEqual(view.width);
+        await expectNoAxeViolations(ownerPage, `owner statement, ${view.language}`);
+        await ownerPage.screenshot({
+          path: join(SHOTS, `statement-${view.language}-${view.width}.png`),
+          fullPage: true,
+        });
+      }
     },
     JOURNEY_TIMEOUT_MS,
   );
