@@ -72,6 +72,8 @@ export const properties = pgTable(
     scrapedAt: timestamp("scraped_at", { withTimezone: true }),
     /** Hours staff have to answer a request for this estate (null: REQUEST_RESPONSE_HOURS). */
     responseHours: doublePrecision("response_hours"),
+    /** The network's share on the owner's statements, in percent (null: OWNER_COMMISSION_PERCENT). */
+    commissionPercent: doublePrecision("commission_percent"),
     /**
      * The estate's facts as lexemes for the catalogue's filters, computed by the database
      * (migration 0020, domain/catalogue/search-facts.ts).

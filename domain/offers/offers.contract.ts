@@ -475,7 +475,9 @@ export const getPaymentReceipt = defineOperation({
 const StatementAmountsSchema = {
   currency: z.string(),
   gross: AMOUNT.describe("The offer's total"),
-  commission: AMOUNT.describe("The network's share (OWNER_COMMISSION_PERCENT), rounded once"),
+  commission: AMOUNT.describe(
+    "The network's share (the estate's commission set by staff, else OWNER_COMMISSION_PERCENT), rounded once",
+  ),
   net: AMOUNT.describe("gross − commission: due to the owner"),
   paid: AMOUNT.describe("What the guest paid so far, refunds deducted"),
 };

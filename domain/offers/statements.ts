@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
-import { guestRequests, offers, payments } from "#db/schema/index.ts";
+import { guestRequests, offers, payments, properties } from "#db/schema/index.ts";
 import { addMonths } from "../requests/dates.ts";
 import type { Deps } from "../deps.ts";
 import { percentToBasisPoints, share } from "../pricing/money.ts";
@@ -33,8 +33,14 @@ export interface Statement {
 
 export async function readStatement(
   deps: Pick<Deps, "db">,
-  input: { propertyId: number; month: string; commissionPercent: number },
+  input: { propertyId: number; month: string; defaultCommissionPercent: number },
 ): Promise<Statement> {
+  const [estate] = await deps.db
+    .select({ commissionPercent: properties.commissionPercent })
+    .from(properties)
+    .where(eq(properties.id, input.propertyId));
+  // The estate's own share when staff set one, else the site's.
+  const commissionPercent = estate?.commissionPercent ?? input.defaultCommissionPercent;
   const start = `${input.month}-01`;
   const end = `${addMonths(start, 1).slice(0, 7)}-01`;
   const rows = await deps.db
@@ -78,7 +84,7 @@ export async function readStatement(
           )
           .groupBy(payments.offerId);
   const paidOf = new Map(paidRows.map((row) => [row.offerId, row.paid]));
-  const points = percentToBasisPoints(input.commissionPercent);
+  const points = percentToBasisPoints(commissionPercent);
   const lines = rows.map((row): StatementLine => {
     const commission = share(row.total, points);
     return {
@@ -111,7 +117,7 @@ export async function readStatement(
   return {
     propertyId: input.propertyId,
     month: input.month,
-    commissionPercent: input.commissionPercent,
+    commissionPercent,
     lines,
     totals: [...totals.values()],
   };

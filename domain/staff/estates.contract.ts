@@ -1,4 +1,4 @@
-import { ResponseHoursChangeSchema } from "./estates.schema.ts";
+import { CommissionChangeSchema, ResponseHoursChangeSchema } from "./estates.schema.ts";
 import { z } from "zod";
 import {
   DateTimeSchema,
@@ -102,6 +102,12 @@ export const StaffEstateSchema = z
       .nullable()
       .describe(
         "Hours staff have to answer a request for this estate before the system rejects it; null: the site's REQUEST_RESPONSE_HOURS",
+      ),
+    commissionPercent: z
+      .number()
+      .nullable()
+      .describe(
+        "The network's share of this estate's stays on its owner's statements, in percent; null: the site's OWNER_COMMISSION_PERCENT",
       ),
   })
   .meta({ id: "StaffEstate" });
@@ -257,10 +263,39 @@ export const setEstateResponseHours = defineOperation({
   },
 });
 
+export const setEstateCommission = defineOperation({
+  id: "setEstateCommission",
+  method: "put",
+  path: "/api/admin/estates/{id}/commission",
+  summary: "Set the network's commission on an estate's stays",
+  tags: ["estates"],
+  description:
+    "The share of each stay's total the owner's statement keeps for the network, in percent (at most two decimals); " +
+    "`null` returns to the site's OWNER_COMMISSION_PERCENT. Statements read it when they are asked for, months past included.",
+  security: STAFF_SESSION,
+  params: z.object({ id: estateId }),
+  body: { schema: CommissionChangeSchema.meta({ id: "CommissionChange" }) },
+  responses: {
+    200: {
+      description: "The estate's commission now",
+      schema: z
+        .object({ commissionPercent: z.number().nullable() })
+        .meta({ id: "EstateCommission" }),
+    },
+    400: invalid(
+      "Not a percentage from 0 to 100 with at most two decimals (or null), or malformed JSON",
+    ),
+    404: noEstate,
+    ...JSON_BODY_ERRORS,
+    ...adminGuardAnswers(true),
+  },
+});
+
 export const STAFF_ESTATE_OPERATIONS = [
   listStaffEstates,
   getStaffEstate,
   setEstateOwnerEmail,
   setEstateResponseHours,
+  setEstateCommission,
   revertEstateRevision,
 ];

@@ -75,3 +75,17 @@ export const ResponseHoursChangeSchema = z.object({
     .nullable(),
 });
 export type ResponseHoursChange = z.infer<typeof ResponseHoursChangeSchema>;
+
+/** The network's share of an estate's stays, in percent with at most two decimals; null: the site's. */
+export const CommissionChangeSchema = z.object({
+  percent: z
+    .number("staff.estates.commission.invalid")
+    .min(0, "staff.estates.commission.invalid")
+    .max(100, "staff.estates.commission.invalid")
+    .refine(
+      (value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-9,
+      "staff.estates.commission.invalid",
+    )
+    .nullable(),
+});
+export type CommissionChange = z.infer<typeof CommissionChangeSchema>;

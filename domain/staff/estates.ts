@@ -25,6 +25,8 @@ export interface StaffEstateRecord {
   stale: StaleTranslation[];
   /** Hours staff have to answer a request for it; null: REQUEST_RESPONSE_HOURS. */
   responseHours: number | null;
+  /** The network's share on its owner's statements; null: OWNER_COMMISSION_PERCENT. */
+  commissionPercent: number | null;
 }
 
 /**
@@ -43,11 +45,20 @@ export async function getEstateForStaff(
     listEstateRevisions(deps, { propertyId: input.propertyId }),
     listStaleTranslations(deps, { propertyId: input.propertyId }),
     deps.db
-      .select({ responseHours: properties.responseHours })
+      .select({
+        responseHours: properties.responseHours,
+        commissionPercent: properties.commissionPercent,
+      })
       .from(properties)
       .where(eq(properties.id, input.propertyId)),
   ]);
-  return { estate, revisions, stale, responseHours: row?.responseHours ?? null };
+  return {
+    estate,
+    revisions,
+    stale,
+    responseHours: row?.responseHours ?? null,
+    commissionPercent: row?.commissionPercent ?? null,
+  };
 }
 
 /**
@@ -62,6 +73,22 @@ export async function setEstateResponseHours(
   const updated = await deps.db
     .update(properties)
     .set({ responseHours: input.hours })
+    .where(eq(properties.id, input.propertyId))
+    .returning({ id: properties.id });
+  return updated.length > 0;
+}
+
+/**
+ * Sets the network's commission on an estate's stays; null returns to the site's default.
+ * Returns false when the estate does not exist.
+ */
+export async function setEstateCommission(
+  deps: Db,
+  input: { propertyId: number; percent: number | null },
+): Promise<boolean> {
+  const updated = await deps.db
+    .update(properties)
+    .set({ commissionPercent: input.percent })
     .where(eq(properties.id, input.propertyId))
     .returning({ id: properties.id });
   return updated.length > 0;

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { payments } from "#db/schema/index.ts";
 import { createSession } from "#domain/auth/sessions.ts";
 import * as contract from "#domain/offers/offers.contract.ts";
+import { setEstateCommission } from "#domain/staff/estates.contract.ts";
 import { propertyClaims } from "#db/schema/index.ts";
 import { calendarBase, nightsAt } from "#tests/factories/calendar.ts";
 import { demoEstate } from "#tests/factories/demo-estates.ts";
@@ -329,6 +330,34 @@ describeEachBackend("offers and payments over HTTP", (database) => {
       200,
     );
     expect(asStaff.lines.map((row) => row.reference)).toContain(reference);
+
+    // Staff may set the estate's own commission: the statement follows, months past included.
+    const commissionPath = `/api/admin/estates/${GORDON.id}/commission`;
+    const bad = await admin("PUT", `${commissionPath}?lang=it`, { percent: 12.345 });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain("percentuale");
+    expect((await clerk("PUT", commissionPath, { percent: 1 })).status).toBe(403);
+    expect((await owner("PUT", commissionPath, { percent: 1 })).status).toBe(401);
+    expect(
+      dataOf(setEstateCommission, await admin("PUT", commissionPath, { percent: 12.5 }), 200),
+    ).toEqual({ commissionPercent: 12.5 });
+    const reduced = dataOf(
+      contract.getOwnerStatement,
+      await owner("GET", `/api/property-owners/statements?month=${month}`),
+      200,
+    );
+    expect(reduced.commissionPercent).toBe(12.5);
+    expect(reduced.lines.find((row) => row.reference === reference)?.commission).toBe(
+      Math.round((offer.total * 125) / 1000),
+    );
+    dataOf(setEstateCommission, await admin("PUT", commissionPath, { percent: null }), 200);
+    expect(
+      dataOf(
+        contract.getOwnerStatement,
+        await owner("GET", `/api/property-owners/statements?month=${month}`),
+        200,
+      ).commissionPercent,
+    ).toBe(15);
   });
 
   it("reaches only its own request with a guest token", async () => {

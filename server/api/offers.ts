@@ -389,7 +389,7 @@ export function offerRoutes(
       const statement = await readStatement(deps, {
         propertyId,
         month: query.month,
-        commissionPercent: payments.commissionPercent,
+        defaultCommissionPercent: payments.commissionPercent,
       });
       if (query.format !== "csv") return { status: 200, body: statement };
       const language = res.locals.language;

@@ -329,6 +329,7 @@ describe("the OpenAPI document", () => {
         "getStaffEstate",
         "setEstateOwnerEmail",
         "setEstateResponseHours",
+        "setEstateCommission",
         "revertEstateRevision",
         "listSecurityEvents",
         "exportSecurityEventsCsv",

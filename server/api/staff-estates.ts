@@ -8,7 +8,11 @@ import type { EstateActor } from "#domain/owners/owner-property.ts";
 import { listEstatesForStaff, revertEstateRevision } from "#domain/owners/revisions.ts";
 import { fieldIssues } from "#domain/requests/fields.ts";
 import * as contract from "#domain/staff/estates.contract.ts";
-import { getEstateForStaff, setEstateResponseHours } from "#domain/staff/estates.ts";
+import {
+  getEstateForStaff,
+  setEstateCommission,
+  setEstateResponseHours,
+} from "#domain/staff/estates.ts";
 import { ESTATE_PAGE_SIZE } from "#domain/staff/estates.schema.ts";
 import { translate } from "#i18n/translate.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
@@ -101,6 +105,23 @@ export function staffEstateRoutes(deps: Deps, staff: StaffServices, publicUrl: s
         "estate response hours set by staff",
       );
       return { status: 200, body: { responseHours: body.hours } };
+    },
+  });
+
+  defineRoute(router, contract.setEstateCommission, {
+    before: [sameOrigin, requireAdmin],
+    onInvalid: pathIdNotFound(404, "estate_not_found", "errors.propertyNotFound"),
+    async handle({ params, body, res }) {
+      const found = await setEstateCommission(deps, {
+        propertyId: params.id,
+        percent: body.percent,
+      });
+      if (!found) return refuse(404, "estate_not_found", "errors.propertyNotFound");
+      deps.log.info(
+        { propertyId: params.id, percent: body.percent, staffUserId: staffActor(res).staffUserId },
+        "estate commission set by staff",
+      );
+      return { status: 200, body: { commissionPercent: body.percent } };
     },
   });
 

@@ -356,6 +356,18 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
         .map(([id, body]) => ({ path: `/api/admin/estates/${id}/response-hours`, body })),
     },
     {
+      name: "PUT /api/admin/estates/{id}/commission",
+      method: "PUT",
+      documented: "/api/admin/estates/{id}/commission",
+      baseHeaders: asAdmin,
+      cases: fc
+        .tuple(
+          pathId(() => "15"),
+          hostileBodies({ percent: 12.5 }),
+        )
+        .map(([id, body]) => ({ path: `/api/admin/estates/${id}/commission`, body })),
+    },
+    {
       name: "PUT /api/admin/estates/{id}/rates",
       method: "PUT",
       documented: "/api/admin/estates/{id}/rates",

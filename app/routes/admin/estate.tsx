@@ -15,7 +15,7 @@ import { EstateHistory } from "#app/components/staff/estate-history.tsx";
 import { useEstateLabels } from "#app/components/staff/estate-labels.ts";
 import { formatMoment } from "#app/components/staff/format.ts";
 import { OwnerEmailForm } from "#app/components/staff/owner-email-form.tsx";
-import { ResponseHoursForm } from "#app/components/staff/response-hours-form.tsx";
+import { CommissionForm, ResponseHoursForm } from "#app/components/staff/estate-setting-form.tsx";
 import { StaffPageHeader } from "#app/components/staff/staff-page.tsx";
 import { ExternalLink } from "#app/components/external-link.tsx";
 import { ButtonLink, buttonVariants } from "#app/components/ui/button.tsx";
@@ -40,7 +40,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     if (error instanceof NotFoundError) throw data(null, { status: 404 });
     throw error;
   }
-  const { estate, revisions, stale, responseHours } = record;
+  const { estate, revisions, stale, responseHours, commissionPercent } = record;
   return {
     title: staffTitleOf(context, estate.name),
     estate: {
@@ -54,6 +54,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     revisions: revisions.map(({ oldValue: _old, newValue: _new, ...entry }) => entry),
     stale,
     responseHours,
+    commissionPercent,
   };
 }
 
@@ -163,6 +164,13 @@ export default function Estate({ loaderData }: Route.ComponentProps) {
             <ResponseHoursForm
               estateId={estate.id}
               current={loaderData.responseHours}
+              onChanged={refresh}
+            />
+          </div>
+          <div className="border-gold/30 bg-paper mt-4 rounded-sm border p-5 sm:p-6">
+            <CommissionForm
+              estateId={estate.id}
+              current={loaderData.commissionPercent}
               onChanged={refresh}
             />
           </div>
