@@ -177,6 +177,9 @@ export const usedBotTokens = pgTable(
  * is `failed` and waits for staff to retry or discard it: an outage delays mail, and nothing is
  * dropped without a person deciding.
  */
+/** A file a mail carries, named: drawn when the mail is sent (domain/mail/mail-outbox.ts). */
+export type MailAttachmentRef = { kind: "payment_receipt"; paymentId: number };
+
 export const mailOutbox = pgTable(
   "mail_outbox",
   {
@@ -187,6 +190,7 @@ export const mailOutbox = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull(),
+    attachment: jsonb("attachment").$type<MailAttachmentRef>(),
     /** failed: gave up after the bounded attempts, waiting for staff to retry or discard. */
     status: text("status", { enum: ["pending", "sent", "failed", "discarded"] })
       .notNull()

@@ -229,11 +229,16 @@ async function mailOf(
       const mails: QueuedMail[] = [];
       if (GUEST_OFFER_MAIL.has(mailKind)) {
         const statusUrl = (await statusLinkOf(tx, request, config)) ?? config.publicUrl;
+        const paymentId = (event.data as { paymentId?: unknown }).paymentId;
         mails.push({
           ...base,
           template: `offer.${mailKind}`,
           recipient: request.email,
           ...renderOfferMail(languageOf(request), mailKind, "guest", facts, statusUrl),
+          // The payment's mail carries its receipt as a PDF, drawn when the mail is sent.
+          ...(mailKind === "payment" && typeof paymentId === "number"
+            ? { attachment: { kind: "payment_receipt" as const, paymentId } }
+            : {}),
         });
       }
       if (STAFF_OFFER_MAIL.has(mailKind))

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "#db/client.ts";
-import { mailOutbox } from "#db/schema/index.ts";
+import { type MailAttachmentRef, mailOutbox } from "#db/schema/index.ts";
+import { paymentReceipt } from "../offers/receipts.ts";
 import type { Deps } from "../deps.ts";
 import {
   claimDue,
@@ -14,7 +15,7 @@ import {
   retryDelay,
 } from "../outbox/leases-and-retries.ts";
 import type { RenderedMail } from "./templates.ts";
-import { type MailTransport, MailSendError } from "./transport.ts";
+import { type MailAttachment, type MailTransport, MailSendError } from "./transport.ts";
 
 export { DEFAULT_MAX_AGE_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY, type RetryPolicy, retryDelay };
 
@@ -22,6 +23,7 @@ export interface QueuedMail extends RenderedMail {
   template: string;
   recipient: string;
   requestId?: string;
+  attachment?: MailAttachmentRef;
 }
 
 /** Adds mail to the outbox, in the caller's transaction: the mail exists iff its request does. */
@@ -36,8 +38,30 @@ export async function enqueueMail(db: Database, mails: QueuedMail[]): Promise<vo
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
+      attachment: mail.attachment ?? null,
     })),
   );
+}
+
+/**
+ * The file a claimed mail carries, drawn now: a payment's receipt in the guest's language.
+ * None when the mail names none, or its request is gone (erased): the text still goes.
+ */
+async function attachmentsOf(deps: Deps, mail: ClaimedMail): Promise<MailAttachment[]> {
+  if (mail.attachment?.kind !== "payment_receipt" || !mail.requestId) return [];
+  const receipt = await paymentReceipt(deps, {
+    requestId: mail.requestId,
+    paymentId: mail.attachment.paymentId,
+  });
+  return receipt
+    ? [
+        {
+          filename: receipt.filename,
+          content: Buffer.from(receipt.bytes),
+          contentType: "application/pdf",
+        },
+      ]
+    : [];
 }
 
 /** How long a claimed mail stays reserved for one sender before another may try it. */
@@ -105,6 +129,7 @@ export async function deliverDueMail(
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        attachments: await attachmentsOf(deps, mail),
       });
     } catch (error) {
       failure =

@@ -2,6 +2,12 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
 export interface OutgoingMail {
   /** The outbox id; also the Message-ID, so a retried send is recognisably the same mail. */
   id: string;
@@ -9,6 +15,7 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  attachments?: MailAttachment[];
 }
 
 /**
@@ -104,6 +111,7 @@ export function createMailTransport(options: MailTransportOptions): MailTranspor
     subject: mail.subject,
     text: mail.text,
     html: mail.html,
+    ...(mail.attachments?.length ? { attachments: mail.attachments } : {}),
     messageId: `<${mail.id}@${options.messageIdDomain}>`,
   });
 

@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
 import {
@@ -14,6 +17,8 @@ import type { Language } from "#i18n/config.ts";
 import { DEMO_CATALOGUE, describeEachBackend, secondInstance } from "#tests/setup/database.ts";
 import type { Deps } from "../deps.ts";
 import { type EventMailConfig, mailFromEvents } from "../mail/mail-from-events.ts";
+import { deliverDueMail } from "../mail/mail-outbox.ts";
+import { createMailTransport } from "../mail/transport.ts";
 import { readRates } from "../pricing/estate-rates.ts";
 import { transitionRequest } from "../requests/apply-transition.ts";
 import { hashStatusToken, makeReference, makeStatusToken } from "../requests/intake/reference.ts";
@@ -302,6 +307,56 @@ describeEachBackend("offers and payments", (database, backend) => {
     expect(
       await refusal(deps().db.delete(payments).where(eq(payments.requestId, request.id))),
     ).toMatch(/append-only/);
+  });
+
+  it("mails the guest each payment's receipt as a PDF, drawn when the mail is sent", async () => {
+    const request = await makeRequest(deps(), { language: "fr" });
+    const offer = await sent(deps(), request);
+    await answerOffer(deps(), {
+      token: request.token,
+      offerId: offer.id,
+      answer: "accept",
+      terms: TERMS,
+    });
+    await recordPayment(deps(), {
+      requestId: request.id,
+      payment: bankTransfer("deposit", offer.deposit, offer.currency),
+      recordedBy: STAFF.email,
+    });
+    await mailFromEvents(deps(), MAIL);
+    const directory = mkdtempSync(join(tmpdir(), "castellum-receipts-"));
+    const transport = createMailTransport({
+      from: "Castellum <no-reply@castellum.test>",
+      directory,
+      messageIdDomain: "castellum.test",
+    });
+    try {
+      await deliverDueMail(deps(), transport);
+      const [receiptMail] = await deps()
+        .db.select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.requestId, request.id), eq(mailOutbox.template, "offer.payment")));
+      const eml = readFileSync(join(directory, `${receiptMail!.id}.eml`), "utf8");
+      const [, reference] = /filename="?receipt-([A-Z0-9-]+)-\d+\.pdf/.exec(eml) ?? [];
+      expect(reference).toMatch(/^PB-/);
+      expect(eml).toContain("Content-Type: application/pdf");
+      const pdf = Buffer.from(
+        eml.split(/Content-Type: application\/pdf[^\n]*\n(?:[^\n]+\n)*\n/)[1]!.split("\n--")[0]!,
+        "base64",
+      );
+      expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+      // The offer's own mail carries nothing.
+      const [offerMail] = await deps()
+        .db.select({ id: mailOutbox.id })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.requestId, request.id), eq(mailOutbox.template, "offer.sent")));
+      expect(readFileSync(join(directory, `${offerMail!.id}.eml`), "utf8")).not.toContain(
+        "application/pdf",
+      );
+    } finally {
+      transport.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it("records a provider's payment once, however often it is reported", async () => {

@@ -18,6 +18,7 @@ import {
   withdrawOffer,
 } from "#domain/offers/offers.ts";
 import * as contract from "#domain/offers/offers.contract.ts";
+import { paymentReceipt } from "#domain/offers/receipts.ts";
 import { getRequestStatus } from "#domain/offers/request-status.ts";
 import { lineLabel } from "#domain/pricing/line-label.ts";
 import type { Language } from "#i18n/config.ts";
@@ -26,9 +27,6 @@ import type { RateLimitRule, RateLimitStore } from "#domain/rate-limit/rate-limi
 import { rateLimit, sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi, signedInAdmin } from "../middleware/session.ts";
 import { defineRoute, refuse, STREAMED } from "./define-route.ts";
-import { getProperty } from "#domain/catalogue/read-properties.ts";
-import { renderReceiptPdf } from "#domain/offers/receipt-pdf.ts";
-import { BRAND } from "#i18n/config.ts";
 import { stringify } from "csv-stringify";
 import { CSV_OPTIONS, csvCell } from "#domain/csv/safe-csv.ts";
 import { readStatement } from "#domain/offers/statements.ts";
@@ -352,32 +350,21 @@ export function offerRoutes(
     async handle({ params, res }) {
       const language = res.locals.language;
       const detail = await readGuestRequest(deps, params.token, language, guestOptions);
-      const payment = detail?.payments.find((row) => String(row.id) === params.paymentId);
-      if (!detail?.offer || !payment) return refuse(404, "not_found", "errors.notFound");
-      const estate = await getProperty(deps, {
-        idOrSlug: String(detail.offer.propertyId),
-        language,
-      }).catch(() => null);
-      const bytes = await renderReceiptPdf(language, {
-        brand: BRAND,
-        reference: detail.reference,
-        estate: estate?.name ?? null,
-        checkIn: detail.offer.checkIn,
-        checkOut: detail.offer.checkOut,
-        payment,
-        total: detail.offer.total,
-        paid: detail.offer.paid,
-        outstanding: detail.offer.outstanding,
-      });
+      const receipt =
+        detail && /^\d{1,15}$/.test(params.paymentId)
+          ? await paymentReceipt(deps, {
+              requestId: detail.id,
+              paymentId: Number(params.paymentId),
+              language,
+            })
+          : null;
+      if (!receipt) return refuse(404, "not_found", "errors.notFound");
       res
         .status(200)
         .type("application/pdf")
         .set("Cache-Control", "no-store")
-        .set(
-          "Content-Disposition",
-          `inline; filename="receipt-${detail.reference}-${payment.id}.pdf"`,
-        )
-        .send(Buffer.from(bytes));
+        .set("Content-Disposition", `inline; filename="${receipt.filename}"`)
+        .send(Buffer.from(receipt.bytes));
       return STREAMED;
     },
   });
