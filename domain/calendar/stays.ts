@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { calendarEntries } from "#db/schema/index.ts";
 import type { Database } from "#db/client.ts";
 import { notifyCatalogueChanged } from "../catalogue/catalogue-changes.ts";
-import { recordRequestEvent } from "../events/request-events.ts";
+import { type EventActor, recordRequestEvent } from "../events/request-events.ts";
 import type { CollidingEntry } from "./calendar.schema.ts";
 import { isDeadlock, isExclusionViolation } from "./collisions.ts";
 import { type Nights, toDateRange } from "./nights.ts";
@@ -46,6 +46,8 @@ export async function holdStay(
   tx: Database,
   requestId: string,
   stay: { propertyId: number; nights: Nights },
+  /** Who took them: staff confirming or setting a stay, or a guest accepting an offer. */
+  actor: EventActor = "staff",
 ): Promise<void> {
   await releaseStay(tx, requestId);
   try {
@@ -61,8 +63,7 @@ export async function holdStay(
     if (isExclusionViolation(error)) throw new NightsTaken(stay.propertyId, stay.nights);
     throw error;
   }
-  // Staff confirm requests and set their stays: the actor is staff.
-  await recordRequestEvent(tx, { type: "stay.confirmed", requestId, actor: "staff" });
+  await recordRequestEvent(tx, { type: "stay.confirmed", requestId, actor });
   await notifyCatalogueChanged({ db: tx }, { propertyIds: [stay.propertyId] });
 }
 

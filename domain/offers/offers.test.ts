@@ -235,6 +235,17 @@ describeEachBackend("offers and payments", (database, backend) => {
       status: "Awaiting deposit",
     });
     expect(await stayRows(deps(), request.id)).toBe(1);
+    // The nights were taken by the guest's acceptance, and the event log says so.
+    const [held] = await deps()
+      .db.select({ data: domainEvents.data })
+      .from(domainEvents)
+      .where(
+        and(
+          eq(domainEvents.type, "stay.confirmed"),
+          sql`${domainEvents.data}->>'id' = ${request.id}`,
+        ),
+      );
+    expect((held?.data as { actor?: string } | undefined)?.actor).toBe("guest");
     const [accepted] = (await readOffers(deps(), request.id)).offers;
     expect(accepted!.depositDueAt?.getTime()).toBe(at(1 + 48).getTime());
     // The deposit in two transfers: the first leaves it awaiting, the second confirms.

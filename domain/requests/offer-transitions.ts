@@ -186,7 +186,7 @@ export async function applyOfferTransition(
         offer.deposit > 0 ? new Date(now.getTime() + transition.depositHours * 3_600_000) : null;
       await setOfferStatus(tx, offer, "accepted", now, { depositDueAt });
       await writeStatus(tx, current, status, now);
-      await holdStay(tx, current.id, { propertyId: offer.propertyId, nights });
+      await holdStay(tx, current.id, { propertyId: offer.propertyId, nights }, actor.kind);
       await record(
         tx,
         current,
