@@ -2,7 +2,11 @@ import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { guestRequests, offers, payments, properties } from "#db/schema/index.ts";
 import { addMonths } from "../requests/dates.ts";
 import type { Deps } from "../deps.ts";
-import { percentToBasisPoints, share } from "../pricing/money.ts";
+import { stringify } from "csv-stringify";
+import type { Language } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
+import { CSV_OPTIONS, csvCell } from "../csv/safe-csv.ts";
+import { isCurrency, percentToBasisPoints, share, toMajorString } from "../pricing/money.ts";
 
 /**
  * An owner's monthly statement: the stays of their estate that ended in the month (check-out in
@@ -121,4 +125,45 @@ export async function readStatement(
     lines,
     totals: [...totals.values()],
   };
+}
+
+/**
+ * The statement as CSV for the owner's accountant: a header in `language`, one row per stay,
+ * amounts in the major unit with a point ("1234.50"), every cell made safe for a spreadsheet.
+ */
+export async function statementCsv(statement: Statement, language: Language): Promise<string> {
+  const t = (key: string) => translate(language, `offers.statement.columns.${key}`);
+  const major = (amount: number, currency: string) =>
+    isCurrency(currency) ? toMajorString(amount, currency) : String(amount / 100);
+  const rows = [
+    [
+      "reference",
+      "checkIn",
+      "checkOut",
+      "guest",
+      "currency",
+      "gross",
+      "commission",
+      "net",
+      "paid",
+    ].map(t),
+    ...statement.lines.map((line) => [
+      line.reference,
+      line.checkIn,
+      line.checkOut,
+      line.guestFirstName,
+      line.currency,
+      major(line.gross, line.currency),
+      major(line.commission, line.currency),
+      major(line.net, line.currency),
+      major(line.paid, line.currency),
+    ]),
+  ];
+  return new Promise<string>((resolve, reject) =>
+    stringify(
+      rows.map((row) => row.map(csvCell)),
+      CSV_OPTIONS,
+      (error, output) => (error ? reject(error) : resolve(output)),
+    ),
+  );
 }

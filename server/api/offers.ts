@@ -27,10 +27,7 @@ import type { RateLimitRule, RateLimitStore } from "#domain/rate-limit/rate-limi
 import { rateLimit, sameOriginOnly } from "../middleware/request-guards.ts";
 import { requireAdminApi, signedInAdmin } from "../middleware/session.ts";
 import { defineRoute, refuse, STREAMED } from "./define-route.ts";
-import { stringify } from "csv-stringify";
-import { CSV_OPTIONS, csvCell } from "#domain/csv/safe-csv.ts";
-import { readStatement } from "#domain/offers/statements.ts";
-import { isCurrency, toMajorString } from "#domain/pricing/money.ts";
+import { readStatement, statementCsv } from "#domain/offers/statements.ts";
 import { estateAccess, settledEstate } from "./owners.ts";
 
 /**
@@ -379,41 +376,7 @@ export function offerRoutes(
         defaultCommissionPercent: payments.commissionPercent,
       });
       if (query.format !== "csv") return { status: 200, body: statement };
-      const language = res.locals.language;
-      const t = (key: string) => translate(language, key);
-      const major = (amount: number, currency: string) =>
-        isCurrency(currency) ? toMajorString(amount, currency) : String(amount / 100);
-      const rows = [
-        [
-          t("offers.statement.columns.reference"),
-          t("offers.statement.columns.checkIn"),
-          t("offers.statement.columns.checkOut"),
-          t("offers.statement.columns.guest"),
-          t("offers.statement.columns.currency"),
-          t("offers.statement.columns.gross"),
-          t("offers.statement.columns.commission"),
-          t("offers.statement.columns.net"),
-          t("offers.statement.columns.paid"),
-        ],
-        ...statement.lines.map((line) => [
-          line.reference,
-          line.checkIn,
-          line.checkOut,
-          line.guestFirstName,
-          line.currency,
-          major(line.gross, line.currency),
-          major(line.commission, line.currency),
-          major(line.net, line.currency),
-          major(line.paid, line.currency),
-        ]),
-      ];
-      const text = await new Promise<string>((resolve, reject) =>
-        stringify(
-          rows.map((row) => row.map(csvCell)),
-          CSV_OPTIONS,
-          (error, output) => (error ? reject(error) : resolve(output)),
-        ),
-      );
+      const text = await statementCsv(statement, res.locals.language);
       res
         .status(200)
         .type("text/csv; charset=utf-8")
