@@ -8,7 +8,7 @@ import { BotCheckError } from "../errors.ts";
 import { recordRequestEvent } from "../events/request-events.ts";
 import { hashStatusToken } from "../requests/intake/reference.ts";
 import type { RequestKind } from "../requests/options.ts";
-import { isUuid } from "../staff/inbox.ts";
+import { isUuid } from "../uuid.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
 import type { Message } from "./messages.contract.ts";
 

@@ -23,6 +23,7 @@ import {
   renderStatusChange,
   type StaffMailSettings,
 } from "./templates.ts";
+import { isUuid } from "../uuid.ts";
 
 /**
  * Mail as a subscriber of the recorded events: writers record what happened (domain_events, in
@@ -313,10 +314,9 @@ export async function mailFromEvents(
 }
 
 const REQUEST_EVENT = /^(request|offer|payment|booking)\./;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function isRequestId(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
+  return typeof value === "string" && isUuid(value);
 }
 
 function requestOf(event: Event, byId: Map<string, RequestRow>): RequestRow | undefined {

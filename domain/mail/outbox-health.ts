@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { guestRequests, mailOutbox } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { isUuid } from "../uuid.ts";
 
 /** A mail the outbox gave up on (status `failed`), as staff see it. */
 export interface UndeliveredMail {
@@ -33,8 +34,6 @@ export interface UndeliveredMailList {
 }
 
 const DEFAULT_LIST_LIMIT = 50;
-/** Outbox ids are UUIDs; anything else (a mistyped URL) is not found, not a database error. */
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The outbox's health for staff: the mail it gave up on (with the request's reference and the
@@ -96,7 +95,7 @@ export type RetryMailResult = { outcome: "retried" } | { outcome: "not_found" | 
  * before the next poll.
  */
 export async function retryMail(deps: Deps, id: string): Promise<RetryMailResult> {
-  if (!UUID_SHAPE.test(id)) return { outcome: "not_found" };
+  if (!isUuid(id)) return { outcome: "not_found" };
   // One conditional update, so two staff pressing retry at once cannot both reset the mail.
   const [retried] = await deps.db
     .update(mailOutbox)
@@ -127,7 +126,7 @@ export async function discardMail(
   id: string,
   input: { by: string },
 ): Promise<DiscardMailResult> {
-  if (!UUID_SHAPE.test(id)) return { outcome: "not_found" };
+  if (!isUuid(id)) return { outcome: "not_found" };
   const [discarded] = await deps.db
     .update(mailOutbox)
     .set({ status: "discarded", lockedUntil: null })

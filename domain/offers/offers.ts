@@ -31,6 +31,7 @@ import {
   settlementOfOffer,
 } from "./ledger.ts";
 import type { OfferInput, PaymentInput } from "./offer.schema.ts";
+import { isUuid } from "../uuid.ts";
 
 /**
  * Offers and payments as staff and guests act on them: each function locks the request's row,
@@ -184,7 +185,7 @@ export async function defaultOfferLines(
   deps: Pick<Deps, "db" | "clock">,
   requestId: string,
 ): Promise<{ currency: string; lines: PriceLine[] } | null> {
-  if (!UUID.test(requestId)) return null;
+  if (!isUuid(requestId)) return null;
   const [row] = await deps.db.select().from(guestRequests).where(eq(guestRequests.id, requestId));
   if (!row) return null;
   const priced = await priceStayOf(deps.db, row, nowOf(deps).toISOString().slice(0, 10));
@@ -192,11 +193,8 @@ export async function defaultOfferLines(
   return { currency: priced.rates.rates.currency, lines: priced.quote.price.lines };
 }
 
-/** An id in a path that is not a UUID names no request: answered without a query. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 async function lockRequest(tx: Database, kind: RequestKind, id: string) {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await tx
     .select()
     .from(guestRequests)
@@ -455,7 +453,7 @@ export async function recordPayment(
   },
 ): Promise<RecordPaymentResult> {
   const now = nowOf(deps);
-  if (!UUID.test(input.requestId)) return { outcome: "not_found" };
+  if (!isUuid(input.requestId)) return { outcome: "not_found" };
   return withTransaction(deps.db, async (tx) => {
     const [row] = await tx
       .select()

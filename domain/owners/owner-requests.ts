@@ -25,6 +25,7 @@ import {
   PENDING_STATUSES,
 } from "./owner-requests.schema.ts";
 import type { EstateActor } from "./owner-property.ts";
+import { isUuid } from "../uuid.ts";
 
 /**
  * The owner in the loop (decision 0017): the requests for an owner's estate
@@ -33,8 +34,6 @@ import type { EstateActor } from "./owner-property.ts";
  * before a stay is confirmed the first name, country, party size and dates; once it is
  * confirmed the surname too. Never the email, phone or the guest's free text.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface OwnerView {
   agree: boolean;
@@ -229,7 +228,7 @@ export async function giveOwnerView(
   },
 ): Promise<GiveViewResult> {
   const { actor } = input;
-  if (!UUID.test(input.id)) return { outcome: "not_found" };
+  if (!isUuid(input.id)) return { outcome: "not_found" };
   const [request] = await deps.db
     .select({
       id: guestRequests.id,

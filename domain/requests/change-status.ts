@@ -3,10 +3,11 @@ import { guestRequestNotes, guestRequests } from "#db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { RequestKind } from "./options.ts";
 import { transitionRequest } from "./apply-transition.ts";
-import { getRequestDetail, isUuid, type RequestDetail, type RequestNote } from "../staff/inbox.ts";
+import { getRequestDetail, type RequestDetail, type RequestNote } from "../staff/inbox.ts";
 import type { StatusChange } from "../staff/inbox.schema.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
 import type { CollidingEntry, ImportedBusy } from "../calendar/calendar.schema.ts";
+import { isUuid } from "../uuid.ts";
 
 export type ChangeStatusResult =
   | { outcome: "changed"; request: RequestDetail; mailed: boolean }

@@ -3,7 +3,8 @@ import { nowOf } from "../clock.ts";
 import { transitionRequest } from "./apply-transition.ts";
 import type { RequestKind } from "./options.ts";
 import { isDueTimeInRange } from "./process.ts";
-import { getRequestDetail, isUuid, type RequestDetail } from "../staff/inbox.ts";
+import { getRequestDetail, type RequestDetail } from "../staff/inbox.ts";
+import { isUuid } from "../uuid.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
 
 export type ExtendDueResult =

@@ -1,9 +1,10 @@
 import type { Deps } from "../deps.ts";
 import type { CollidingEntry, StayKind } from "../calendar/calendar.schema.ts";
 import type { Nights } from "../calendar/nights.ts";
-import { getRequestDetail, isUuid, type RequestDetail } from "../staff/inbox.ts";
+import { getRequestDetail, type RequestDetail } from "../staff/inbox.ts";
 import type { StaffUser } from "../staff/staff-user.ts";
 import { transitionRequest } from "./apply-transition.ts";
+import { isUuid } from "../uuid.ts";
 
 export type SetStayResult =
   | { outcome: "changed"; request: RequestDetail }

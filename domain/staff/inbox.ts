@@ -46,6 +46,7 @@ import type {
 import type { InboxFilter } from "./inbox.schema.ts";
 import { unreadMessagesOf } from "../conversation/unread.ts";
 import { dayRangeConditions } from "../requests/day-filter.ts";
+import { isUuid } from "../uuid.ts";
 
 /** One row of the staff inbox: the inbox's columns plus what the detail view needs. */
 export type InboxItem = z.infer<typeof InboxItemSchema>;
@@ -381,10 +382,6 @@ async function readStayCalendar(
     collisions: await findCollisions(deps.db, propertyId, nights),
     importedBusy,
   };
-}
-
-export function isUuid(id: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
 }
 
 export type WeeklyCounts = z.infer<typeof WeeklyCountsSchema>;
