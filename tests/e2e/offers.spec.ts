@@ -1,4 +1,6 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -45,11 +47,18 @@ describe("offers and payments", () => {
   const stripe = new StripeStandIn();
   let server: ServerWithData;
   let cookie = "";
+  // The ECB's reference rates, served as the ECB serves its daily file.
+  const ecb = createServer((_request, response) => {
+    response.setHeader("Content-Type", "text/xml");
+    response.end(readFileSync(new URL("../fixtures/ecb/eurofxref-daily.xml", import.meta.url)));
+  });
   let stayCursor = 0;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     await stripe.start();
+    await new Promise<void>((resolve) => ecb.listen(0, "127.0.0.1", resolve));
+    const ecbPort = (ecb.address() as AddressInfo).port;
     server = await startServerWithStaff(
       "offers",
       { ...ADMIN, isAdmin: true, displayName: "Reservations" },
@@ -62,6 +71,8 @@ describe("offers and payments", () => {
         CASL_WALLET_ADDRESS: "0x2222222222222222222222222222222222222222",
         LIFECYCLE_INTERVAL_SECONDS: "1",
         CLOCK_OFFSET_FILE: CLOCK_FILE,
+        EXCHANGE_RATES_URL: `http://127.0.0.1:${ecbPort}/eurofxref-daily.xml`,
+        OUTBOUND_ALLOW_PRIVATE_NETWORKS: "true",
       },
       dataTemplate("seeded"),
     );
@@ -81,6 +92,7 @@ describe("offers and payments", () => {
     rmSync(CLOCK_FILE, { force: true });
     await server?.stop();
     await stripe.stop();
+    await new Promise<void>((resolve) => ecb.close(() => resolve()));
   });
 
   /** A property booking of a fresh week, sent as the form does, in `language`. */
@@ -182,6 +194,14 @@ describe("offers and payments", () => {
       await desk.getByRole("button", { name: "Sign in", exact: true }).click();
       const panel = desk.getByTestId("offer-panel");
       await panel.getByLabel(STAFF.send.note).fill("Nous serons ravis de vous accueillir.");
+      // An extra charge beside the estate's quote, which the form shows it starts from.
+      await panel.getByTestId("offer-quote-lines").waitFor();
+      await panel.getByRole("button", { name: STAFF.send.addCharge }).click();
+      const extra = panel.getByTestId("offer-extra");
+      await extra.getByLabel(STAFF.send.chargeText).fill("Dîner du chef");
+      await extra
+        .getByLabel(STAFF.send.chargeAmount.replace(" ({{currency}})", ""), { exact: false })
+        .fill("450");
       await panel.getByTestId("send-offer").click();
       await expect
         .poll(() => panel.getByTestId("staff-offer").getAttribute("data-offer-status"))
@@ -196,6 +216,7 @@ describe("offers and payments", () => {
       const offer = guest.getByTestId("guest-offer");
       await expect.poll(() => offer.getAttribute("data-offer-status")).toBe("sent");
       expect(await offer.innerText()).toContain("Nous serons ravis de vous accueillir.");
+      expect(await offer.innerText()).toContain("Dîner du chef");
       await expectNoAxeViolations(guest, "offer sent, fr");
       await guest.screenshot({ path: join(SHOTS, "offer-fr-1280.png"), fullPage: true });
 
@@ -279,6 +300,45 @@ describe("offers and payments", () => {
         await ownerPage.screenshot({
           path: join(SHOTS, `statement-${view.language}-${view.width}.png`),
           fullPage: true,
+        });
+      }
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+
+  it(
+    "adds the estimate in the guest's currency, approximately, in English and Chinese",
+    async () => {
+      const start = addDays(utcToday(), 60);
+      for (const view of [
+        { language: "en", width: 1280, locale: "en-GB" },
+        { language: "zh", width: 390, locale: "zh-CN" },
+      ] as const) {
+        const page = await browser.newPage({
+          baseURL: server.baseURL,
+          locale: view.locale,
+          viewport: { width: view.width, height: 900 },
+        });
+        await page.goto(`/booking/${ESTATE.slug}?lang=${view.language}`);
+        await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+        await page.fill("#field-startDate", start);
+        await page.fill("#field-endDate", addDays(start, 4));
+        const estimate = page.getByTestId("stay-estimate");
+        const approximate = estimate.getByTestId("stay-estimate-approximate");
+        // Paid in dollars: the pounds' total, and about as much in dollars.
+        await page.locator('select[name="paymentMethod"]').selectOption("usd");
+        await expect.poll(() => approximate.textContent()).toMatch(/≈\s*(US)?\$/);
+        // In $CASL there is no reference rate, so no line.
+        await page.locator('select[name="paymentMethod"]').selectOption("casl");
+        await expect.poll(() => approximate.count()).toBe(0);
+        await page.locator('select[name="paymentMethod"]').selectOption("usd");
+        await approximate.waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          view.width,
+        );
+        await expectNoAxeViolations(page, `estimate in dollars, ${view.language}`);
+        await estimate.screenshot({
+          path: join(SHOTS, `estimate-usd-${view.language}-${view.width}.png`),
         });
       }
     },
