@@ -156,6 +156,32 @@ async function sent(deps: Deps, request: { id: string; kind: RequestKind }, offe
   return result.offer;
 }
 
+/** A request whose guest has accepted staff's offer: its nights held, its deposit due. */
+async function accepted(deps: Deps, options: Parameters<typeof makeRequest>[1] = {}) {
+  const request = await makeRequest(deps, options);
+  const offer = await sent(deps, request);
+  await answerOffer(deps, {
+    token: request.token,
+    offerId: offer.id,
+    answer: "accept",
+    terms: TERMS,
+  });
+  return { request, offer };
+}
+
+/** The whole deposit of `offer`, received by bank transfer: the booking is confirmed. */
+function payDeposit(
+  deps: Deps,
+  request: { id: string },
+  offer: { deposit: number; currency: string },
+) {
+  return recordPayment(deps, {
+    requestId: request.id,
+    payment: bankTransfer("deposit", offer.deposit, offer.currency),
+    recordedBy: STAFF.email,
+  });
+}
+
 describeEachBackend("offers and payments", (database, backend) => {
   const deps = () => when(database().deps, T0);
 
@@ -277,14 +303,7 @@ describeEachBackend("offers and payments", (database, backend) => {
   });
 
   it("refuses a payment in another currency, a refund above what was paid, and any change to the ledger", async () => {
-    const request = await makeRequest(deps());
-    const offer = await sent(deps(), request);
-    await answerOffer(deps(), {
-      token: request.token,
-      offerId: offer.id,
-      answer: "accept",
-      terms: TERMS,
-    });
+    const { request, offer } = await accepted(deps());
     const other = offer.currency === "EUR" ? "GBP" : "EUR";
     expect(
       await recordPayment(deps(), {
@@ -321,19 +340,8 @@ describeEachBackend("offers and payments", (database, backend) => {
   });
 
   it("mails the guest each payment's receipt as a PDF, drawn when the mail is sent", async () => {
-    const request = await makeRequest(deps(), { language: "fr" });
-    const offer = await sent(deps(), request);
-    await answerOffer(deps(), {
-      token: request.token,
-      offerId: offer.id,
-      answer: "accept",
-      terms: TERMS,
-    });
-    await recordPayment(deps(), {
-      requestId: request.id,
-      payment: bankTransfer("deposit", offer.deposit, offer.currency),
-      recordedBy: STAFF.email,
-    });
+    const { request, offer } = await accepted(deps(), { language: "fr" });
+    await payDeposit(deps(), request, offer);
     await mailFromEvents(deps(), MAIL);
     const directory = mkdtempSync(join(tmpdir(), "castellum-receipts-"));
     const transport = createMailTransport({
@@ -371,14 +379,7 @@ describeEachBackend("offers and payments", (database, backend) => {
   });
 
   it("records a provider's payment once, however often it is reported", async () => {
-    const request = await makeRequest(deps());
-    const offer = await sent(deps(), request);
-    await answerOffer(deps(), {
-      token: request.token,
-      offerId: offer.id,
-      answer: "accept",
-      terms: TERMS,
-    });
+    const { request, offer } = await accepted(deps());
     const card = {
       requestId: request.id,
       payment: {
@@ -499,11 +500,7 @@ describeEachBackend("offers and payments", (database, backend) => {
       answer: "accept",
       terms: TERMS,
     });
-    await recordPayment(deps(), {
-      requestId: request.id,
-      payment: bankTransfer("deposit", offer.deposit, offer.currency),
-      recordedBy: STAFF.email,
-    });
+    await payDeposit(deps(), request, offer);
     const dueOn = new Date(`${offer.balanceDueOn}T09:00:00Z`);
     const daysBefore = (days: number) => when(deps(), new Date(dueOn.getTime() - days * 24 * HOUR));
     // Other tests' bookings share the database and fall due on their own dates: count this
@@ -564,19 +561,8 @@ describeEachBackend("offers and payments", (database, backend) => {
   });
 
   it("cancels a confirmed booking with the refund its policy gives, the guest only while it refunds", async () => {
-    const request = await makeRequest(deps());
-    const offer = await sent(deps(), request);
-    await answerOffer(deps(), {
-      token: request.token,
-      offerId: offer.id,
-      answer: "accept",
-      terms: TERMS,
-    });
-    await recordPayment(deps(), {
-      requestId: request.id,
-      payment: bankTransfer("deposit", offer.deposit, offer.currency),
-      recordedBy: STAFF.email,
-    });
+    const { request, offer } = await accepted(deps());
+    await payDeposit(deps(), request, offer);
     // On the day of arrival no policy refunds anything: the guest may not cancel.
     const arrival = new Date(`${offer.checkIn}T10:00:00Z`);
     expect(await guestCancel(when(deps(), arrival), { token: request.token })).toEqual({
@@ -610,14 +596,7 @@ describeEachBackend("offers and payments", (database, backend) => {
     ).toMatchObject({
       outcome: "refused",
     });
-    const request = await makeRequest(deps());
-    const offer = await sent(deps(), request);
-    await answerOffer(deps(), {
-      token: request.token,
-      offerId: offer.id,
-      answer: "accept",
-      terms: TERMS,
-    });
+    const { request } = await accepted(deps());
     expect(
       await transitionRequest(deps(), {
         id: request.id,
@@ -630,17 +609,6 @@ describeEachBackend("offers and payments", (database, backend) => {
   });
 
   it("shows where each request's money stands in the inbox, and finds requests by it", async () => {
-    const accepted = async () => {
-      const request = await makeRequest(deps());
-      const offer = await sent(deps(), request);
-      await answerOffer(deps(), {
-        token: request.token,
-        offerId: offer.id,
-        answer: "accept",
-        terms: TERMS,
-      });
-      return { request, offer };
-    };
     const pay = (
       requestId: string,
       kind: "deposit" | "balance",
@@ -655,16 +623,16 @@ describeEachBackend("offers and payments", (database, backend) => {
     const none = await makeRequest(deps());
     const offered = await makeRequest(deps());
     const offer = await sent(deps(), offered);
-    const depositDue = await accepted();
+    const depositDue = await accepted(deps());
     // The overdue balance's stay comes first, so its balance falls due before the other's.
-    const overdue = await accepted();
+    const overdue = await accepted(deps());
     await pay(overdue.request.id, "deposit", overdue.offer.deposit, overdue.offer.currency);
-    const due = await accepted();
+    const due = await accepted(deps());
     await pay(due.request.id, "deposit", due.offer.deposit, due.offer.currency);
-    const paid = await accepted();
+    const paid = await accepted(deps());
     await pay(paid.request.id, "deposit", paid.offer.deposit, paid.offer.currency);
     await pay(paid.request.id, "balance", paid.offer.balance, paid.offer.currency);
-    const refund = await accepted();
+    const refund = await accepted(deps());
     await pay(refund.request.id, "deposit", refund.offer.deposit, refund.offer.currency);
     expect(
       await staffCancel(deps(), { ...refund.request, actor: STAFF, reason: "Flood" }),

@@ -22,6 +22,7 @@ import {
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { dataTemplate } from "./harness.ts";
+import { claimEstateByMail } from "./owner-claim.ts";
 import { type ServerWithData, startServerWithStaff } from "./server.ts";
 
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots-offers";
@@ -151,34 +152,6 @@ describe("offers and payments", () => {
 
   const statusOf = (page: Page) => page.getByTestId("request-status").textContent();
 
-  /** The estate's owner claims it through the pages: the code is read from the mail. */
-  async function claimEstate(page: Page) {
-    const texts = enOwner.verify;
-    await page.goto("/onboard/verify?lang=en");
-    const main = page.getByRole("main");
-    await main.getByLabel(texts.emailLabel, { exact: true }).fill(ESTATE.email);
-    const before = server.mailsTo(ESTATE.email).length;
-    await page.getByRole("button", { name: texts.submitEmail, exact: true }).click();
-    await main.getByLabel(texts.codeLabel, { exact: true }).waitFor();
-    const codeOf = (mail: string) =>
-      /\b(\d{6})\b/.exec(
-        mail
-          .split(/\r?\n\r?\n/)
-          .slice(1)
-          .join("\n"),
-      )?.[1];
-    let code: string | undefined;
-    await expect
-      .poll(() => (code = server.mailsTo(ESTATE.email).slice(before).map(codeOf).find(Boolean)), {
-        timeout: 30_000,
-      })
-      .toBeDefined();
-    await main.getByLabel(texts.codeLabel, { exact: true }).fill(code!);
-    await page.getByRole("button", { name: texts.submitCode, exact: true }).click();
-    await page.getByRole("button", { name: texts.submitClaim, exact: true }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/dashboard");
-  }
-
   it(
     "takes a French guest from the offer to a confirmed stay paid by card; staff see it paid",
     async () => {
@@ -274,7 +247,12 @@ describe("offers and payments", () => {
       // The estate's owner signs in with a code by mail and finds the stay on the statement of
       // the month it ends, in English on a desk and in Chinese on a phone.
       const ownerPage = await browser.newPage({ baseURL: server.baseURL });
-      await claimEstate(ownerPage);
+      await claimEstateByMail(ownerPage, {
+        email: ESTATE.email,
+        mailsTo: (address) => server.mailsTo(address),
+        texts: enOwner.verify,
+        start: "/onboard/verify?lang=en",
+      });
       const month = request.checkOut.slice(0, 7);
       for (const view of [
         { language: "en", width: 1280 },

@@ -13,6 +13,7 @@ import { solveBotCheck, validBookingRequest, validPropertyBooking } from "../set
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { dataTemplate } from "./harness.ts";
+import { claimEstateByMail } from "./owner-claim.ts";
 import { copyDataDir, createStaffAccounts, type RunningServer, startServer } from "./server.ts";
 
 /**
@@ -85,37 +86,8 @@ async function submit(path: string, form: Record<string, unknown>) {
 }
 
 /** The owner's claim through the pages, in Italian: the code is read from the outbox. */
-async function claimInItalian(page: Page, start = "/onboard/verify?lang=it") {
-  await page.goto(start);
-  const main = page.getByRole("main");
-  await main.getByLabel(itOwner.verify.emailLabel, { exact: true }).fill(ESTATE.email);
-  // The code comes in the next mail to the owner (earlier ones may be requests' mails).
-  const before = mailsTo(ESTATE.email).length;
-  await page.getByRole("button", { name: itOwner.verify.submitEmail, exact: true }).click();
-  await main.getByLabel(itOwner.verify.codeLabel, { exact: true }).waitFor();
-  const codeOf = (mail: string) =>
-    /\b(\d{6})\b/.exec(
-      mail
-        .split(/\r?\n\r?\n/)
-        .slice(1)
-        .join("\n"),
-    )?.[1];
-  await expect
-    .poll(
-      () =>
-        mailsTo(ESTATE.email)
-          .slice(before)
-          .some((mail) => codeOf(mail)),
-      {
-        timeout: 30_000,
-      },
-    )
-    .toBe(true);
-  const code = mailsTo(ESTATE.email).slice(before).map(codeOf).find(Boolean);
-  await main.getByLabel(itOwner.verify.codeLabel, { exact: true }).fill(code ?? "");
-  await page.getByRole("button", { name: itOwner.verify.submitCode, exact: true }).click();
-  await page.getByRole("button", { name: itOwner.verify.submitClaim, exact: true }).click();
-  await expect.poll(() => new URL(page.url()).pathname).toBe("/admin/dashboard");
+function claimInItalian(page: Page, start = "/onboard/verify?lang=it") {
+  return claimEstateByMail(page, { email: ESTATE.email, mailsTo, texts: itOwner.verify, start });
 }
 
 describe("the owner in the loop", () => {
