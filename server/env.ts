@@ -180,6 +180,13 @@ export const EnvSchema = z.object({
   LIFECYCLE_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(60),
   /** Days the security log keeps an entry; older ones are pruned once a day. */
   SECURITY_LOG_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(365),
+  /**
+   * Days a guest's personal data is kept after their request's last activity (closed, the stay's
+   * end, the last message); then it is erased (docs/privacy.md). Decimals allowed.
+   */
+  GUEST_DATA_RETENTION_DAYS: z.coerce.number().positive().max(36_500).default(730),
+  /** Seconds between two runs of the guest-data retention job on each instance. */
+  PRIVACY_JOB_INTERVAL_SECONDS: z.coerce.number().min(1).max(86_400).default(3600),
 
   /** Hours a guest has to answer an offer before it expires (decimals allowed). */
   OFFER_HOURS: z.coerce

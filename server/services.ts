@@ -51,11 +51,14 @@ import {
   type FeedSyncWorker,
   startFeedSyncWorker,
 } from "#domain/calendar/feed-sync.ts";
+import { runGuestDataRetention } from "#domain/privacy/erase-guest.ts";
 
 export type ServicesEnv = Pick<
   Env,
   | "NODE_ENV"
   | "OFFER_HOURS"
+  | "GUEST_DATA_RETENTION_DAYS"
+  | "PRIVACY_JOB_INTERVAL_SECONDS"
   | "DEPOSIT_DUE_HOURS"
   | "PAYMENT_BANK_DETAILS"
   | "CASL_WALLET_ADDRESS"
@@ -266,6 +269,23 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     intervalMs: env.LIFECYCLE_INTERVAL_SECONDS * 1000,
     onMailQueued: () => mailWorker.kick(),
     jobs,
+  });
+
+  // Every instance runs it; its row locks keep two from erasing one request.
+  const mailDirectory = join(env.DATA_DIR, "mail");
+  jobs.start("guest-data-retention", {
+    everyMs: env.PRIVACY_JOB_INTERVAL_SECONDS * 1000,
+    async run() {
+      const erased = await runGuestDataRetention(deps, {
+        retentionDays: env.GUEST_DATA_RETENTION_DAYS,
+        mailDirectory,
+      });
+      if (erased > 0)
+        deps.log.info(
+          { erased, retentionDays: env.GUEST_DATA_RETENTION_DAYS },
+          "guest personal data erased after retention",
+        );
+    },
   });
 
   const securityLogRetention = startSecurityLogRetention(deps, {

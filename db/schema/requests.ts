@@ -71,6 +71,8 @@ export const guestRequests = pgTable(
     dueAt: timestamp("due_at", { withTimezone: true }),
     remindAt: timestamp("remind_at", { withTimezone: true }),
     remindedAt: timestamp("reminded_at", { withTimezone: true }),
+    /** When the guest's personal data was erased (domain/privacy/erase-guest.ts); null: kept. */
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
   },
   (table) => [
     index("guest_requests_open_due_idx")
@@ -90,6 +92,10 @@ export const guestRequests = pgTable(
       table.id,
     ),
     index("guest_requests_email_idx").on(sql`lower(${table.email})`),
+    // The retention job looks for requests whose guest data is still held.
+    index("guest_requests_not_erased_idx")
+      .on(table.updatedAt)
+      .where(sql`${table.erasedAt} IS NULL`),
     // The inbox search matches fragments (ILIKE '%…%') of email, name and phone digits:
     // trigram indexes (pg_trgm, in PostgreSQL's contrib and bundled with PGlite) serve them.
     index("guest_requests_email_trgm_idx").using("gin", sql`${table.email} gin_trgm_ops`),

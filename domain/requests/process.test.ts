@@ -169,9 +169,13 @@ describe("the request process", () => {
         /\.(insert|update)\(\s*guestRequests\s*\)/.test(readFileSync(join(ROOT_DIR, file), "utf8")),
       );
     expect(writers).toEqual([
+      // Erasure blanks the guest's own columns (name, contact, free text), never the status.
+      "domain/privacy/erase-guest.ts",
       "domain/requests/apply-transition.ts",
       "domain/requests/transition-writes.ts",
     ]);
+    const erasure = readFileSync(join(ROOT_DIR, "domain/privacy/erase-guest.ts"), "utf8");
+    expect(erasure).not.toMatch(/\b(status|version|stayStart|stayEnd|propertyId):/);
   });
 });
 
