@@ -22,6 +22,8 @@ import type { Deps } from "../deps.ts";
 import { deliverDueMail, enqueueMail } from "../mail/mail-outbox.ts";
 import { createMailTransport } from "../mail/transport.ts";
 import { transitionRequest } from "../requests/apply-transition.ts";
+import { getRequestDetail, listInbox } from "../staff/inbox.ts";
+import { InboxFilterSchema } from "../staff/inbox.schema.ts";
 import { KEPT_DETAILS, runGuestDataRetention } from "./erase-guest.ts";
 
 const T0 = new Date("2027-01-10T09:00:00Z");
@@ -195,6 +197,14 @@ describeEachBackend("the guest-data retention job", (database, backend) => {
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((event) => event.contact === null)).toBe(true);
     expect(JSON.stringify(after)).not.toMatch(/Camille|Durand|Biscuit/);
+
+    // The inbox says so, and its search no longer finds the guest.
+    expect((await getRequestDetail(deps(), done.id))?.erasedAt).toBe(now.toISOString());
+    const search = (q: string) =>
+      listInbox(deps(), InboxFilterSchema.parse({ kind: done.kind, q }));
+    expect((await search(done.email)).items).toEqual([]);
+    expect((await search("Camille Durand")).items.map((item) => item.id)).not.toContain(done.id);
+    expect((await search(before.reference)).items.map((item) => item.id)).toEqual([done.id]);
 
     // The open request and the one closed a minute ago keep their guest.
     expect((await rowOf(deps(), open.id)).email).toBe(open.email);

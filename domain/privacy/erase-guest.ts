@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { type Database, withTransaction } from "#db/client.ts";
 import {
   domainEvents,
@@ -169,14 +169,4 @@ export async function runGuestDataRetention(
     erased += done.count;
     if (done.seen < batch) return erased;
   }
-}
-
-/** The ids of `ids` whose guest data is erased. */
-export async function erasedAmong(db: Database, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: guestRequests.id })
-    .from(guestRequests)
-    .where(and(inArray(guestRequests.id, ids), sql`${guestRequests.erasedAt} is not null`));
-  return rows.map((row) => row.id);
 }

@@ -79,6 +79,9 @@ export const InboxItemSchema = z
     overdue: z
       .boolean()
       .describe("Still open and past its due time: the next lifecycle run closes it"),
+    erasedAt: DateTimeSchema.nullable().describe(
+      "When the guest's personal data was erased (after retention, or on request): the name, contact and free text are empty; null while kept",
+    ),
     money: z
       .object({
         state: z.enum(MONEY_STATES),

@@ -78,6 +78,7 @@ const columns = {
   updatedAt: guestRequests.updatedAt,
   details: guestRequests.details,
   dueAt: guestRequests.dueAt,
+  erasedAt: guestRequests.erasedAt,
 };
 
 type Row = {
@@ -105,6 +106,7 @@ function toItem(row: Row, now: Date): Omit<InboxItem, "ownerView"> {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     dueAt: row.dueAt ? row.dueAt.toISOString() : null,
+    erasedAt: row.erasedAt ? row.erasedAt.toISOString() : null,
     // Open and past its due time: the lifecycle job closes it at its next run.
     overdue: Boolean(row.dueAt && row.dueAt <= now && isOpen(row.kind, status)),
   };

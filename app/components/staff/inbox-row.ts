@@ -26,6 +26,8 @@ export interface InboxRow extends Omit<RequestFacts, "countryCode"> {
   overdue: boolean;
   /** The guest's messages no member of staff has read yet. */
   unreadMessages: number;
+  /** The guest's personal data was erased (retention or on request): no name, no contact. */
+  erased: boolean;
   /** Where its money stands (offer, deposit, balance, refund); null without an offer in play. */
   money: RequestMoney | null;
   /** Whether the estate's owner agrees (their latest view), null when none given. */

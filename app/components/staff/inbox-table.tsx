@@ -180,20 +180,28 @@ export function InboxTable({
       case "guest":
         return (
           <TableCell key={column} {...cellProps(column)} className="break-words xl:min-w-28">
-            <span className="font-medium">{row.name}</span>
+            {row.erased ? (
+              <span className="text-muted italic" data-testid="guest-erased">
+                {t("staff.inbox.erased")}
+              </span>
+            ) : (
+              <span className="font-medium">{row.name}</span>
+            )}
             {row.country && <span className="text-muted block text-xs">{row.country}</span>}
           </TableCell>
         );
       case "email":
         return (
           <TableCell key={column} {...cellProps(column)} className={cn(WRAP, "max-sm:col-span-2")}>
-            <a
-              href={`mailto:${row.email}`}
-              // At most this wide, so one long address cannot squeeze the other columns.
-              className="text-heritage block underline-offset-2 hover:underline xl:max-w-60"
-            >
-              {breakableEmail(row.email)}
-            </a>
+            {row.email && (
+              <a
+                href={`mailto:${row.email}`}
+                // At most this wide, so one long address cannot squeeze the other columns.
+                className="text-heritage block underline-offset-2 hover:underline xl:max-w-60"
+              >
+                {breakableEmail(row.email)}
+              </a>
+            )}
             {row.phone && (
               <span className="text-muted block text-xs whitespace-nowrap">{row.phone}</span>
             )}

@@ -34,6 +34,7 @@ export function toInboxRow(
     overdue: item.overdue,
     unreadMessages: item.unreadMessages,
     money: item.money,
+    erased: item.erasedAt !== null,
     ownerAgrees: item.ownerView?.agree ?? null,
   };
 }
