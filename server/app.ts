@@ -78,6 +78,7 @@ import { DEMO_ARTWORK } from "#content/demo-art/demo-artwork.ts";
 import { openApiRoutes } from "./api/openapi.ts";
 import { requestRoutes } from "./api/requests.ts";
 import { offerRoutes } from "./api/offers.ts";
+import { privacyRoutes } from "./api/privacy.ts";
 import { seoRoutes } from "./api/seo.ts";
 import { whitepaperRoutes } from "./api/whitepaper.ts";
 import { languageMiddleware } from "./middleware/language.ts";
@@ -221,6 +222,14 @@ export function createExpressApp({
       securityLogRoutes(deps, {
         adminEmailDomain: services.staff.adminEmailDomain,
         store: services.staff.loginLimits.store,
+      }),
+    );
+    app.use(
+      "/api",
+      privacyRoutes(deps, {
+        adminEmailDomain: services.staff.adminEmailDomain,
+        publicUrl: env.PUBLIC_URL,
+        mailDirectory: services.privacy.mailDirectory,
       }),
     );
     app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));

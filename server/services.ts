@@ -151,6 +151,8 @@ export interface Services {
   owners: OwnerServices;
   calendarFeeds: CalendarFeedServices;
   webhooks: WebhookServices;
+  /** Where a request's mail files are, for the erasure of its guest's data. */
+  privacy: { mailDirectory: string };
   /** Rendered public answers, dropped on every catalogue change this instance hears of. */
   responseCache: ResponseCache;
   /**
@@ -429,6 +431,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     },
     calendarFeeds: { config: { ...feedConfig, manualReads: loginStore }, worker: feedWorker },
     webhooks: { config: webhookConfig, worker: webhookWorker },
+    privacy: { mailDirectory },
     responseCache,
     factsIndex,
     jobs,

@@ -22,7 +22,8 @@ export type ApiTag =
   | "calendar"
   | "pricing"
   | "offers"
-  | "webhooks";
+  | "webhooks"
+  | "privacy";
 
 /** An OpenAPI security requirement list: `[]` is public, `{}` in the list makes it optional. */
 export type SecurityRequirements = Record<string, string[]>[];

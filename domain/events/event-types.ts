@@ -17,6 +17,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "offer.expired",
   "payment.recorded",
   "booking.cancelled",
+  "guest.erased",
 ] as const;
 
 /**

@@ -50,7 +50,7 @@ export async function enqueueMail(db: Database, mails: QueuedMail[]): Promise<vo
 async function attachmentsOf(deps: Deps, mail: ClaimedMail): Promise<MailAttachment[]> {
   if (mail.attachment?.kind !== "payment_receipt" || !mail.requestId) return [];
   const receipt = await paymentReceipt(deps, {
-    requestId: mail.requestId,
+    request: { id: mail.requestId },
     paymentId: mail.attachment.paymentId,
   });
   return receipt

@@ -4,6 +4,7 @@ import { BRAND, isLanguage, type Language } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { ledgerOf } from "./ledger.ts";
 import { offerView } from "./offers.ts";
+import { hashStatusToken } from "../requests/intake/reference.ts";
 import { renderReceiptPdf } from "./receipt-pdf.ts";
 
 /** A payment's receipt as a file: for the status page's link and the payment's mail. */
@@ -13,30 +14,43 @@ export interface ReceiptFile {
 }
 
 /**
- * The receipt of payment `paymentId` of request `requestId`, in `language` (else the guest's):
+ * The receipt of payment `paymentId` of a request, in `language` (else the guest's):
  * the payment, and where the offer it paid stands now. Null when the request has no such
  * payment.
  */
 export async function paymentReceipt(
   deps: Pick<Deps, "db">,
-  input: { requestId: string; paymentId: number; language?: Language },
+  input: {
+    /** The request, by its id or by the guest's status token. */
+    request: { id: string } | { token: string };
+    paymentId: number;
+    language?: Language;
+  },
 ): Promise<ReceiptFile | null> {
   if (!Number.isSafeInteger(input.paymentId)) return null;
-  const [[request], [payment]] = await Promise.all([
-    deps.db
-      .select({ reference: guestRequests.reference, language: guestRequests.language })
-      .from(guestRequests)
-      .where(eq(guestRequests.id, input.requestId)),
-    deps.db
-      .select()
-      .from(payments)
-      .where(and(eq(payments.id, input.paymentId), eq(payments.requestId, input.requestId))),
-  ]);
-  if (!request || !payment) return null;
+  const [found] = await deps.db
+    .select({
+      reference: guestRequests.reference,
+      language: guestRequests.language,
+      requestId: guestRequests.id,
+      payment: payments,
+    })
+    .from(payments)
+    .innerJoin(guestRequests, eq(guestRequests.id, payments.requestId))
+    .where(
+      and(
+        eq(payments.id, input.paymentId),
+        "id" in input.request
+          ? eq(guestRequests.id, input.request.id)
+          : eq(guestRequests.statusTokenHash, hashStatusToken(input.request.token)),
+      ),
+    );
+  if (!found) return null;
+  const { payment, ...request } = found;
   const language = input.language ?? (isLanguage(request.language) ? request.language : "en");
   const [[offer], ledger] = await Promise.all([
     deps.db.select().from(offers).where(eq(offers.id, payment.offerId)),
-    ledgerOf(deps.db, input.requestId),
+    ledgerOf(deps.db, request.requestId),
   ]);
   if (!offer) return null;
   const view = offerView(offer, ledger);

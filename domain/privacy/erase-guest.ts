@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type Database, withTransaction } from "#db/client.ts";
 import {
   domainEvents,
@@ -15,7 +15,9 @@ import {
 } from "#db/schema/index.ts";
 import { nowOf } from "../clock.ts";
 import type { Deps } from "../deps.ts";
+import { recordEvent } from "../events/record-event.ts";
 import { ANY_OPEN_STATUSES_SQL } from "../requests/process.ts";
+import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";
 
 /**
  * Erasing a guest's personal data from a request (docs/privacy.md). The request keeps what a
@@ -169,4 +171,86 @@ export async function runGuestDataRetention(
     erased += done.count;
     if (done.seen < batch) return erased;
   }
+}
+
+/** What an erasure on request takes (or would take). */
+export interface GuestErasure {
+  requests: number;
+  messages: number;
+  mails: number;
+  references: string[];
+}
+
+/**
+ * Erases now the guest data of every request sent from `email` (any case), at an admin's word
+ * (GDPR art. 17): the same erasure as retention's, open requests included. With `dryRun` it
+ * only counts. Subscribers hear `guest.erased` with the references and no contact; the security
+ * log keeps who, why and which references, never the address itself.
+ */
+export async function eraseGuestOnRequest(
+  deps: Pick<Deps, "db" | "clock">,
+  input: {
+    email: string;
+    reason: string;
+    dryRun: boolean;
+    actor: { staffUserId: string; email: string };
+    client?: SecurityClient;
+    mailDirectory?: string;
+  },
+): Promise<GuestErasure> {
+  const now = nowOf(deps);
+  return withTransaction(deps.db, async (tx) => {
+    const rows = await tx
+      .select({ id: guestRequests.id, reference: guestRequests.reference })
+      .from(guestRequests)
+      .where(
+        and(
+          sql`lower(${guestRequests.email}) = ${input.email.toLowerCase()}`,
+          isNull(guestRequests.erasedAt),
+        ),
+      )
+      .orderBy(guestRequests.createdAt)
+      .for("update");
+    const ids = rows.map((row) => row.id);
+    const [messages, mails] =
+      ids.length === 0
+        ? [0, 0]
+        : await Promise.all([
+            countWhere(tx, guestRequestMessages, inArray(guestRequestMessages.requestId, ids)),
+            countWhere(tx, mailOutbox, inArray(mailOutbox.requestId, ids)),
+          ]);
+    const erasure = {
+      requests: rows.length,
+      messages,
+      mails,
+      references: rows.map((row) => row.reference),
+    };
+    if (input.dryRun || rows.length === 0) return erasure;
+    for (const { id } of rows)
+      await eraseRequestGuestData(tx, { requestId: id, now, mailDirectory: input.mailDirectory });
+    await recordEvent(tx, {
+      type: "guest.erased",
+      data: { references: erasure.references, requests: erasure.requests },
+      occurredAt: now,
+    });
+    await recordSecurityEvent(tx, {
+      type: "personal_data.erased",
+      actor: { kind: "staff", ...input.actor },
+      client: input.client,
+      data: { reason: input.reason, requests: erasure.requests, references: erasure.references },
+    });
+    return erasure;
+  });
+}
+
+async function countWhere(
+  tx: Database,
+  table: typeof guestRequestMessages | typeof mailOutbox,
+  where: ReturnType<typeof inArray>,
+): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(table)
+    .where(where);
+  return row?.n ?? 0;
 }

@@ -48,6 +48,8 @@ export const SECURITY_EVENT_TYPES = [
   // Integrations: data.action (created | deleted | paused | resumed | rotated | …), data.id
   "calendar_feed.changed",
   "webhook.changed",
+  // Guests' rights: data.reason, data.requests, data.references (never the guest's address)
+  "personal_data.erased",
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

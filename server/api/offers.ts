@@ -346,15 +346,13 @@ export function offerRoutes(
   defineRoute(router, contract.getPaymentReceipt, {
     async handle({ params, res }) {
       const language = res.locals.language;
-      const detail = await readGuestRequest(deps, params.token, language, guestOptions);
-      const receipt =
-        detail && /^\d{1,15}$/.test(params.paymentId)
-          ? await paymentReceipt(deps, {
-              requestId: detail.id,
-              paymentId: Number(params.paymentId),
-              language,
-            })
-          : null;
+      const receipt = /^\d{1,15}$/.test(params.paymentId)
+        ? await paymentReceipt(deps, {
+            request: { token: params.token },
+            paymentId: Number(params.paymentId),
+            language,
+          })
+        : null;
       if (!receipt) return refuse(404, "not_found", "errors.notFound");
       res
         .status(200)

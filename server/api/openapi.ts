@@ -83,6 +83,11 @@ const TAGS = [
       "Signed webhooks (docs/webhooks.md): the endpoints outside Castellum that follow its events, each delivery a JSON POST signed with the endpoint's secret, retried until answered, and logged. " +
       "For admins at the company domain only.",
   },
+  {
+    name: "privacy",
+    description:
+      "Guests' rights over their personal data (docs/privacy.md): erasure on request, as the retention job erases it after GUEST_DATA_RETENTION_DAYS. For admins at the company domain only.",
+  },
 ] as const satisfies readonly { name: ApiTag; description: string }[];
 
 const PROOF_MINUTES = OWNER_CODE_POLICY.proofTtlMs / 60_000;

@@ -20,6 +20,7 @@ import { STAFF_AUTH_OPERATIONS } from "#domain/staff/staff-auth.contract.ts";
 import { MFA_OPERATIONS } from "#domain/staff/mfa/mfa.contract.ts";
 import { ACCOUNT_OPERATIONS } from "#domain/staff/accounts.contract.ts";
 import { SECURITY_LOG_OPERATIONS } from "#domain/security/security-log.contract.ts";
+import { PRIVACY_OPERATIONS } from "#domain/privacy/privacy.contract.ts";
 
 /**
  * Every /api operation, the registry the OpenAPI document is generated from. A route serves
@@ -44,6 +45,7 @@ export const API_OPERATIONS: readonly Operation[] = [
   ...CONVERSATION_OPERATIONS,
   ...WEBHOOK_OPERATIONS,
   ...SECURITY_LOG_OPERATIONS,
+  ...PRIVACY_OPERATIONS,
   ...STAFF_PASSKEY_OPERATIONS,
   ...OWNER_PASSKEY_OPERATIONS,
 ];

@@ -356,6 +356,17 @@ describeEachBackend("fuzzing the staff endpoints", (database) => {
         .map(([id, body]) => ({ path: `/api/admin/estates/${id}/response-hours`, body })),
     },
     {
+      name: "POST /api/admin/personal-data/erase",
+      method: "POST",
+      documented: "/api/admin/personal-data/erase",
+      baseHeaders: asAdmin,
+      cases: hostileBodies({
+        email: "guest@example.org",
+        reason: "The guest asked",
+        dryRun: true,
+      }).map((body) => ({ path: "/api/admin/personal-data/erase", body })),
+    },
+    {
       name: "PUT /api/admin/estates/{id}/commission",
       method: "PUT",
       documented: "/api/admin/estates/{id}/commission",

@@ -1,0 +1,155 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
+import {
+  domainEvents,
+  guestRequestMessages,
+  guestRequests,
+  securityEvents,
+} from "#db/schema/index.ts";
+import { ValidationErrorSchema } from "#domain/api/operation.ts";
+import { erasePersonalData } from "#domain/privacy/privacy.contract.ts";
+import { dataOf } from "#tests/setup/api.ts";
+import { describeEachBackend } from "#tests/setup/database.ts";
+import {
+  serveIntake,
+  submitGuestForm,
+  validBookingRequest,
+  validPropertyBooking,
+} from "#tests/setup/intake.ts";
+import { createTestStaff, signIn, staffCall } from "#tests/setup/staff.ts";
+
+const GUEST = "Ottilie.Marchbanks@example.org";
+
+describeEachBackend("erasing a guest's personal data on request", (database) => {
+  const server = serveIntake(() => database().deps);
+  const cookies: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const deps = database().deps;
+    await createTestStaff(deps, "admin@castellum.test", { isAdmin: true });
+    await createTestStaff(deps, "clerk@castellum.test", { isAdmin: false });
+    for (const email of ["admin@castellum.test", "clerk@castellum.test"])
+      cookies[email] = await signIn(server().url, email);
+  });
+
+  const call = (who: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
+    staffCall(server().url, "POST", "/api/admin/personal-data/erase", {
+      cookie: who ? cookies[who] : undefined,
+      body,
+      headers,
+    });
+
+  it("counts first, then erases every request from the address; the references stay", async () => {
+    const deps = database().deps;
+    const general = await submitGuestForm(
+      server().url,
+      "/booking-requests",
+      validBookingRequest({ email: GUEST, firstName: "Ottilie", lastName: "Marchbanks" }),
+    );
+    const booking = await submitGuestForm(
+      server().url,
+      "/bookings",
+      validPropertyBooking({
+        email: GUEST.toLowerCase(),
+        firstName: "Ottilie",
+        lastName: "Marchbanks",
+      }),
+    );
+    const other = await submitGuestForm(
+      server().url,
+      "/bookings",
+      validPropertyBooking({ email: "someone.else@example.org" }),
+    );
+    await deps.db.insert(guestRequestMessages).values({
+      requestId: booking.id,
+      author: "guest",
+      body: "Ottilie here: we arrive late",
+    });
+    const reason = "The guest asked by mail on 28 November";
+
+    const preview = dataOf(
+      erasePersonalData,
+      await call("admin@castellum.test", { email: GUEST.toUpperCase(), reason, dryRun: true }),
+      200,
+    );
+    expect(preview).toMatchObject({ dryRun: true, requests: 2, messages: 1 });
+    expect(preview.mails).toBeGreaterThanOrEqual(2);
+    expect(preview.references.sort()).toEqual([general.reference, booking.reference].sort());
+    // Nothing went yet.
+    const [kept] = await deps.db
+      .select({ email: guestRequests.email })
+      .from(guestRequests)
+      .where(eq(guestRequests.id, booking.id));
+    expect(kept!.email).toBe(GUEST.toLowerCase());
+
+    const done = dataOf(
+      erasePersonalData,
+      await call("admin@castellum.test", { email: GUEST, reason }),
+      200,
+    );
+    expect(done).toMatchObject({ dryRun: false, requests: 2, messages: 1 });
+    const rows = await deps.db
+      .select({
+        id: guestRequests.id,
+        email: guestRequests.email,
+        firstName: guestRequests.firstName,
+        reference: guestRequests.reference,
+        erasedAt: guestRequests.erasedAt,
+      })
+      .from(guestRequests);
+    for (const id of [general.id, booking.id])
+      expect(rows.find((row) => row.id === id)).toMatchObject({ email: "", firstName: "" });
+    expect(rows.find((row) => row.id === other.id)).toMatchObject({
+      email: "someone.else@example.org",
+      erasedAt: null,
+    });
+
+    // Subscribers hear of it without a contact; the security log keeps who and why, not whom.
+    const [event] = await deps.db
+      .select({ data: domainEvents.data, contact: domainEvents.contact })
+      .from(domainEvents)
+      .where(eq(domainEvents.type, "guest.erased"));
+    expect(event).toEqual({
+      data: { references: done.references, requests: 2 },
+      contact: null,
+    });
+    const [entry] = await deps.db
+      .select({ actorEmail: securityEvents.actorEmail, data: securityEvents.data })
+      .from(securityEvents)
+      .where(eq(securityEvents.type, "personal_data.erased"));
+    expect(entry).toMatchObject({
+      actorEmail: "admin@castellum.test",
+      data: { reason, requests: 2 },
+    });
+    const [leaks] = await deps.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(securityEvents)
+      .where(sql`${securityEvents.data}::text ilike ${"%marchbanks%"}`);
+    expect(leaks!.n).toBe(0);
+
+    // Asked again: nothing left to erase.
+    expect(
+      dataOf(erasePersonalData, await call("admin@castellum.test", { email: GUEST, reason }), 200),
+    ).toMatchObject({ requests: 0, messages: 0, mails: 0, references: [] });
+  });
+
+  it("refuses a bad address or a missing reason in the admin's language, and anyone but an admin", async () => {
+    const bad = await call(
+      "admin@castellum.test",
+      { email: "not-an-address", reason: "x" },
+      { "Accept-Language": "fr" },
+    );
+    expect(bad.status).toBe(400);
+    expect(ValidationErrorSchema.parse(bad.body).errors).toEqual([
+      { path: "email", message: "Saisissez l'adresse e-mail du client." },
+      {
+        path: "reason",
+        message: "Indiquez pourquoi les données sont effacées (3 caractères au moins).",
+      },
+    ]);
+    expect((await call("clerk@castellum.test", { email: GUEST, reason: "asked" })).status).toBe(
+      403,
+    );
+    expect((await call(undefined, { email: GUEST, reason: "asked" })).status).toBe(401);
+  });
+});

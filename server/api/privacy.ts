@@ -1,0 +1,36 @@
+import { Router } from "express";
+import type { Deps } from "#domain/deps.ts";
+import { eraseGuestOnRequest } from "#domain/privacy/erase-guest.ts";
+import * as contract from "#domain/privacy/privacy.contract.ts";
+import { sameOriginOnly } from "../middleware/request-guards.ts";
+import { securityClientOf } from "../middleware/security-log.ts";
+import { requireAdminApi, signedInAdmin } from "../middleware/session.ts";
+import { defineRoute } from "./define-route.ts";
+
+/** Guests' rights over their personal data (domain/privacy/privacy.contract.ts): admins only. */
+export function privacyRoutes(
+  deps: Deps,
+  options: { adminEmailDomain: string; publicUrl: string; mailDirectory: string },
+): Router {
+  const router = Router();
+  const sameOrigin = sameOriginOnly(options.publicUrl);
+  const requireAdmin = requireAdminApi(options.adminEmailDomain);
+
+  defineRoute(router, contract.erasePersonalData, {
+    before: [sameOrigin, requireAdmin],
+    async handle({ body, req, res }) {
+      const admin = signedInAdmin(res);
+      const erasure = await eraseGuestOnRequest(deps, {
+        email: body.email,
+        reason: body.reason,
+        dryRun: body.dryRun,
+        actor: { staffUserId: admin.id, email: admin.email },
+        client: securityClientOf(req),
+        mailDirectory: options.mailDirectory,
+      });
+      res.set("Cache-Control", "no-store");
+      return { status: 200, body: { dryRun: body.dryRun, ...erasure } };
+    },
+  });
+  return router;
+}
