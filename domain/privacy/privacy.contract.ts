@@ -11,13 +11,15 @@ import { adminGuardAnswers } from "../staff/staff-auth.contract.ts";
 
 const COUNT = z.number().int().min(0);
 
+const EMAIL = z
+  .string({ error: "staff.privacy.emailInvalid" })
+  .trim()
+  .max(FORM_LIMITS.emailMax, "staff.privacy.emailInvalid")
+  .regex(z.regexes.email, "staff.privacy.emailInvalid");
+
 export const PersonalDataEraseSchema = z
   .object({
-    email: z
-      .string({ error: "staff.privacy.emailInvalid" })
-      .trim()
-      .max(FORM_LIMITS.emailMax, "staff.privacy.emailInvalid")
-      .regex(z.regexes.email, "staff.privacy.emailInvalid"),
+    email: EMAIL,
     reason: z
       .string({ error: "staff.privacy.reasonRequired" })
       .trim()
@@ -58,4 +60,83 @@ export const erasePersonalData = defineOperation({
   },
 });
 
-export const PRIVACY_OPERATIONS = [erasePersonalData];
+export const PersonalDataQuerySchema = z.object({
+  email: EMAIL.describe("The guest's email address (any case)"),
+});
+
+const AT = z.string().describe("ISO 8601");
+
+export const PersonalDataReportSchema = z
+  .object({
+    email: z.string(),
+    requests: z
+      .array(
+        z.object({
+          reference: z.string(),
+          kind: z.string(),
+          status: z.string(),
+          language: z.string(),
+          firstName: z.string(),
+          lastName: z.string(),
+          email: z.string(),
+          phone: z.string(),
+          stayStart: z.string().nullable(),
+          stayEnd: z.string().nullable(),
+          details: z.record(z.string(), z.unknown()).describe("The form as the guest sent it"),
+          createdAt: AT,
+          updatedAt: AT,
+        }),
+      )
+      .describe("Every request sent from the address, oldest first"),
+    messages: z
+      .array(
+        z.object({ reference: z.string(), author: z.string(), body: z.string(), createdAt: AT }),
+      )
+      .describe("The conversation on them"),
+    mails: z
+      .array(
+        z.object({
+          reference: z.string().nullable(),
+          template: z.string(),
+          subject: z.string(),
+          status: z.string(),
+          createdAt: AT,
+          sentAt: AT.nullable(),
+        }),
+      )
+      .describe("The mails about them, with when each was sent"),
+    ownerViews: z
+      .array(
+        z.object({
+          reference: z.string(),
+          agree: z.boolean(),
+          note: z.string().nullable(),
+          createdAt: AT,
+        }),
+      )
+      .describe("What estate owners said of them"),
+    events: z
+      .array(z.object({ reference: z.string().nullable(), type: z.string(), occurredAt: AT }))
+      .describe("The events that carried the guest's contact details to webhook subscribers"),
+  })
+  .meta({ id: "PersonalDataReport" });
+
+export const getPersonalData = defineOperation({
+  id: "getPersonalData",
+  method: "get",
+  path: "/api/admin/personal-data",
+  summary: "What is held about a guest",
+  tags: ["privacy"],
+  description:
+    "Everything held about an email address (GDPR art. 15): its requests with their forms, the conversation, the mails sent, owners' views and the events that carried its contact. " +
+    "Each look-up is written to the security log with the admin and the address.",
+  security: STAFF_SESSION,
+  query: PersonalDataQuerySchema,
+  responses: {
+    200: { description: "What is held", schema: PersonalDataReportSchema },
+    400: invalid("Not an email address"),
+    ...adminGuardAnswers(false),
+  },
+});
+
+export const PRIVACY_OPERATIONS = [getPersonalData, erasePersonalData];

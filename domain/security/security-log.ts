@@ -50,6 +50,8 @@ export const SECURITY_EVENT_TYPES = [
   "webhook.changed",
   // Guests' rights: data.reason, data.requests, data.references (never the guest's address)
   "personal_data.erased",
+  // data.subject: the address looked up (accountability for access to a guest's data)
+  "personal_data.viewed",
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

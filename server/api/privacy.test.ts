@@ -7,7 +7,7 @@ import {
   securityEvents,
 } from "#db/schema/index.ts";
 import { ValidationErrorSchema } from "#domain/api/operation.ts";
-import { erasePersonalData } from "#domain/privacy/privacy.contract.ts";
+import { erasePersonalData, getPersonalData } from "#domain/privacy/privacy.contract.ts";
 import { dataOf } from "#tests/setup/api.ts";
 import { describeEachBackend } from "#tests/setup/database.ts";
 import {
@@ -131,6 +131,68 @@ describeEachBackend("erasing a guest's personal data on request", (database) => 
     expect(
       dataOf(erasePersonalData, await call("admin@castellum.test", { email: GUEST, reason }), 200),
     ).toMatchObject({ requests: 0, messages: 0, mails: 0, references: [] });
+  });
+
+  it("shows an admin everything held about an address, and logs the look-up", async () => {
+    const deps = database().deps;
+    const email = "Hester.Pryce@example.org";
+    const made = await submitGuestForm(
+      server().url,
+      "/bookings",
+      validPropertyBooking({ email, firstName: "Hester", lastName: "Pryce" }),
+    );
+    await deps.db.insert(guestRequestMessages).values({
+      requestId: made.id,
+      author: "guest",
+      body: "Hester: may we bring a cot?",
+    });
+    const look = (who: string | undefined, address: string) =>
+      staffCall(
+        server().url,
+        "GET",
+        `/api/admin/personal-data?email=${encodeURIComponent(address)}`,
+        {
+          cookie: who ? cookies[who] : undefined,
+        },
+      );
+    const answer = await look("admin@castellum.test", email.toUpperCase());
+    expect(answer.headers.get("cache-control")).toBe("private, no-store");
+    const report = dataOf(getPersonalData, answer, 200);
+    expect(report.requests).toHaveLength(1);
+    expect(report.requests[0]).toMatchObject({
+      reference: made.reference,
+      firstName: "Hester",
+      lastName: "Pryce",
+      // As the guest typed it: what is held, not a normalised form.
+      email,
+    });
+    expect(report.messages.map((message) => message.body)).toEqual(["Hester: may we bring a cot?"]);
+    // The confirmation mail is written by the mail job, soon after the request.
+    let mails = report.mails;
+    await expect
+      .poll(async () => {
+        mails = dataOf(getPersonalData, await look("admin@castellum.test", email), 200).mails;
+        return mails.length;
+      })
+      .toBeGreaterThanOrEqual(1);
+    expect(mails.every((mail) => mail.reference === made.reference)).toBe(true);
+    expect(report.events.map((event) => event.type)).toContain("request.created");
+    const [entry] = await deps.db
+      .select({ data: securityEvents.data })
+      .from(securityEvents)
+      .where(eq(securityEvents.type, "personal_data.viewed"));
+    expect(entry?.data).toMatchObject({ subject: email.toLowerCase(), requests: 1 });
+    // An unknown address holds nothing; a clerk and a stranger are refused.
+    expect(
+      dataOf(getPersonalData, await look("admin@castellum.test", "nobody@example.org"), 200),
+    ).toMatchObject({
+      requests: [],
+      messages: [],
+      mails: [],
+    });
+    expect((await look("admin@castellum.test", "not-an-address")).status).toBe(400);
+    expect((await look("clerk@castellum.test", email)).status).toBe(403);
+    expect((await look(undefined, email)).status).toBe(401);
   });
 
   it("refuses a bad address or a missing reason in the admin's language, and anyone but an admin", async () => {

@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { Deps } from "#domain/deps.ts";
+import { readPersonalData } from "#domain/privacy/access.ts";
 import { eraseGuestOnRequest } from "#domain/privacy/erase-guest.ts";
 import * as contract from "#domain/privacy/privacy.contract.ts";
 import { sameOriginOnly } from "../middleware/request-guards.ts";
@@ -15,6 +16,20 @@ export function privacyRoutes(
   const router = Router();
   const sameOrigin = sameOriginOnly(options.publicUrl);
   const requireAdmin = requireAdminApi(options.adminEmailDomain);
+
+  defineRoute(router, contract.getPersonalData, {
+    before: [requireAdmin],
+    async handle({ query, req, res }) {
+      const admin = signedInAdmin(res);
+      const report = await readPersonalData(deps, {
+        email: query.email,
+        actor: { staffUserId: admin.id, email: admin.email },
+        client: securityClientOf(req),
+      });
+      res.set("Cache-Control", "private, no-store");
+      return { status: 200, body: report };
+    },
+  });
 
   defineRoute(router, contract.erasePersonalData, {
     before: [sameOrigin, requireAdmin],
