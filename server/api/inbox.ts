@@ -164,8 +164,11 @@ export function inboxRoutes(deps: Deps, staff: StaffServices, publicUrl: string)
           data: {
             export: "inbox",
             kind,
+            // The search may be a guest's name or address: the log says only that there was one.
             filters: Object.fromEntries(
-              Object.entries(query).filter(([, value]) => value !== undefined),
+              Object.entries(query)
+                .filter(([, value]) => value !== undefined)
+                .map(([name, value]) => [name, name === "q" ? "[search]" : value]),
             ),
           },
         });

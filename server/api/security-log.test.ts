@@ -292,9 +292,9 @@ describeEachBackend("the security log API", (database) => {
     expect((await call(ADMIN, "GET", path)).status).toBe(200);
   });
 
-  it("records the inbox's CSV export with its filters", async () => {
+  it("records the inbox's CSV export with its filters, a search only as one", async () => {
     const agent = `inbox-${crypto.randomUUID()}`;
-    const answer = await call(ADMIN, "GET", "/api/bookings/export.csv?status=New", {
+    const answer = await call(ADMIN, "GET", "/api/bookings/export.csv?status=New&q=Camille", {
       userAgent: agent,
     });
     expect(answer.status).toBe(200);
@@ -303,7 +303,11 @@ describeEachBackend("the security log API", (database) => {
       [
         "export.csv",
         ADMIN,
-        { export: "inbox", kind: "property_booking", filters: { status: "New", sort: "newest" } },
+        {
+          export: "inbox",
+          kind: "property_booking",
+          filters: { status: "New", q: "[search]", sort: "newest" },
+        },
       ],
     ]);
   });

@@ -59,6 +59,18 @@ describe("loggableUrl", () => {
     expect(loggableUrl("/api/admin/password-reset")).toBe("/api/admin/password-reset");
   });
 
+  it("keeps a guest's name or address, searched for or looked up, out of the log", () => {
+    expect(loggableUrl("/admin/booking-requests?q=Camille%20Durand&status=New")).toBe(
+      "/admin/booking-requests?q=[redacted]&status=New",
+    );
+    expect(loggableUrl("/api/booking-requests/export.csv?q=camille%40example.fr")).toBe(
+      "/api/booking-requests/export.csv?q=[redacted]",
+    );
+    expect(loggableUrl("/api/admin/personal-data?email=camille%40example.fr")).toBe(
+      "/api/admin/personal-data?email=[redacted]",
+    );
+  });
+
   it("leaves other addresses whole", () => {
     for (const url of [
       "/castles?region=scotland",

@@ -18,8 +18,12 @@ const SECRET_PATHS = [
   /^((?:\/+api)?\/+admin\/+password-resets?\/)[^/?#]*/i,
 ];
 
-/** Query parameters whose value is a secret: setup `token`, owner `code`, any secret. */
-const SECRET_QUERY_NAME = /token|secret|code|password/i;
+/**
+ * Query parameters whose value is a secret (setup `token`, owner `code`, any secret) or may be a
+ * guest's personal data (the inbox's search `q`, the address an admin looks up): the logs keep
+ * neither (docs/privacy.md).
+ */
+const SECRET_QUERY_NAME = /token|secret|code|password|^q$|^email$/i;
 
 /** A query parameter's name as the server reads it, or the raw text when it is not decodable. */
 function decodedName(name: string): string {
@@ -32,7 +36,8 @@ function decodedName(name: string): string {
 
 /**
  * A request's address as it may be logged: each secret (in the path shapes above, or the value
- * of a query parameter named like a token, code, secret or password) replaced by `[redacted]`.
+ * of a query parameter named like a token, code, secret or password) and each search or address
+ * that may name a guest replaced by `[redacted]`.
  * Every log line that names a URL goes through this one function.
  */
 export function loggableUrl(url: string): string {
