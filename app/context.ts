@@ -66,6 +66,8 @@ export interface RequestInfo {
   botCheck: BotCheckClientConfig | null;
   /** How far ahead a property booking may run (BOOKING_HORIZON_MONTHS). */
   bookingHorizonMonths: number;
+  /** Where guests write about their personal data (PRIVACY_CONTACT_EMAIL). */
+  privacyContactEmail: string;
 }
 export const requestInfoContext = createContext<RequestInfo>();
 

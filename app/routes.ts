@@ -39,6 +39,7 @@ export default [
     route("accounts", "routes/admin/accounts.tsx"),
     route("account", "routes/admin/account.tsx"),
     route("security", "routes/admin/security.tsx"),
+    route("privacy", "routes/admin/privacy.tsx"),
     route("account/passkeys", "routes/admin/account-passkeys.tsx"),
     route("estates", "routes/admin/estates.tsx"),
     route("estates/:id", "routes/admin/estate.tsx"),

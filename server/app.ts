@@ -110,6 +110,7 @@ export interface AppOptions {
         | "MEDIA_DIR"
         | "TRUST_PROXY"
         | "EARLY_HINTS"
+        | "PRIVACY_CONTACT_EMAIL"
       >
     >;
   /** Request intake (forms, bot check, mail, rate limits); without it the form endpoints are absent. */
@@ -230,6 +231,7 @@ export function createExpressApp({
         adminEmailDomain: services.staff.adminEmailDomain,
         publicUrl: env.PUBLIC_URL,
         mailDirectory: services.privacy.mailDirectory,
+        privacyContactEmail: services.privacy.contactEmail,
       }),
     );
     app.use("/api", requestRoutes(deps, services, env.PUBLIC_URL));
@@ -306,6 +308,7 @@ export function createExpressApp({
             whitepaperUrl: env.WHITEPAPER_URL ?? null,
             botCheck: services ? clientBotCheckConfig(services.intake.botCheck) : null,
             bookingHorizonMonths: services?.intake.bookingHorizonMonths ?? 18,
+            privacyContactEmail: env.PRIVACY_CONTACT_EMAIL ?? "privacy@castellum.example",
           });
           context.set(sessionContext, res.locals.session ?? null);
           context.set(signInStepContext, signInStepOfPage(req, res));

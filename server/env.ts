@@ -187,6 +187,14 @@ export const EnvSchema = z.object({
   GUEST_DATA_RETENTION_DAYS: z.coerce.number().positive().max(36_500).default(730),
   /** Seconds between two runs of the guest-data retention job on each instance. */
   PRIVACY_JOB_INTERVAL_SECONDS: z.coerce.number().min(1).max(86_400).default(3600),
+  /**
+   * Years the law keeps accounting records (payments, offers' amounts) after the payment. Until
+   * then they keep their amounts and references with the guest pseudonymised; after, the
+   * payment's own identifiers (card, transfer, wallet) go too. Decimals allowed.
+   */
+  FINANCIAL_RECORDS_YEARS: z.coerce.number().positive().max(100).default(10),
+  /** Where guests write to ask for a copy or the erasure of their data (the privacy notice). */
+  PRIVACY_CONTACT_EMAIL: z.email().default("privacy@castellum.example"),
 
   /** Hours a guest has to answer an offer before it expires (decimals allowed). */
   OFFER_HOURS: z.coerce

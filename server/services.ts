@@ -59,6 +59,8 @@ export type ServicesEnv = Pick<
   | "OFFER_HOURS"
   | "GUEST_DATA_RETENTION_DAYS"
   | "PRIVACY_JOB_INTERVAL_SECONDS"
+  | "FINANCIAL_RECORDS_YEARS"
+  | "PRIVACY_CONTACT_EMAIL"
   | "DEPOSIT_DUE_HOURS"
   | "PAYMENT_BANK_DETAILS"
   | "CASL_WALLET_ADDRESS"
@@ -152,7 +154,7 @@ export interface Services {
   calendarFeeds: CalendarFeedServices;
   webhooks: WebhookServices;
   /** Where a request's mail files are, for the erasure of its guest's data. */
-  privacy: { mailDirectory: string };
+  privacy: { mailDirectory: string; contactEmail: string };
   /** Rendered public answers, dropped on every catalogue change this instance hears of. */
   responseCache: ResponseCache;
   /**
@@ -431,7 +433,7 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
     },
     calendarFeeds: { config: { ...feedConfig, manualReads: loginStore }, worker: feedWorker },
     webhooks: { config: webhookConfig, worker: webhookWorker },
-    privacy: { mailDirectory },
+    privacy: { mailDirectory, contactEmail: env.PRIVACY_CONTACT_EMAIL },
     responseCache,
     factsIndex,
     jobs,

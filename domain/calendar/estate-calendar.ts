@@ -184,7 +184,7 @@ export async function readEstateCalendar(
     status: row.status,
     start: row.start!,
     end: row.end!,
-    guestName: viewer === "staff" ? `${row.firstName} ${row.lastName}`.trim() : null,
+    guestName: viewer === "staff" ? `${row.firstName} ${row.lastName}`.trim() || null : null,
     guests: guestsOf(row.details),
   });
   const byId = new Map(requests.map((row) => [row.id, row]));
@@ -466,7 +466,7 @@ async function readPendingOn(
     status: row.status,
     start: row.start!,
     end: row.end!,
-    guestName: viewer === "staff" ? `${row.firstName} ${row.lastName}`.trim() : null,
+    guestName: viewer === "staff" ? `${row.firstName} ${row.lastName}`.trim() || null : null,
     guests: guestsOf(row.details),
   }));
 }

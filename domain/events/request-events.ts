@@ -45,6 +45,7 @@ export async function recordRequestEvent(
       lastName: guestRequests.lastName,
       email: guestRequests.email,
       phone: guestRequests.phone,
+      erasedAt: guestRequests.erasedAt,
     })
     .from(guestRequests)
     .leftJoin(properties, eq(properties.id, guestRequests.propertyId))
@@ -66,12 +67,15 @@ export async function recordRequestEvent(
       actor: input.actor,
       ...input.extra,
     },
-    contact: {
-      firstName: request.firstName,
-      lastName: request.lastName,
-      email: request.email,
-      ...(request.phone ? { phone: request.phone } : {}),
-    },
+    // Once the guest's data is erased there is no contact to carry.
+    contact: request.erasedAt
+      ? undefined
+      : {
+          firstName: request.firstName,
+          lastName: request.lastName,
+          email: request.email,
+          ...(request.phone ? { phone: request.phone } : {}),
+        },
     internal: input.internal,
     occurredAt: input.occurredAt,
   });

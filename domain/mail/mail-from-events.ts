@@ -129,7 +129,7 @@ async function mailOf(
                 ...base,
                 template: `${request.kind}.confirmation`,
                 recipient: request.email,
-                ...renderGuestConfirmation(mailRequestOf(request), statusUrl),
+                ...renderGuestConfirmation(mailRequestOf(request), statusUrl, config.publicUrl),
               },
             ]
           : []),
@@ -152,6 +152,7 @@ async function mailOf(
             mailRequestOf(request),
             { status: data.status, reason: internal.sharedReason ?? null },
             await statusLinkOf(tx, request, config),
+            config.publicUrl,
           ),
         },
       ];
@@ -162,7 +163,7 @@ async function mailOf(
           ...base,
           template: `${request.kind}.expired`,
           recipient: request.email,
-          ...renderExpiry(mailRequestOf(request)),
+          ...renderExpiry(mailRequestOf(request), config.publicUrl),
         },
       ];
     case "request.reminder_due":
@@ -297,7 +298,12 @@ export async function mailFromEvents(
         continue;
       }
       const request = requestOf(event, byId);
-      if (request) mails.push(...(await mailOf(tx, event, request, config)));
+      if (!request) continue;
+      const queued = await mailOf(tx, event, request, config);
+      // An erased request has no guest left to write to: staff still hear of it.
+      mails.push(
+        ...(request.erasedAt ? queued.filter((mail) => mail.recipient !== request.email) : queued),
+      );
     }
     await enqueueMail(tx, mails);
     await tx

@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, inArray, isNotNull, sql } from "drizzle-orm";
 import {
   domainEvents,
   guestRequestMessages,
@@ -6,6 +6,7 @@ import {
   mailOutbox,
   ownerRequestViews,
 } from "#db/schema/index.ts";
+import { LANGUAGES, type Language } from "#i18n/config.ts";
 import type { Deps } from "../deps.ts";
 import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";
 
@@ -51,6 +52,8 @@ export async function readPersonalData(
     email: string;
     actor: { staffUserId: string; email: string };
     client?: SecurityClient;
+    /** Read for a copy sent to the guest in this language: logged as an export, not a look-up. */
+    exportLanguage?: Language;
   },
 ): Promise<PersonalDataReport> {
   const email = input.email.trim().toLowerCase();
@@ -96,10 +99,14 @@ export async function readPersonalData(
             .orderBy(asc(domainEvents.seq)),
         ]);
   await recordSecurityEvent(deps.db, {
-    type: "personal_data.viewed",
+    type: input.exportLanguage ? "personal_data.exported" : "personal_data.viewed",
     actor: { kind: "staff", ...input.actor },
     client: input.client,
-    data: { subject: email, requests: requests.length },
+    data: {
+      subject: email,
+      requests: requests.length,
+      ...(input.exportLanguage ? { language: input.exportLanguage } : {}),
+    },
   });
   return {
     email,
@@ -144,4 +151,20 @@ export async function readPersonalData(
       occurredAt: row.occurredAt.toISOString(),
     })),
   };
+}
+
+/** The language of the latest request sent from `email`, or null when there is none. */
+export async function latestRequestLanguage(
+  deps: Pick<Deps, "db">,
+  email: string,
+): Promise<Language | null> {
+  const [row] = await deps.db
+    .select({ language: guestRequests.language })
+    .from(guestRequests)
+    .where(sql`lower(${guestRequests.email}) = ${email.trim().toLowerCase()}`)
+    .orderBy(desc(guestRequests.createdAt))
+    .limit(1);
+  return row && (LANGUAGES as readonly string[]).includes(row.language)
+    ? (row.language as Language)
+    : null;
 }

@@ -19,6 +19,7 @@ import { DEMO_CATALOGUE, describeEachBackend, secondInstance } from "#tests/setu
 import { insertOfferableRequest } from "#tests/factories/offers.ts";
 import { addDays } from "../calendar/nights.ts";
 import type { Deps } from "../deps.ts";
+import { mailFromEvents } from "../mail/mail-from-events.ts";
 import { deliverDueMail, enqueueMail } from "../mail/mail-outbox.ts";
 import { createMailTransport } from "../mail/transport.ts";
 import { transitionRequest } from "../requests/apply-transition.ts";
@@ -32,6 +33,11 @@ const ESTATE = DEMO_CATALOGUE[0]!.id;
 /** A window of minutes, as the issue's test asks: five. */
 const FIVE_MINUTES = 5 / (24 * 60);
 const when = (deps: Deps, now: Date): Deps => ({ ...deps, clock: () => now });
+const MAIL_CONFIG = {
+  publicUrl: "https://castellum.test",
+  staffEmail: "requests@castellum.test",
+  staffLanguage: "en" as const,
+};
 
 let weeks = 0;
 function nights() {
@@ -205,6 +211,29 @@ describeEachBackend("the guest-data retention job", (database, backend) => {
     expect((await search(done.email)).items).toEqual([]);
     expect((await search("Camille Durand")).items.map((item) => item.id)).not.toContain(done.id);
     expect((await search(before.reference)).items.map((item) => item.id)).toEqual([done.id]);
+
+    // A change after the erasure carries no contact and mails staff only: no guest is left.
+    expect(
+      await transitionRequest(when(deps(), now), {
+        id: done.id,
+        kind: done.kind,
+        transition: { type: "cancel" },
+        actor: STAFF,
+      }),
+    ).toMatchObject({ outcome: "applied" });
+    const [change] = await deps()
+      .db.select({ contact: domainEvents.contact })
+      .from(domainEvents)
+      .where(
+        sql`${domainEvents.data}->>'id' = ${done.id} and ${domainEvents.type} = 'booking.cancelled' and ${domainEvents.occurredAt} >= ${now}`,
+      );
+    expect(change).toEqual({ contact: null });
+    while ((await mailFromEvents(when(deps(), now), MAIL_CONFIG)) > 0);
+    const queued = await deps()
+      .db.select({ recipient: mailOutbox.recipient })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.requestId, done.id));
+    expect(queued.every((mail) => mail.recipient === MAIL_CONFIG.staffEmail)).toBe(true);
 
     // The open request and the one closed a minute ago keep their guest.
     expect((await rowOf(deps(), open.id)).email).toBe(open.email);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineOperation, invalid, JSON_BODY_ERRORS, STAFF_SESSION } from "../api/operation.ts";
+import { LANGUAGES } from "#i18n/config.ts";
 import { FORM_LIMITS } from "../requests/options.ts";
 import { adminGuardAnswers } from "../staff/staff-auth.contract.ts";
 
@@ -139,4 +140,40 @@ export const getPersonalData = defineOperation({
   },
 });
 
-export const PRIVACY_OPERATIONS = [getPersonalData, erasePersonalData];
+export const PersonalDataExportQuerySchema = z.object({
+  email: EMAIL.describe("The guest's email address (any case)"),
+  language: z
+    .enum(LANGUAGES, { error: "staff.privacy.languageInvalid" })
+    .optional()
+    .describe("The copy's language; by default the language of the guest's latest request"),
+});
+
+export const exportPersonalData = defineOperation({
+  id: "exportPersonalData",
+  method: "get",
+  path: "/api/admin/personal-data/export.html",
+  summary: "A guest's data as a document to send them",
+  tags: ["privacy"],
+  description:
+    "What `getPersonalData` reads, as one self-contained HTML file in the guest's language (labels, dates, statuses), for an admin to send to the guest. " +
+    "Written to the security log as `personal_data.exported` with the admin, the address and the language.",
+  security: STAFF_SESSION,
+  query: PersonalDataExportQuerySchema,
+  responses: {
+    200: {
+      description: "The document",
+      headers: {
+        "Content-Disposition": {
+          description: '`attachment; filename="personal-data-YYYY-MM-DD.html"` (today\'s date)',
+          schema: z.string(),
+        },
+      },
+      contentType: "text/html",
+      schema: z.string(),
+    },
+    400: invalid("Not an email address, or not one of the site's languages"),
+    ...adminGuardAnswers(false),
+  },
+});
+
+export const PRIVACY_OPERATIONS = [getPersonalData, exportPersonalData, erasePersonalData];

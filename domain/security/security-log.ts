@@ -52,6 +52,8 @@ export const SECURITY_EVENT_TYPES = [
   "personal_data.erased",
   // data.subject: the address looked up (accountability for access to a guest's data)
   "personal_data.viewed",
+  // data.subject, data.language: a copy of a guest's data made to be sent to them
+  "personal_data.exported",
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

@@ -195,6 +195,68 @@ describeEachBackend("erasing a guest's personal data on request", (database) => 
     expect((await look(undefined, email)).status).toBe(401);
   });
 
+  it("makes the guest's copy in their language, escaped and whole, and logs it as an export", async () => {
+    const deps = database().deps;
+    const email = "Aurore.Delacroix@example.org";
+    const made = await submitGuestForm(
+      server().url,
+      "/bookings",
+      validPropertyBooking({ email, firstName: "Aurore", lastName: "Delacroix" }),
+      "fr",
+    );
+    await deps.db.insert(guestRequestMessages).values({
+      requestId: made.id,
+      author: "guest",
+      body: "Nous arrivons tard <script>alert(1)</script>",
+    });
+    const copy = (who: string | undefined, query: string) =>
+      staffCall(server().url, "GET", `/api/admin/personal-data/export.html?${query}`, {
+        cookie: who ? cookies[who] : undefined,
+      });
+
+    // By default in the language the guest wrote in.
+    const french = await copy("admin@castellum.test", `email=${encodeURIComponent(email)}`);
+    expect(french.status).toBe(200);
+    expect(french.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(french.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="personal-data-\d{4}-\d{2}-\d{2}\.html"$/,
+    );
+    expect(french.headers.get("cache-control")).toBe("private, no-store");
+    expect(french.text).toContain('<html lang="fr">');
+    expect(french.text).toContain("Vos données personnelles conservées par Castellum");
+    expect(french.text).toContain(`Demande ${made.reference}`);
+    expect(french.text).toContain("Aurore Delacroix");
+    expect(french.text).toContain("privacy@castellum.test");
+    // What the guest wrote is shown as text, never run.
+    expect(french.text).toContain("Nous arrivons tard &lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(french.text).not.toContain("<script>");
+
+    // Or in the language the admin picks.
+    const chinese = await copy(
+      "admin@castellum.test",
+      `email=${encodeURIComponent(email)}&language=zh`,
+    );
+    expect(chinese.text).toContain("Castellum 保存的您的个人资料");
+
+    const entries = await deps.db
+      .select({ actorEmail: securityEvents.actorEmail, data: securityEvents.data })
+      .from(securityEvents)
+      .where(eq(securityEvents.type, "personal_data.exported"));
+    expect(entries.map((entry) => entry.data)).toEqual([
+      { subject: email.toLowerCase(), requests: 1, language: "fr" },
+      { subject: email.toLowerCase(), requests: 1, language: "zh" },
+    ]);
+    expect(entries.every((entry) => entry.actorEmail === "admin@castellum.test")).toBe(true);
+
+    expect(
+      (await copy("admin@castellum.test", `email=${encodeURIComponent(email)}&language=de`)).status,
+    ).toBe(400);
+    expect((await copy("clerk@castellum.test", `email=${encodeURIComponent(email)}`)).status).toBe(
+      403,
+    );
+    expect((await copy(undefined, `email=${encodeURIComponent(email)}`)).status).toBe(401);
+  });
+
   it("refuses a bad address or a missing reason in the admin's language, and anyone but an admin", async () => {
     const bad = await call(
       "admin@castellum.test",

@@ -15,6 +15,7 @@ const NAV = [
   { to: "/admin/webhooks", key: "staff.webhooks.nav" },
   { to: "/admin/accounts", key: "staff.accounts.nav" },
   { to: "/admin/security", key: "staff.securityLog.nav" },
+  { to: "/admin/privacy", key: "staff.privacy.nav" },
 ] as const;
 
 /**
