@@ -52,6 +52,7 @@ import {
   startFeedSyncWorker,
 } from "#domain/calendar/feed-sync.ts";
 import { runGuestDataRetention } from "#domain/privacy/erase-guest.ts";
+import { pruneRecords } from "#domain/privacy/records-retention.ts";
 
 export type ServicesEnv = Pick<
   Env,
@@ -284,9 +285,14 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
         retentionDays: env.GUEST_DATA_RETENTION_DAYS,
         mailDirectory,
       });
-      if (erased > 0)
+      const pruned = await pruneRecords(deps, {
+        retentionDays: env.GUEST_DATA_RETENTION_DAYS,
+        financialRecordsYears: env.FINANCIAL_RECORDS_YEARS,
+        mailDirectory,
+      });
+      if (erased > 0 || Object.values(pruned).some((count) => count > 0))
         deps.log.info(
-          { erased, retentionDays: env.GUEST_DATA_RETENTION_DAYS },
+          { erased, pruned, retentionDays: env.GUEST_DATA_RETENTION_DAYS },
           "guest personal data erased after retention",
         );
     },

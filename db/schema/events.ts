@@ -34,5 +34,8 @@ export const domainEvents = pgTable(
     index("domain_events_unmailed_idx")
       .on(table.seq)
       .where(sql`${table.mailedAt} is null`),
+    index("domain_events_personal_idx")
+      .on(table.occurredAt)
+      .where(sql`${table.contact} is not null or ${table.internal} is not null`),
   ],
 );

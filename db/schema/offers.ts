@@ -104,11 +104,16 @@ export const payments = pgTable(
     provider: text("provider"),
     providerId: text("provider_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    /** Past FINANCIAL_RECORDS_YEARS: `reference` blanked and `provider_id` cleared. */
+    anonymisedAt: timestamp("anonymised_at", { withTimezone: true }),
   },
   (t) => [
     index("payments_request_idx").on(t.requestId, t.id),
     uniqueIndex("payments_provider_idx")
       .on(t.provider, t.providerId)
       .where(sql`${t.providerId} IS NOT NULL`),
+    index("payments_not_anonymised_idx")
+      .on(t.receivedAt)
+      .where(sql`${t.anonymisedAt} IS NULL`),
   ],
 );

@@ -215,6 +215,9 @@ export const mailOutbox = pgTable(
     index("mail_outbox_failed_idx")
       .on(table.createdAt)
       .where(sql`${table.status} = 'failed'`),
+    index("mail_outbox_unattached_idx")
+      .on(table.createdAt)
+      .where(sql`${table.requestId} is null`),
   ],
 );
 

@@ -60,5 +60,8 @@ export const webhookDeliveries = pgTable(
       .on(table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),
     index("webhook_deliveries_log_idx").on(table.endpointId, table.createdAt),
+    index("webhook_deliveries_done_idx")
+      .on(table.createdAt)
+      .where(sql`${table.status} <> 'pending'`),
   ],
 );
