@@ -1,6 +1,7 @@
 import { createRequestHandler } from "@react-router/express";
 import express, { type Express, type RequestHandler } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import { sessionPolicyOf } from "#domain/auth/sessions.ts";
 import {
   criticalCssContext,
   cspNonceContext,
@@ -157,10 +158,7 @@ export function createExpressApp({
   app.use(languageMiddleware({ secureCookie: isProduction && isHttps }));
   app.use(supportedMethodsOnly());
   app.use(storableQueryOnly());
-  const sessionCookie = sessionCookieOf(isProduction, {
-    idleMs: (env.SESSION_IDLE_HOURS ?? 12) * 60 * 60_000,
-    absoluteMs: (env.SESSION_MAX_DAYS ?? 7) * 24 * 60 * 60_000,
-  });
+  const sessionCookie = sessionCookieOf(isProduction, sessionPolicyOf(env));
   // Anonymous public reads are answered from memory before any other work; a request with a
   // session or owner cookie (either name of the session cookie) never is.
   if (services)

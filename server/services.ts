@@ -18,7 +18,7 @@ import {
   type RateLimitRule,
   type RateLimitStore,
 } from "#domain/rate-limit/rate-limiter.ts";
-import { purgeExpiredSessions } from "#domain/auth/sessions.ts";
+import { purgeExpiredSessions, sessionPolicyOf } from "#domain/auth/sessions.ts";
 import { createFallbackRateLimitStore } from "#domain/rate-limit/fallback-store.ts";
 import {
   createDatabaseRateLimitStore,
@@ -29,6 +29,7 @@ import type { Env } from "./env.ts";
 import {
   DEFAULT_OWNER_CODE_LIMITS,
   type OwnerCodeLimits,
+  purgeExpiredOwnerCodes,
   purgeOldOwnerCodeFailures,
 } from "#domain/owners/verification.ts";
 import { listenForCatalogueChanges } from "#domain/catalogue/catalogue-changes.ts";
@@ -61,6 +62,8 @@ export type ServicesEnv = Pick<
   | "GUEST_DATA_RETENTION_DAYS"
   | "PRIVACY_JOB_INTERVAL_SECONDS"
   | "FINANCIAL_RECORDS_YEARS"
+  | "SESSION_IDLE_HOURS"
+  | "SESSION_MAX_DAYS"
   | "PRIVACY_CONTACT_EMAIL"
   | "DEPOSIT_DUE_HOURS"
   | "PAYMENT_BANK_DETAILS"
@@ -343,9 +346,10 @@ export async function createServices(deps: Deps, env: ServicesEnv): Promise<Serv
       await Promise.all([
         purgeExpiredBotTokens(deps),
         purgeExpiredIdempotencyKeys(deps),
-        purgeExpiredSessions(deps),
+        purgeExpiredSessions(deps, sessionPolicyOf(env)),
         purgeExpiredRateLimitCounters(deps.db),
         purgeOldOwnerCodeFailures(deps),
+        purgeExpiredOwnerCodes(deps),
       ]);
     },
   });

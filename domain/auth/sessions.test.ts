@@ -8,6 +8,7 @@ import {
   DEFAULT_SESSION_POLICY,
   listStaffSessions,
   purgeExpiredSessions,
+  sessionPolicyOf,
   resolveSession,
 } from "./sessions.ts";
 
@@ -63,6 +64,28 @@ describeEachBackend(
       expect(kept.map((s) => s.userAgent)).not.toContain("early");
       expect(kept.map((s) => s.userAgent)).toContain("late");
       expect(await resolveSession(deps, early.token)).toBeNull();
+    });
+
+    it("housekeeping ends sessions by the configured idle time, not the default", async () => {
+      const clock = manualClock(Date.UTC(2026, 2, 2, 8, 0, 0));
+      const deps = { ...database().deps, clock };
+      const user = await createTestStaff(deps, "idle@castellum.test", { isAdmin: true });
+      const policy = sessionPolicyOf({ SESSION_IDLE_HOURS: 1, SESSION_MAX_DAYS: 7 });
+      await createSession(
+        deps,
+        { role: "staff", staffUserId: user.id },
+        { userAgent: "idle" },
+        policy,
+      );
+      clock.advance(2 * 60 * 60_000);
+      const left = async () =>
+        (await deps.db.select({ userAgent: authSessions.userAgent }).from(authSessions)).map(
+          (s) => s.userAgent,
+        );
+      await purgeExpiredSessions(deps);
+      expect(await left()).toContain("idle");
+      await purgeExpiredSessions(deps, policy);
+      expect(await left()).not.toContain("idle");
     });
   },
   { seed: false },

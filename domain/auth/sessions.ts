@@ -16,6 +16,17 @@ export const DEFAULT_SESSION_POLICY: SessionPolicy = {
   absoluteMs: 7 * 24 * 60 * 60_000,
 };
 
+/** The policy the settings give (SESSION_IDLE_HOURS, SESSION_MAX_DAYS), the defaults otherwise. */
+export function sessionPolicyOf(env: {
+  SESSION_IDLE_HOURS?: number;
+  SESSION_MAX_DAYS?: number;
+}): SessionPolicy {
+  return {
+    idleMs: (env.SESSION_IDLE_HOURS ?? 12) * 60 * 60_000,
+    absoluteMs: (env.SESSION_MAX_DAYS ?? 7) * 24 * 60 * 60_000,
+  };
+}
+
 /** A session's `last_seen_at` is written at most this often (not on every request). */
 const TOUCH_EVERY_MS = 60_000;
 

@@ -1,10 +1,11 @@
 import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from "node:crypto";
-import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { withTransaction } from "#db/client.ts";
 import { ownerCodeFailures, ownerCodes, properties, propertyClaims } from "#db/schema/index.ts";
 import type { Language } from "#i18n/config.ts";
 import { createSession, type SessionPolicy } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
+import { nowOf } from "../clock.ts";
 import { enqueueMail } from "../mail/mail-outbox.ts";
 import { consumeRateLimits, type RateLimitStore } from "../rate-limit/rate-limiter.ts";
 import { recordSecurityEvent, type SecurityClient } from "../security/security-log.ts";
@@ -338,6 +339,24 @@ export async function claimOwnerEstate(
   });
   deps.log.info({ propertyId: estate.id }, "estate claimed");
   return { outcome: "claimed", propertyId: estate.id, estate, session };
+}
+
+/**
+ * Forgets codes (and their proofs) a day after both expired: nothing reads them after, and
+ * they hold the address and the IP the code was asked from. Housekeeping, hourly.
+ */
+export async function purgeExpiredOwnerCodes(deps: Pick<Deps, "db" | "clock">): Promise<number> {
+  const before = new Date(nowOf(deps).getTime() - 24 * 60 * 60_000);
+  const rows = await deps.db
+    .delete(ownerCodes)
+    .where(
+      and(
+        lt(ownerCodes.expiresAt, before),
+        or(isNull(ownerCodes.proofExpiresAt), lt(ownerCodes.proofExpiresAt, before)),
+      ),
+    )
+    .returning({ id: ownerCodes.id });
+  return rows.length;
 }
 
 /**

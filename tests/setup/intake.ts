@@ -19,6 +19,8 @@ export function testServicesEnv(overrides: Partial<ServicesEnv> = {}): ServicesE
     GUEST_DATA_RETENTION_DAYS: 730,
     PRIVACY_JOB_INTERVAL_SECONDS: 3600,
     FINANCIAL_RECORDS_YEARS: 10,
+    SESSION_IDLE_HOURS: 12,
+    SESSION_MAX_DAYS: 7,
     PRIVACY_CONTACT_EMAIL: "privacy@castellum.test",
     DEPOSIT_DUE_HOURS: 72,
     PAYMENT_BANK_DETAILS: "IBAN IT60 X054 2811 1010 0000 0123 456 · Castellum S.r.l.",
