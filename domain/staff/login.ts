@@ -143,7 +143,9 @@ export async function loginStaff(
     ...over.map((c) => Math.max(1, Math.ceil(c.resetMs / 1000))),
   );
   const rateLimited = async () => {
-    deps.log.warn({ email, ip: input.ip }, "login rate limit reached");
+    // The address typed is not logged: it may be anyone's (a guest's, mistyped); the security
+    // log keeps it for the admins.
+    deps.log.warn({ ip: input.ip }, "login rate limit reached");
     await recordSecurityEvent(deps.db, {
       type: "sign_in.failed",
       actor: anonymous,
@@ -162,7 +164,7 @@ export async function loginStaff(
   const accountLocked = over.length > 0;
   if (!account || !matches || account.disabled) {
     if (accountLocked) return rateLimited();
-    deps.log.info({ email, ip: input.ip }, "staff login refused");
+    deps.log.info({ staffUserId: account?.id, ip: input.ip }, "staff login refused");
     await recordSecurityEvent(deps.db, {
       type: "sign_in.failed",
       actor: account ? { kind: "staff", staffUserId: account.id, email } : anonymous,
