@@ -72,6 +72,12 @@ export interface RequestInfo {
 export const requestInfoContext = createContext<RequestInfo>();
 
 /**
+ * Where a page's server-side failure is logged: the server's logger, whose error serializer
+ * keeps guest data out (server/logger.ts). Null outside the server (standard error then).
+ */
+export const pageErrorLogContext = createContext<((error: unknown) => void) | null>(null);
+
+/**
  * This request's Content-Security-Policy nonce (server/middleware/security-headers.ts): the
  * page's inline scripts carry it. Null where no policy names one (tests without the server).
  */

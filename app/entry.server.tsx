@@ -11,15 +11,32 @@
  */
 import { PassThrough } from "node:stream";
 
-import type { EntryContext, RouterContextProvider } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { criticalCssContext, cspNonceContext } from "./context.ts";
+import { criticalCssContext, cspNonceContext, pageErrorLogContext } from "./context.ts";
 
 export const streamTimeout = 5_000;
+
+/** A failure of a loader, an action or the render, to the server's log (see pageErrorLogContext). */
+function logPageError(error: unknown, context: unknown) {
+  const log =
+    context && typeof (context as RouterContextProvider).get === "function"
+      ? (context as RouterContextProvider).get(pageErrorLogContext)
+      : null;
+  if (log) log(error);
+  else console.error(error);
+}
+
+/** Instead of React Router's default, which prints the whole error (a query's values too). */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  // A client that went away is not a failure.
+  if (request.signal.aborted) return;
+  logPageError(error, context);
+};
 
 export default function handleRequest(
   request: Request,
@@ -107,9 +124,7 @@ export default function handleRequest(
           // Log streaming rendering errors from inside the shell.  Don't log
           // errors encountered during initial shell rendering since they'll
           // reject and get logged in handleDocumentRequest.
-          if (shellRendered) {
-            console.error(error);
-          }
+          if (shellRendered) logPageError(error, loadContext);
         },
       },
     );

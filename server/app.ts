@@ -5,6 +5,7 @@ import { sessionPolicyOf } from "#domain/auth/sessions.ts";
 import {
   criticalCssContext,
   cspNonceContext,
+  pageErrorLogContext,
   publicPagesContext,
   type PublicPages,
   type OwnerPages,
@@ -90,7 +91,7 @@ import {
   publicReadOf,
   responseCacheMiddleware,
 } from "./middleware/response-cache.ts";
-import { requestLog } from "./middleware/request-log.ts";
+import { loggableUrl, requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import type { Services } from "./services.ts";
 import { clientBotCheckConfig } from "#domain/bot-check/config.ts";
@@ -295,6 +296,9 @@ export function createExpressApp({
           const context = new RouterContextProvider();
           context.set(publicPagesContext, publicPages);
           context.set(cspNonceContext, res.locals.cspNonce ?? null);
+          context.set(pageErrorLogContext, (error) =>
+            deps.log.error({ err: error, url: loggableUrl(req.originalUrl) }, "page failed"),
+          );
           // Public pages only: the staff and owner pages keep their ordinary stylesheet.
           context.set(
             criticalCssContext,
