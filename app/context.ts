@@ -68,6 +68,10 @@ export interface RequestInfo {
   bookingHorizonMonths: number;
   /** Where guests write about their personal data (PRIVACY_CONTACT_EMAIL). */
   privacyContactEmail: string;
+  /** Days a guest's data is kept after the last activity (GUEST_DATA_RETENTION_DAYS). */
+  guestDataRetentionDays: number;
+  /** Years payments keep the payer's identifiers (FINANCIAL_RECORDS_YEARS). */
+  financialRecordsYears: number;
 }
 export const requestInfoContext = createContext<RequestInfo>();
 

@@ -15,6 +15,7 @@ export default [
   route("booking/:idOrSlug", "routes/booking.tsx"),
   route("membership", "routes/membership.tsx"),
   route("requests/:token", "routes/request-status.tsx"),
+  route("privacy", "routes/privacy.tsx"),
   // The staff area. Sign-in and the first-admin setup are open; everything else sits under
   // the layout, whose loader (and each page's) refuses anyone who is not a company admin.
   // The owner area: verify by emailed code and claim (public), then the dashboard, which an

@@ -104,3 +104,24 @@ export const WhitepaperContentSchema = z.strictObject({
     )
     .min(6),
 });
+
+/** The privacy notice (/privacy): what the site keeps about guests, why, how long, their rights. */
+export const PrivacyNoticeContentSchema = z.strictObject({
+  /** When the notice last changed (YYYY-MM-DD); the page shows it. */
+  updated: z.iso.date(),
+  sections: z
+    .array(
+      z.strictObject({
+        /** Stable key, kebab-case; also the section's anchor. */
+        key: z.string().regex(/^[a-z0-9-]+$/),
+        title: LocalizedSchema,
+        /** Paragraphs; may hold {{contactEmail}}, the operator's privacy address. */
+        paragraphs: z.array(LocalizedSchema).min(1),
+        /** A list after the paragraphs, when the section enumerates. */
+        items: z.array(LocalizedSchema).min(1).optional(),
+        /** Paragraphs after the list. */
+        closing: z.array(LocalizedSchema).min(1).optional(),
+      }),
+    )
+    .min(8),
+});

@@ -31,4 +31,5 @@ export const PUBLIC_PAGES = [
   "/whitepaper",
   "/booking-request",
   "/membership",
+  "/privacy",
 ] as const;

@@ -113,6 +113,8 @@ export interface AppOptions {
         | "TRUST_PROXY"
         | "EARLY_HINTS"
         | "PRIVACY_CONTACT_EMAIL"
+        | "GUEST_DATA_RETENTION_DAYS"
+        | "FINANCIAL_RECORDS_YEARS"
       >
     >;
   /** Request intake (forms, bot check, mail, rate limits); without it the form endpoints are absent. */
@@ -311,6 +313,8 @@ export function createExpressApp({
             botCheck: services ? clientBotCheckConfig(services.intake.botCheck) : null,
             bookingHorizonMonths: services?.intake.bookingHorizonMonths ?? 18,
             privacyContactEmail: env.PRIVACY_CONTACT_EMAIL ?? "privacy@castellum.example",
+            guestDataRetentionDays: env.GUEST_DATA_RETENTION_DAYS ?? 730,
+            financialRecordsYears: env.FINANCIAL_RECORDS_YEARS ?? 10,
           });
           context.set(sessionContext, res.locals.session ?? null);
           context.set(signInStepContext, signInStepOfPage(req, res));

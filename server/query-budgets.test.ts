@@ -55,6 +55,7 @@ const PAGE_BUDGETS: Record<string, Call[]> = {
   tokenomics: [{ path: "/tokenomics", budget: 1 }],
   tokensale: [{ path: "/tokensale", budget: 1 }],
   whitepaper: [{ path: "/whitepaper", budget: 1 }],
+  privacy: [{ path: "/privacy", budget: 1 }],
   "booking-request": [{ path: "/booking-request", budget: 1 }],
   "booking/:idOrSlug": [{ path: `/booking/${GORDON.slug}`, budget: 3 }],
   membership: [{ path: "/membership", budget: 1 }],

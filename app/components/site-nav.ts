@@ -19,4 +19,5 @@ export const FOOTER_LINKS = [
   { to: "/roadmap", label: "nav.roadmap" },
   { to: "/whitepaper", label: "nav.whitepaper" },
   { to: "/contact", label: "nav.contact" },
+  { to: "/privacy", label: "privacyNotice.link" },
 ] as const;

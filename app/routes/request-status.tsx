@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import { CircleDot } from "lucide-react";
 import { summarizeRequest } from "#domain/requests/summary.ts";
 import { LANGUAGE_TAGS } from "#i18n/config.ts";
@@ -119,7 +119,16 @@ export default function RequestStatus({ loaderData }: Route.ComponentProps) {
             ))}
           </dl>
         </section>
-        <p className="text-muted text-sm">{t("requestStatus.private")}</p>
+        <div className="text-muted flex flex-wrap items-baseline justify-between gap-x-6 gap-y-2 text-sm">
+          <p>{t("requestStatus.private")}</p>
+          <Link
+            to="/privacy"
+            className="text-heritage underline underline-offset-4"
+            data-testid="status-privacy-link"
+          >
+            {t("privacyNotice.link")}
+          </Link>
+        </div>
       </div>
     </PageFrame>
   );

@@ -156,6 +156,11 @@ describeEachBackend("mail as a subscriber of events", (database, backend) => {
     );
     expect(mail?.text).toContain("Nous vous attendons jeudi à 16 h.");
     expect(mail?.text).toContain(`/requests/${request.token}?lang=fr`);
+    // Like every mail to a guest, it ends with the privacy notice in the guest's language.
+    expect(mail?.text.trimEnd()).toMatch(
+      /\nPolitique de confidentialité: https:\/\/castellum\.test\/privacy\?lang=fr$/,
+    );
+    expect(mail?.html).toContain('href="https://castellum.test/privacy?lang=fr"');
   });
 
   it("sends a request's mail to no one once the request is gone, and still marks its events", async () => {

@@ -22,6 +22,7 @@ import {
   renderStaffReminder,
   renderStatusChange,
   type StaffMailSettings,
+  withPrivacyNotice,
 } from "./templates.ts";
 import { isUuid } from "../uuid.ts";
 
@@ -200,10 +201,14 @@ async function mailOf(
           ...base,
           template: `${request.kind}.message`,
           recipient: request.email,
-          ...renderStaffMessage(
-            mailRequestOf(request),
-            { body: message.body, authorName: message.authorName ?? "" },
-            await statusLinkOf(tx, request, config),
+          ...withPrivacyNotice(
+            renderStaffMessage(
+              mailRequestOf(request),
+              { body: message.body, authorName: message.authorName ?? "" },
+              await statusLinkOf(tx, request, config),
+            ),
+            languageOf(request),
+            config.publicUrl,
           ),
         },
       ];
@@ -236,7 +241,11 @@ async function mailOf(
           ...base,
           template: `offer.${mailKind}`,
           recipient: request.email,
-          ...renderOfferMail(languageOf(request), mailKind, "guest", facts, statusUrl),
+          ...withPrivacyNotice(
+            renderOfferMail(languageOf(request), mailKind, "guest", facts, statusUrl),
+            languageOf(request),
+            config.publicUrl,
+          ),
           // The payment's mail carries its receipt as a PDF, drawn when the mail is sent.
           ...(mailKind === "payment" && typeof paymentId === "number"
             ? { attachment: { kind: "payment_receipt" as const, paymentId } }

@@ -251,6 +251,7 @@ it("asks for replies to the staff address on every mail but the staff's own, and
         details: {},
       } as unknown as Parameters<typeof renderGuestConfirmation>[0],
       "https://castellum.example/requests/x",
+      "https://castellum.example",
     );
     await transport.send({ id: "guest-mail", to: "guest@example.com", ...mail });
     await transport.send({ id: "staff-mail", to: "requests@castellum.example", ...mail });

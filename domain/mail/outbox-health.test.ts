@@ -52,7 +52,11 @@ async function requestWithConfirmation(deps: Deps, email: string) {
     details: {},
     statusTokenHash: randomBytes(32).toString("hex"),
   });
-  const mail = renderGuestConfirmation(request, "http://localhost/requests/token");
+  const mail = renderGuestConfirmation(
+    request,
+    "http://localhost/requests/token",
+    "http://localhost",
+  );
   await enqueueMail(deps.db, [
     { template: "membership.confirmation", recipient: email, requestId: id, ...mail },
   ]);

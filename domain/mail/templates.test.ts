@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "#i18n/config.ts";
+import { translate } from "#i18n/translate.ts";
 import { REQUEST_STATUSES } from "../requests/options.ts";
 import {
   type MailRequest,
@@ -19,11 +20,12 @@ const booking: MailRequest = {
   email: "ada@example.com",
   details: { bookingGoal: "Un mariage pour nos deux familles." },
 };
+const PUBLIC_URL = "https://castellum.example";
 
 describe("the status-change mail", () => {
   it("tells a French guest the new status by its French name, with the shared reason", () => {
     const reason = 'Le château est complet <ces dates> & "réservé"';
-    const mail = renderStatusChange(booking, { status: "Rejected", reason }, null);
+    const mail = renderStatusChange(booking, { status: "Rejected", reason }, null, PUBLIC_URL);
     expect(mail.subject).toBe("Votre demande de réservation CST-7K2Q : Refusée");
     expect(mail.text).toContain("Bonjour,\n");
     expect(mail.text).not.toContain("Ada");
@@ -47,6 +49,7 @@ describe("the status-change mail", () => {
       { ...booking, language: "en" },
       { status: "In progress", reason: null },
       url,
+      PUBLIC_URL,
     );
     expect(mail.subject).toBe("Your booking request CST-7K2Q: In progress");
     expect(mail.text).not.toContain("Reason");
@@ -60,6 +63,7 @@ describe("the status-change mail", () => {
       { ...booking, kind: "membership", language: "zh", firstName: "明" },
       { status: "Accepted" },
       null,
+      PUBLIC_URL,
     );
     expect(mail.subject).toBe("您的会员申请（CST-7K2Q）状态更新：已获接纳");
     expect(mail.text).toContain("您好：");
@@ -70,7 +74,12 @@ describe("the status-change mail", () => {
 
   it.each(LANGUAGES)("names every status in %s", (language) => {
     const names = REQUEST_STATUSES.map((status) => {
-      const { subject } = renderStatusChange({ ...booking, language }, { status }, null);
+      const { subject } = renderStatusChange(
+        { ...booking, language },
+        { status },
+        null,
+        PUBLIC_URL,
+      );
       expect(subject).not.toContain("mail.statuses");
       return subject;
     });
@@ -175,7 +184,7 @@ describe("the guest confirmation", () => {
   for (const request of requests)
     for (const language of LANGUAGES)
       it(`carries none of the sender's text: ${request.kind} (${language})`, () => {
-        const mail = renderGuestConfirmation({ ...request, language }, statusUrl);
+        const mail = renderGuestConfirmation({ ...request, language }, statusUrl, PUBLIC_URL);
         for (const part of [mail.subject, mail.text, mail.html]) expect(part).not.toContain(MARKER);
         expect(mail.subject).toContain(request.reference);
         expect(mail.text).toContain(statusUrl);
@@ -183,11 +192,11 @@ describe("the guest confirmation", () => {
       });
 
   it("names the estate and the dates, which the guest chose rather than typed", () => {
-    const property = renderGuestConfirmation(requests[1]!, statusUrl);
+    const property = renderGuestConfirmation(requests[1]!, statusUrl, PUBLIC_URL);
     expect(property.text).toContain("Gordon Castle");
     expect(property.text).toContain("Jun 10, 2027");
     expect(property.text).toContain("Jun 12, 2027");
-    const booking = renderGuestConfirmation(requests[0]!, statusUrl);
+    const booking = renderGuestConfirmation(requests[0]!, statusUrl, PUBLIC_URL);
     expect(booking.text).toContain("May 01, 2027");
     expect(booking.text).toContain("May 04, 2027");
   });
@@ -195,10 +204,36 @@ describe("the guest confirmation", () => {
   it("greets without the name in the other mails to the guest's address too", () => {
     for (const language of LANGUAGES) {
       const request = { ...requests[0]!, language };
-      const changed = renderStatusChange(request, { status: "Contacted" }, statusUrl);
-      const expired = renderExpiry(request);
+      const changed = renderStatusChange(request, { status: "Contacted" }, statusUrl, PUBLIC_URL);
+      const expired = renderExpiry(request, PUBLIC_URL);
       for (const part of [changed.text, changed.html, expired.text, expired.html])
         expect(part).not.toContain(MARKER);
     }
+  });
+});
+
+/** The privacy notice is the guest's: linked from every mail to a guest, in its language. */
+describe("the privacy notice link", () => {
+  const statusUrl = `${PUBLIC_URL}/requests/abcdefghijklmnopqrstuvwxyz012345?lang=fr`;
+
+  it.each(LANGUAGES)("ends every mail to a guest, in the mail's language (%s)", (language) => {
+    const request = { ...booking, language };
+    const url = `${PUBLIC_URL}/privacy?lang=${language}`;
+    const label = translate(language, "privacyNotice.link");
+    for (const mail of [
+      renderGuestConfirmation(request, statusUrl, PUBLIC_URL),
+      renderStatusChange(request, { status: "Confirmed" }, statusUrl, PUBLIC_URL),
+      renderStatusChange(request, { status: "Rejected" }, null, PUBLIC_URL),
+      renderExpiry(request, PUBLIC_URL),
+    ]) {
+      expect(mail.text.trimEnd().split("\n").at(-1)).toBe(`${label}: ${url}`);
+      expect(mail.html).toContain(`<a href="${url}" style="color:#57534e">${label}</a>`);
+    }
+  });
+
+  it("is not in a mail to staff", () => {
+    const mail = renderStaffNotification(booking, "en", `${PUBLIC_URL}/admin/booking-requests`);
+    for (const part of [mail.text, mail.html]) expect(part).not.toContain("/privacy");
+    expect(mail.text).not.toContain(translate("en", "privacyNotice.link"));
   });
 });

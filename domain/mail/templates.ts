@@ -44,7 +44,11 @@ const CONFIRMATION_FIELDS = new Set([
  * is not confirmed, so the mail carries nothing the sender wrote (no name, no free text): the
  * status page, which only the link opens, shows the rest (decision 0020).
  */
-export function renderGuestConfirmation(request: MailRequest, statusUrl: string): RenderedMail {
+export function renderGuestConfirmation(
+  request: MailRequest,
+  statusUrl: string,
+  publicUrl: string,
+): RenderedMail {
   const t = (key: string, params: Record<string, unknown> = {}) =>
     translate(request.language, key, params);
   const kindName = t(`mail.kinds.${request.kind}`);
@@ -59,6 +63,7 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
   ];
   const statusLine = t("mail.confirmation.statusLink");
   const closing = t("mail.confirmation.closing");
+  const privacy = privacyNoticeFooter(request.language, publicUrl);
   const text = [
     ...paragraphs,
     ...(rows.length > 0
@@ -71,6 +76,8 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
     "",
     closing,
     t("mail.signature"),
+    "",
+    privacy.text,
   ].join("\n");
   const html = layout(
     request.language,
@@ -83,6 +90,7 @@ export function renderGuestConfirmation(request: MailRequest, statusUrl: string)
       `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`,
       `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
+      privacy.html,
     ].join("\n"),
   );
   return { subject, text, html };
@@ -168,7 +176,7 @@ export function renderStaffReminder(
  * confirm it in time. Only the token's hash is stored, so the mail points to the
  * status link of their confirmation mail.
  */
-export function renderExpiry(request: MailRequest): RenderedMail {
+export function renderExpiry(request: MailRequest, publicUrl: string): RenderedMail {
   const t = (key: string, params: Record<string, unknown> = {}) =>
     translate(request.language, key, params);
   const kindName = t(`mail.kinds.${request.kind}`);
@@ -181,9 +189,17 @@ export function renderExpiry(request: MailRequest): RenderedMail {
     t("mail.statusChange.statusLinkInConfirmation"),
   ];
   const closing = t("mail.confirmation.closing");
-  const text = [...paragraphs, "", t("mail.howToAnswer"), "", closing, t("mail.signature")].join(
-    "\n",
-  );
+  const privacy = privacyNoticeFooter(request.language, publicUrl);
+  const text = [
+    ...paragraphs,
+    "",
+    t("mail.howToAnswer"),
+    "",
+    closing,
+    t("mail.signature"),
+    "",
+    privacy.text,
+  ].join("\n");
   const html = layout(
     request.language,
     subject,
@@ -191,6 +207,7 @@ export function renderExpiry(request: MailRequest): RenderedMail {
       ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
       `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
+      privacy.html,
     ].join("\n"),
   );
   return { subject, text, html };
@@ -218,6 +235,7 @@ export function renderStatusChange(
   request: MailRequest,
   change: { status: string; reason?: string | null },
   statusUrl: string | null,
+  publicUrl: string,
 ): RenderedMail {
   const t = (key: string, params: Record<string, unknown> = {}) =>
     translate(request.language, key, params);
@@ -244,6 +262,7 @@ export function renderStatusChange(
     ? t("mail.confirmation.statusLink")
     : t("mail.statusChange.statusLinkInConfirmation");
   const closing = t("mail.confirmation.closing");
+  const privacy = privacyNoticeFooter(request.language, publicUrl);
   const text = [
     greeting,
     changed,
@@ -256,6 +275,8 @@ export function renderStatusChange(
     "",
     closing,
     t("mail.signature"),
+    "",
+    privacy.text,
   ].join("\n");
   const html = layout(
     request.language,
@@ -271,9 +292,40 @@ export function renderStatusChange(
         : `<p>${escapeHtml(statusLine)}</p>`,
       `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
+      privacy.html,
     ].join("\n"),
   );
   return { subject, text, html };
+}
+
+/**
+ * The last line of every mail to a guest: the privacy notice, in the mail's language. Staff
+ * and owner mail has none; it is the guest whose data the notice is about.
+ */
+function privacyNoticeFooter(
+  language: Language,
+  publicUrl: string,
+): { text: string; html: string } {
+  const label = translate(language, "privacyNotice.link");
+  const url = `${publicUrl}/privacy?lang=${language}`;
+  return {
+    text: `${label}: ${url}`,
+    html: `<p style="font-size:12px;color:#57534e"><a href="${escapeHtml(url)}" style="color:#57534e">${escapeHtml(label)}</a></p>`,
+  };
+}
+
+/** `mail` with the privacy notice's line at its end: for the guest mails drawn elsewhere. */
+export function withPrivacyNotice(
+  mail: RenderedMail,
+  language: Language,
+  publicUrl: string,
+): RenderedMail {
+  const privacy = privacyNoticeFooter(language, publicUrl);
+  return {
+    subject: mail.subject,
+    text: `${mail.text}\n\n${privacy.text}`,
+    html: mail.html.replace(/\n<\/body><\/html>$/, `\n${privacy.html}\n</body></html>`),
+  };
 }
 
 function table(rows: SummaryRow[]): string {

@@ -43,6 +43,8 @@ export const PAGE_ROUTES: readonly { route: string; isCached: boolean }[] = [
   { route: "tokenomics", isCached: true },
   { route: "tokensale", isCached: true },
   { route: "whitepaper", isCached: true },
+  // The same for every visitor: the contact address is the operator's setting.
+  { route: "privacy", isCached: true },
   // The form pages hold no per-visitor data: the bot-check challenge is fetched apart.
   { route: "booking-request", isCached: true },
   { route: "booking/:idOrSlug", isCached: true },

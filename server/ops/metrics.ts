@@ -127,7 +127,7 @@ const PAGE_PATTERNS: [RegExp, string][] = [
   [/^\/requests\/[^/]+$/, "/requests/:token"],
   [/^\/admin\/estates\/[^/]+$/, "/admin/estates/:id"],
   [
-    /^\/(castles|team|contact|faqs|roadmap|tokenomics|tokensale|whitepaper|booking-request|membership|onboard\/verify|admin|admin\/dashboard|admin\/login|admin\/setup|admin\/booking-requests|admin\/mail|admin\/estates)$/,
+    /^\/(castles|team|contact|faqs|roadmap|tokenomics|tokensale|whitepaper|privacy|booking-request|membership|onboard\/verify|admin|admin\/dashboard|admin\/login|admin\/setup|admin\/booking-requests|admin\/mail|admin\/estates)$/,
     "",
   ],
 ];

@@ -112,8 +112,10 @@ describe("every public page", () => {
     for (const language of ["fr", "it", "zh"])
       expect(sitemap).toContain(`/property/gordon-castle?lang=${language}</loc>`);
     expect(sitemap).toMatch(/\/tokenomics<\/loc>/);
-    expect(sitemap.match(/<url>/g)?.length).toBe((11 + 42) * 4);
+    // The public pages and the 42 demo estates, each in the four languages.
+    expect(sitemap.match(/<url>/g)?.length).toBe((PUBLIC_PAGES.length + 42) * 4);
     expect(sitemap).toMatch(/\/booking-request<\/loc>/);
+    expect(sitemap).toMatch(/\/privacy\?lang=zh<\/loc>/);
     const robots = await (await page.request.get("/robots.txt")).text();
     expect(robots).toMatch(/Sitemap: http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml/);
     const manifest = z

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectNoAxeViolations, useBrowser } from "./browser.ts";
 import { E2E_ADMIN_DOMAIN } from "./global-setup.ts";
 import { dataTemplate } from "./harness.ts";
+import { demoEstate } from "../factories/demo-estates.ts";
+import { solveBotCheck, validPropertyBooking } from "../setup/intake.ts";
 import { type RunningServer, startServerWithStaff } from "./server.ts";
 
 /**
@@ -143,6 +145,141 @@ describe("the security log page", () => {
       await expectNoAxeViolations(page, "security log, zh, 1280");
       await page.screenshot({ path: join(SHOTS, "security-zh-1280.png"), fullPage: true });
       await page.goto("/admin/security?lang=en");
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+
+  /** A guest's booking of a demo estate, sent through the API in `language`. */
+  async function book(
+    person: { firstName: string; lastName: string; email: string },
+    language: string,
+  ) {
+    const baseURL = server!.baseURL;
+    const response = await fetch(`${baseURL}/api/bookings`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Accept-Language": language, Origin: baseURL },
+      body: JSON.stringify({
+        ...validPropertyBooking({ ...person, propertyId: demoEstate("gordon-castle").id }),
+        turnstileToken: await solveBotCheck(baseURL),
+      }),
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
+    return (await response.json()) as { id: string; reference: string };
+  }
+
+  async function lookUp(page: Page, email: string) {
+    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+    await page.getByTestId("privacy-email").fill(email);
+    await page.getByTestId("privacy-look-up").click();
+    await expect
+      .poll(() => page.getByTestId("privacy-report").isVisible(), { timeout: 15_000 })
+      .toBe(true);
+  }
+
+  async function expectWithinWidth(page: Page) {
+    const width = page.viewportSize()!.width;
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width,
+    );
+  }
+
+  it(
+    "looks up a guest, downloads their copy in their language and erases them after a count, each in the log",
+    async () => {
+      const french = {
+        firstName: "Églantine",
+        lastName: "Ravel",
+        email: "eglantine.ravel@example.org",
+      };
+      const chinese = { firstName: "Mei", lastName: "Lin", email: "mei.lin@example.org" };
+      const made = await book(french, "fr");
+      await book(chinese, "zh");
+
+      const page = await browser.newPage({ baseURL: server!.baseURL });
+      await page.goto("/admin/login?redirectTo=/admin/privacy");
+      await page.locator('input[name="email"]').fill(ADMIN.email);
+      await page.locator('input[name="password"]').fill(ADMIN.password);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await expect
+        .poll(() => new URL(page.url()).pathname, { timeout: 15_000 })
+        .toBe("/admin/privacy");
+      expect(
+        await page.getByRole("navigation").getByRole("link", { name: "Personal data" }).count(),
+      ).toBe(1);
+
+      await lookUp(page, french.email.toUpperCase());
+      const summary = page.getByTestId("privacy-summary");
+      await expect
+        .poll(() => summary.textContent())
+        .toMatch(/^1 request · 0 messages · \d+ mails? ·/);
+      const requests = page.getByTestId("privacy-requests");
+      expect(await requests.textContent()).toContain(made.reference);
+      expect(await requests.textContent()).toContain("Églantine Ravel");
+      // The copy is offered in the language the guest wrote in.
+      expect(await page.getByTestId("privacy-copy-language").inputValue()).toBe("fr");
+      await expectWithinWidth(page);
+      await expectNoAxeViolations(page, "personal data, en, 1280");
+      await page.screenshot({ path: join(SHOTS, "privacy-en-1280.png"), fullPage: true });
+
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByTestId("privacy-export").click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^personal-data-\d{4}-\d{2}-\d{2}\.html$/);
+      const copy = readFileSync((await download.path())!, "utf8");
+      expect(copy).toContain("Vos données personnelles conservées par Castellum");
+      expect(copy).toContain(`Demande ${made.reference}`);
+      expect(copy).toContain("Églantine Ravel");
+
+      // Erasure: the reason, then the count of what goes, then the erasure.
+      await page.getByLabel("Reason").fill("The guest asked by mail today");
+      await page.getByTestId("privacy-erase").click();
+      const dialog = page.getByRole("dialog");
+      await expect.poll(() => dialog.isVisible(), { timeout: 15_000 }).toBe(true);
+      expect(await dialog.textContent()).toMatch(
+        /This erases 1 request, 0 messages and \d+ mails?\./,
+      );
+      expect(await dialog.textContent()).toContain(made.reference);
+      await expectNoAxeViolations(page, "personal data, confirm, en, 1280");
+      await page.screenshot({ path: join(SHOTS, "privacy-confirm-en-1280.png") });
+      await dialog.getByRole("button", { name: "Erase now" }).click();
+      await expect
+        .poll(() => page.getByTestId("privacy-erased").isVisible(), { timeout: 15_000 })
+        .toBe(true);
+      await expect
+        .poll(() => summary.textContent())
+        .toContain("Nothing is held about this address");
+
+      // The look-ups, the copy and the erasure are in the security log.
+      await page.goto("/admin/security?type=personal_data");
+      const rows = page.getByTestId("security-events").locator("tbody tr");
+      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(4);
+      const types = await rows.evaluateAll((cells) =>
+        cells.map((row) => row.getAttribute("data-type")),
+      );
+      expect(types).toEqual([
+        "personal_data.viewed",
+        "personal_data.erased",
+        "personal_data.exported",
+        "personal_data.viewed",
+      ]);
+
+      // Chinese, on a phone and on a desk.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto("/admin/privacy?lang=zh");
+      await expect
+        .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+        .toBe("客人的个人资料");
+      await lookUp(page, chinese.email);
+      await expect.poll(() => summary.textContent()).toMatch(/^1 份申请/);
+      expect(await page.getByTestId("privacy-copy-language").inputValue()).toBe("zh");
+      await expectWithinWidth(page);
+      await expectNoAxeViolations(page, "personal data, zh, 390");
+      await page.screenshot({ path: join(SHOTS, "privacy-zh-390.png"), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await expectWithinWidth(page);
+      await page.screenshot({ path: join(SHOTS, "privacy-zh-1280.png"), fullPage: true });
+      await page.goto("/admin/privacy?lang=en");
     },
     JOURNEY_TIMEOUT_MS,
   );

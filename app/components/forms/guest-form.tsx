@@ -1,7 +1,8 @@
 import { Loader2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { type FieldValues, FormProvider } from "react-hook-form";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import type { BotCheckClientConfig } from "#domain/bot-check/config.ts";
 import { Button } from "../ui/button.tsx";
 import { BotCheck } from "./bot-check.tsx";
@@ -23,7 +24,9 @@ interface GuestFormProps<Values extends FieldValues> {
 
 /**
  * The frame of every guest form: the `<form>` wired to its
- * `useGuestForm`, the orange error summary, the fields, the bot check and the submit button.
+ * `useGuestForm`, the orange error summary, the fields, the bot check, the submit button and,
+ * under it, what we do with the guest's details and a link to the privacy notice. The link opens
+ * a new tab: leaving the page would lose what the guest has typed.
  *
  * The button stays enabled without a bot-check token, so pressing it always answers (the
  * field errors, or 'Verification Required'); it is disabled and reads 'Submitting...' while
@@ -55,6 +58,21 @@ export function GuestForm<Values extends FieldValues>({
             {submitting && <Loader2 aria-hidden className="size-4 animate-spin" />}
             {submitting ? t("forms.submitting") : t("forms.submit")}
           </Button>
+          <p className="text-muted mt-4 max-w-prose text-sm" data-testid="privacy-form-notice">
+            <Trans
+              t={t}
+              i18nKey="privacyNotice.formNotice"
+              components={{
+                a: (
+                  <Link
+                    to="/privacy"
+                    target="_blank"
+                    className="text-heritage underline underline-offset-4"
+                  />
+                ),
+              }}
+            />
+          </p>
         </div>
       </form>
     </FormProvider>
