@@ -203,9 +203,13 @@ describe("the security log page", () => {
       await expect
         .poll(() => new URL(page.url()).pathname, { timeout: 15_000 })
         .toBe("/admin/privacy");
-      expect(
-        await page.getByRole("navigation").getByRole("link", { name: "Personal data" }).count(),
-      ).toBe(1);
+      // The URL changes before the page behind it is drawn.
+      await expect
+        .poll(
+          () => page.getByRole("navigation").getByRole("link", { name: "Personal data" }).count(),
+          { timeout: 15_000 },
+        )
+        .toBe(1);
 
       await lookUp(page, french.email.toUpperCase());
       const summary = page.getByTestId("privacy-summary");

@@ -132,7 +132,7 @@ export default function PersonalData() {
       <form
         role="search"
         aria-label={t("staff.privacy.searchLabel")}
-        className="border-gold/40 bg-paper/70 grid items-end gap-4 rounded-sm border p-4 sm:grid-cols-[minmax(0,28rem)_auto] sm:p-5"
+        className="border-gold/40 bg-paper/70 grid items-end gap-4 rounded-sm border p-4 sm:grid-cols-[minmax(0,28rem)_max-content] sm:p-5"
         onSubmit={(event) => {
           event.preventDefault();
           setErased(null);
@@ -141,7 +141,6 @@ export default function PersonalData() {
       >
         <InputField
           label={t("staff.privacy.email")}
-          hint={t("staff.privacy.emailHint")}
           type="email"
           name="email"
           autoComplete="off"
@@ -152,7 +151,13 @@ export default function PersonalData() {
           error={emailError}
           data-testid="privacy-email"
         />
-        <Button type="submit" disabled={busy} data-testid="privacy-look-up">
+        <p className="text-muted text-xs sm:col-span-2 sm:-mt-2">{t("staff.privacy.emailHint")}</p>
+        <Button
+          type="submit"
+          disabled={busy}
+          className="sm:col-start-2 sm:row-start-1"
+          data-testid="privacy-look-up"
+        >
           <Search aria-hidden className="size-4" />
           {t("staff.privacy.lookUp")}
         </Button>
@@ -222,30 +227,53 @@ export default function PersonalData() {
           </div>
 
           {report.requests.length > 0 && (
-            <Table data-testid="privacy-requests">
-              <TableCaption className="sr-only">{t("staff.privacy.requestsCaption")}</TableCaption>
-              <TableHeader>
-                <TableRow>
+            <Table layout="stack" data-testid="privacy-requests">
+              <TableCaption layout="stack" className="sr-only">
+                {t("staff.privacy.requestsCaption")}
+              </TableCaption>
+              <TableHeader layout="stack">
+                <tr>
                   <TableHead>{t("staff.details.reference")}</TableHead>
                   <TableHead>{t("staff.privacy.kind")}</TableHead>
                   <TableHead>{t("staff.details.status")}</TableHead>
                   <TableHead>{t("staff.privacy.guest")}</TableHead>
                   <TableHead>{t("staff.details.submitted")}</TableHead>
-                </TableRow>
+                </tr>
               </TableHeader>
-              <TableBody>
+              <TableBody layout="stack">
                 {report.requests.map((request) => (
-                  <TableRow key={request.reference}>
-                    <TableCell className="font-mono text-sm">{request.reference}</TableCell>
-                    <TableCell className="first-letter:uppercase">
+                  <TableRow layout="stack" key={request.reference}>
+                    <TableCell
+                      layout="stack"
+                      label={t("staff.details.reference")}
+                      pinned
+                      className="font-mono text-sm"
+                    >
+                      {request.reference}
+                    </TableCell>
+                    <TableCell
+                      layout="stack"
+                      label={t("staff.privacy.kind")}
+                      className="first-letter:uppercase"
+                    >
                       {t(`mail.kinds.${request.kind}`)}
                     </TableCell>
-                    <TableCell>{t(`requestStatus.statuses.${request.status}`)}</TableCell>
-                    <TableCell className="break-words">
+                    <TableCell layout="stack" label={t("staff.details.status")}>
+                      {t(`requestStatus.statuses.${request.status}`)}
+                    </TableCell>
+                    <TableCell
+                      layout="stack"
+                      label={t("staff.privacy.guest")}
+                      className="break-words"
+                    >
                       {`${request.firstName} ${request.lastName}`.trim()}
                       {request.phone && <span className="text-muted block">{request.phone}</span>}
                     </TableCell>
-                    <TableCell className="whitespace-nowrap">
+                    <TableCell
+                      layout="stack"
+                      label={t("staff.details.submitted")}
+                      className="xl:whitespace-nowrap"
+                    >
                       {formatMoment(request.createdAt, i18n.language)}
                     </TableCell>
                   </TableRow>
