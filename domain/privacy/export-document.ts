@@ -112,7 +112,9 @@ export function personalDataDocument(
               report.events.map((event) => [
                 moment(event.occurredAt),
                 event.reference ?? "",
-                event.type,
+                translate(language, `staff.webhooks.eventNames.${event.type}`, {
+                  defaultValue: event.type,
+                }),
               ]),
             )
         : none,
