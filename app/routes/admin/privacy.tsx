@@ -130,6 +130,7 @@ export default function PersonalData() {
       <StaffPageHeader title={t("staff.privacy.title")} description={t("staff.privacy.intro")} />
 
       <form
+        method="post"
         role="search"
         aria-label={t("staff.privacy.searchLabel")}
         className="border-gold/40 bg-paper/70 grid items-end gap-4 rounded-sm border p-4 sm:grid-cols-[minmax(0,28rem)_max-content] sm:p-5"
@@ -284,6 +285,7 @@ export default function PersonalData() {
 
           {report.requests.length > 0 && (
             <form
+              method="post"
               className="border-burgundy/30 grid max-w-3xl gap-4 rounded-sm border p-4 sm:p-5"
               aria-labelledby="privacy-erase"
               onSubmit={(event) => {
