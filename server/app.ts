@@ -89,6 +89,7 @@ import { storableQueryOnly } from "./middleware/query-text.ts";
 import {
   invalidateOnWrite,
   publicReadOf,
+  cacheHitFastPath,
   responseCacheMiddleware,
 } from "./middleware/response-cache.ts";
 import { loggableUrl, requestLog } from "./middleware/request-log.ts";
@@ -146,6 +147,22 @@ export function createExpressApp({
   app.disable("x-powered-by");
   app.set("etag", "strong");
   app.set("trust proxy", env.TRUST_PROXY ?? "loopback");
+  const sessionCookie = sessionCookieOf(isProduction, sessionPolicyOf(env));
+  const privateCookies = [
+    sessionCookieOf(true, sessionCookie.policy).name,
+    sessionCookieOf(false, sessionCookie.policy).name,
+    PROOF_COOKIE,
+  ];
+  // Before all: a stored public answer's later hits, with the headers its first hit was given.
+  if (services)
+    app.use(
+      cacheHitFastPath(services.responseCache, {
+        privateCookies,
+        observe: ops ? (...args) => ops.observe(...args) : undefined,
+        closing: ops ? () => ops.isDraining : undefined,
+        log: deps.log,
+      }),
+    );
   // First: probes and metrics pass no cache, session or request log, and every request is timed.
   if (ops) app.use(ops.router);
 
@@ -161,19 +178,9 @@ export function createExpressApp({
   app.use(languageMiddleware({ secureCookie: isProduction && isHttps }));
   app.use(supportedMethodsOnly());
   app.use(storableQueryOnly());
-  const sessionCookie = sessionCookieOf(isProduction, sessionPolicyOf(env));
   // Anonymous public reads are answered from memory before any other work; a request with a
   // session or owner cookie (either name of the session cookie) never is.
-  if (services)
-    app.use(
-      responseCacheMiddleware(services.responseCache, {
-        privateCookies: [
-          sessionCookieOf(true, sessionCookie.policy).name,
-          sessionCookieOf(false, sessionCookie.policy).name,
-          PROOF_COOKIE,
-        ],
-      }),
-    );
+  if (services) app.use(responseCacheMiddleware(services.responseCache, { privateCookies }));
   app.use(["/api", "/admin", "/onboard"], sessionMiddleware(deps, sessionCookie));
   app.use("/admin", signInStagePageGate);
   // The owner and staff estate calls change the catalogue: this instance drops its cache at once.

@@ -21,6 +21,7 @@ import {
   openTestDatabase,
 } from "#tests/setup/database.ts";
 import { createTestLogger } from "#tests/setup/error-log.ts";
+import { createLogger } from "./logger.ts";
 import { listenOnFreePort } from "#tests/setup/http.ts";
 import { testServicesEnv } from "#tests/setup/intake.ts";
 import { loadPages, type PageServer } from "#tests/setup/pages.ts";
@@ -173,6 +174,59 @@ describeEachBackend("the site's response cache", (database) => {
     expect(next.headers["cache-control"]).toBe(
       "public, max-age=0, s-maxage=60, stale-while-revalidate=300",
     );
+  });
+
+  it("answers later hits first, with the very headers and bytes the full chain gave, and no log line at info", async () => {
+    const lines: { msg?: string; cache?: string; level?: number }[] = [];
+    const log = createLogger(
+      { LOG_LEVEL: "debug" },
+      { write: (line: string) => void lines.push(JSON.parse(line) as (typeof lines)[number]) },
+    );
+    const app = pages.createExpressApp({
+      deps: { ...database().deps, log },
+      env: { NODE_ENV: "test", PUBLIC_URL: "http://localhost" },
+      services,
+      build: pages.build,
+    });
+    const other = await listenOnFreePort(app);
+    try {
+      for (const [path, headers] of [
+        // A page's language from the header: `?lang=` sets a cookie, which the chain answers.
+        ["/castles?region=tuscany", { "Accept-Language": "it" }],
+        ["/api/castles?lang=fr", { "Accept-Encoding": "gzip, deflate, br" }],
+      ] as const) {
+        services.responseCache.invalidate();
+        const at = (extra: Record<string, string> = {}) =>
+          rawRequest(`${other.baseUrl}${path}`, { ...headers, ...extra });
+        await at(); // renders and stores
+        const chain = await at(); // a hit through every middleware
+        lines.length = 0;
+        const fast = await at();
+        expect(fast.headers["x-cache"], path).toBe("HIT");
+        const comparable = (answer: typeof fast) => {
+          const { "x-request-id": _id, date: _date, ...rest } = answer.headers;
+          return rest;
+        };
+        expect(comparable(fast), path).toEqual(comparable(chain));
+        expect(fast.raw.equals(chain.raw), path).toBe(true);
+        // Answered before the request log: a debug line, none at info.
+        expect(
+          lines.filter((line) => (line.level ?? 0) >= 30),
+          path,
+        ).toEqual([]);
+        expect(
+          lines.map((line) => line.cache),
+          path,
+        ).toEqual(["hit"]);
+        // A revalidation gets the same 304 as from the chain.
+        const etag = String(fast.headers.etag);
+        const notModified = await at({ "If-None-Match": etag });
+        expect(notModified.status, path).toBe(304);
+        expect(notModified.headers["content-security-policy"], path).toBeUndefined();
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it("answers a page in brotli, gzip or identity with the same text", async () => {

@@ -1,8 +1,14 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import { isbot } from "isbot";
+import type { OutgoingHttpHeaders } from "node:http";
+import type { Logger } from "pino";
+import { isStorableText } from "#domain/storable-text.ts";
+import { LANGUAGE_COOKIE, negotiateLanguage } from "#i18n/config.ts";
+import { readCookie } from "./language.ts";
+import { loggableUrl } from "./request-log.ts";
 import { inlineScriptHashes } from "./security-headers.ts";
 
 declare global {
@@ -137,6 +143,12 @@ export interface CachedResponse {
    * allowed by these hashes instead (the stored bodies stay as they are, compressed once).
    */
   scriptHashes: string[] | null;
+  /**
+   * Every header a hit is answered with except the request's own (its id) and the body's
+   * (encoding, length, validator), as the full middleware chain set them on the first hit:
+   * the fast path (cacheHitFastPath) answers later hits with them and does nothing else.
+   */
+  wireHeaders?: Record<string, string | string[] | number>;
   /** Bytes counted against the bound. */
   size: number;
   expiresAt: number;
@@ -484,6 +496,113 @@ function sendCached(req: Request, res: Response, entry: CachedResponse, kind: Pu
   res.status(200);
   if (req.method === "HEAD") res.end();
   else res.end(body);
+  // The chain has set all it sets (the security policy at writeHead): later hits reuse it.
+  if (!entry.wireHeaders && res.getHeader("set-cookie") === undefined)
+    entry.wireHeaders = wireHeadersOf(res.getHeaders());
+}
+
+/** Headers that belong to one request or one encoding of the body, set again on each hit. */
+const PER_HIT_HEADERS = new Set([
+  "x-request-id",
+  "etag",
+  "content-encoding",
+  "content-length",
+  "x-cache",
+  "date",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+]);
+
+function wireHeadersOf(headers: OutgoingHttpHeaders): Record<string, string | string[] | number> {
+  const kept: Record<string, string | string[] | number> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && !PER_HIT_HEADERS.has(name)) kept[name] = value;
+  return kept;
+}
+
+export interface CacheHitFastPathOptions {
+  privateCookies: string[];
+  /** Counts a hit in the request metrics (the ops timing middleware does not see it). */
+  observe?: (method: string, path: string, status: number, seconds: number) => void;
+  /** Each hit at debug level: at info, a line per hit would cost more than the answer. */
+  log?: Pick<Logger, "debug" | "isLevelEnabled">;
+  /** While true (the instance drains), answers close their connection, as the chain's do. */
+  closing?: () => boolean;
+}
+
+/**
+ * A stored answer's later hits, answered before anything else runs: no router, no header
+ * building, no log line at info. Only what the slow path would answer alike: a GET or HEAD of a
+ * cached address, without credentials or a session, in the language the request settles
+ * without setting a cookie (`?lang=` on a page sets one: the full chain answers it), with a
+ * storable query, whose entry has served one hit through the full chain (its headers). Anything
+ * else, and every miss, goes on to the chain, which answers exactly as without this.
+ */
+export function cacheHitFastPath(cache: ResponseCache, options: CacheHitFastPathOptions) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!cache.enabled || (req.method !== "GET" && req.method !== "HEAD")) return next();
+    const started = options.observe ? process.hrtime.bigint() : 0n;
+    const url = req.url;
+    const at = url.indexOf("?");
+    const path = at < 0 ? url : url.slice(0, at);
+    const kind = publicReadOf(path);
+    if (!kind) return next();
+    const headers = req.headers;
+    if (headers.authorization) return next();
+    if (carriesCookie(headers.cookie, options.privateCookies)) return next();
+    const params = new URLSearchParams(at < 0 ? "" : url.slice(at + 1));
+    for (const [key, value] of params)
+      if (!isStorableText(key) || !isStorableText(value)) return next();
+    // As the chain reads it (node's querystring): a repeated `lang` is no language.
+    const langs = params.getAll("lang");
+    const lang = langs.length === 1 ? langs[0] : undefined;
+    const { language, fromQuery } = negotiateLanguage({
+      query: lang,
+      cookie: readCookie(headers.cookie, LANGUAGE_COOKIE),
+      acceptLanguage: headers["accept-language"],
+    });
+    if (fromQuery && kind === "page") return next();
+    params.sort();
+    const crawler = isbot(headers["user-agent"] ?? "") ? "bot" : "browser";
+    const entry = cache.get(`${path}?${params.toString()}|${language}|${crawler}`);
+    if (!entry?.wireHeaders) return next();
+
+    cache.countHit();
+    const incoming = headers["x-request-id"];
+    const requestId =
+      typeof incoming === "string" && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    const wanted = negotiateEncoding(headers["accept-encoding"]);
+    const encoding: Encoding = wanted !== "identity" && entry.bodies[wanted] ? wanted : "identity";
+    const out: OutgoingHttpHeaders = {
+      ...entry.wireHeaders,
+      "x-request-id": requestId,
+      etag: etagFor(entry, encoding),
+      "x-cache": "HIT",
+    };
+    if (options.closing?.()) out.connection = "close";
+    let status = 200;
+    let body: Buffer | null = null;
+    if (matchesIfNoneMatch(headers["if-none-match"], entry)) {
+      status = 304;
+      // As the chain answers a 304: no body's type, no new policy for the kept copy.
+      delete out["content-type"];
+      delete out["content-security-policy"];
+    } else {
+      body = entry.bodies[encoding] ?? entry.bodies.identity;
+      if (encoding !== "identity") out["content-encoding"] = encoding;
+      out["content-length"] = body.length;
+    }
+    res.writeHead(status, out);
+    res.end(req.method === "HEAD" ? undefined : body);
+    if (options.observe)
+      options.observe(req.method, path, status, Number(process.hrtime.bigint() - started) / 1e9);
+    if (options.log?.isLevelEnabled("debug"))
+      options.log.debug(
+        { requestId, method: req.method, url: loggableUrl(url), status, cache: "hit" },
+        "request",
+      );
+  };
 }
 
 type WriteArgs = [chunk: unknown, encoding?: unknown, callback?: unknown];

@@ -14,7 +14,7 @@ import type { MailWorker } from "#domain/mail/mail-job.ts";
 import { readOutboxDepth } from "#domain/mail/outbox-depth.ts";
 import type { ResponseCache } from "../middleware/response-cache.ts";
 import { DatabaseOutage } from "./database-outage.ts";
-import { HttpMetrics, metricsMiddleware, type Sample } from "./metrics.ts";
+import { HttpMetrics, metricsMiddleware, normaliseRoute, type Sample } from "./metrics.ts";
 
 /** A probe that waits longer than this answers "not ready" rather than hanging the prober. */
 const READINESS_TIMEOUT_MS = 2000;
@@ -40,6 +40,8 @@ export interface Ops {
   /** From now on /readyz answers 503, so load balancers stop sending new requests. */
   startDraining(): void;
   readonly isDraining: boolean;
+  /** Counts an answer given before the timing middleware (the response cache's fast path). */
+  observe(method: string, path: string, status: number, seconds: number): void;
 }
 
 export type Readiness =
@@ -278,6 +280,9 @@ export function createOps(options: OpsOptions): Ops {
     },
     get isDraining() {
       return draining;
+    },
+    observe(method, path, status, seconds) {
+      metrics.observe(method, normaliseRoute(path), status, seconds);
     },
   };
 }
