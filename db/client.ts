@@ -9,6 +9,7 @@ import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { type ReplicaSet, routeReadsToReplicas } from "./replicas.ts";
 import * as schema from "./schema/index.ts";
 
 /** The Drizzle database both backends share; domain code sees only this type. */
@@ -26,6 +27,8 @@ export interface DatabaseHandle {
   poolStats?(): PoolStats;
   /** PGlite only: the whole database as it is now, for `{ memory: true, from }`. */
   snapshot?(): Promise<Blob>;
+  /** PostgreSQL with `replicaUrls`: the streaming replicas public reads may use. */
+  replicas?: ReplicaSet;
 }
 
 export interface PoolStats {
@@ -48,6 +51,8 @@ export type DatabaseOptions =
       poolSize?: number;
       /** Told when an idle pooled connection dies (server restart, terminated backend). */
       onIdleError?: (error: Error) => void;
+      /** Streaming replicas of this database (DATABASE_REPLICA_URLS): see db/replicas.ts. */
+      replicaUrls?: string[];
     }
   | { dataDir: string }
   /**
@@ -90,12 +95,24 @@ export async function openDatabase(
     });
     // Fail at start, with the driver's own message, rather than at the first page view.
     await pool.query("select 1");
+    const replicas =
+      options.replicaUrls && options.replicaUrls.length > 0
+        ? routeReadsToReplicas(pool, options.replicaUrls, {
+            poolSize: options.poolSize,
+            onError: options.onIdleError,
+          })
+        : undefined;
+    await replicas?.refresh();
     const db = drizzleNodePg({ client: pool, schema });
     return {
       db,
       backend: "postgres",
+      replicas,
       migrate: () => migrateNodePg(db, { migrationsFolder }),
-      close: () => pool.end(),
+      close: async () => {
+        await replicas?.close();
+        await pool.end();
+      },
       poolStats: () => ({
         total: pool.totalCount,
         idle: pool.idleCount,

@@ -66,6 +66,8 @@ export interface OpenFromEnvOptions {
   migrationsFolder?: string;
   /** PostgreSQL: told when an idle pooled connection dies (see openDatabase). */
   onIdleError?: (error: Error) => void;
+  /** PostgreSQL: its streaming replicas, for public reads (DATABASE_REPLICA_URLS). */
+  replicaUrls?: string[];
 }
 
 /**
@@ -78,7 +80,11 @@ export function openDatabaseFromEnv(
 ): Promise<DatabaseHandle> {
   return openDatabase(
     env.DATABASE_URL
-      ? { databaseUrl: env.DATABASE_URL, onIdleError: options.onIdleError }
+      ? {
+          databaseUrl: env.DATABASE_URL,
+          onIdleError: options.onIdleError,
+          replicaUrls: options.replicaUrls,
+        }
       : { dataDir: env.DATA_DIR },
     options.migrationsFolder ?? MIGRATIONS_FOLDER,
   );

@@ -1,7 +1,9 @@
 import { createRequestHandler } from "@react-router/express";
 import express, { type Express, type RequestHandler } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { ReplicaSet } from "#db/replicas.ts";
 import { sessionPolicyOf } from "#domain/auth/sessions.ts";
+import { nowOf } from "#domain/clock.ts";
 import {
   criticalCssContext,
   cspNonceContext,
@@ -92,6 +94,7 @@ import {
   cacheHitFastPath,
   responseCacheMiddleware,
 } from "./middleware/response-cache.ts";
+import { replicaReads } from "./middleware/replica-reads.ts";
 import { loggableUrl, requestLog } from "./middleware/request-log.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import type { Services } from "./services.ts";
@@ -116,6 +119,7 @@ export interface AppOptions {
         | "PRIVACY_CONTACT_EMAIL"
         | "GUEST_DATA_RETENTION_DAYS"
         | "FINANCIAL_RECORDS_YEARS"
+        | "REPLICA_PIN_SECONDS"
       >
     >;
   /** Request intake (forms, bot check, mail, rate limits); without it the form endpoints are absent. */
@@ -126,6 +130,8 @@ export interface AppOptions {
   ops?: Ops;
   /** Inlines each public page's critical CSS (a production build's stylesheet); none in tests. */
   criticalCss?: CriticalCss;
+  /** Streaming replicas the public reads may use (DATABASE_REPLICA_URLS). */
+  replicas?: ReplicaSet;
 }
 
 /** The Express application: headers, language, API, media, redirects, then the pages. */
@@ -136,6 +142,7 @@ export function createExpressApp({
   services,
   ops,
   criticalCss,
+  replicas,
 }: AppOptions): Express {
   // Searches ask the services' facts index first when there is one (decision 0028).
   const deps: Deps = services?.factsIndex
@@ -181,6 +188,20 @@ export function createExpressApp({
   // Anonymous public reads are answered from memory before any other work; a request with a
   // session or owner cookie (either name of the session cookie) never is.
   if (services) app.use(responseCacheMiddleware(services.responseCache, { privateCookies }));
+  // What the cache does not answer: public reads from a replica that has caught up, the rest
+  // (and anyone who just wrote) from the primary.
+  if (replicas && services)
+    app.use(
+      replicaReads({
+        replicas,
+        privateCookies,
+        pinSeconds: env.REPLICA_PIN_SECONDS ?? 10,
+        isPublicRead: (path) => publicReadOf(path) !== null || path.startsWith("/api/castles"),
+        generation: () => services.responseCache.generation,
+        now: () => nowOf(deps).getTime(),
+        secureCookie: isProduction && isHttps,
+      }),
+    );
   app.use(["/api", "/admin", "/onboard"], sessionMiddleware(deps, sessionCookie));
   app.use("/admin", signInStagePageGate);
   // The owner and staff estate calls change the catalogue: this instance drops its cache at once.

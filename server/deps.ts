@@ -25,6 +25,7 @@ export async function createDeps(
   const database = await openDatabaseFromEnv(env, {
     migrationsFolder: join(rootDir, "db/migrations"),
     onIdleError: (error) => log.warn({ err: error }, "idle database connection lost"),
+    replicaUrls: env.DATABASE_REPLICA_URLS,
   });
   await database.migrate();
   const deps: Deps = {

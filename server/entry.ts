@@ -35,6 +35,7 @@ export async function createApp(env: Env, rootDir: string) {
     env,
     services,
     ops,
+    replicas: database.replicas,
     build: () => import("virtual:react-router/server-build") as Promise<ServerBuild>,
     // The built stylesheet exists in production only; development serves Vite's own.
     criticalCss:

@@ -19,6 +19,23 @@ export const EnvSchema = z.object({
   /** DATA_DIR (PGlite's files) and DATABASE_URL (PostgreSQL instead), shared with the CLIs. */
   ...DATABASE_ENV_SHAPE,
   /**
+   * Streaming replicas of DATABASE_URL, comma-separated: public reads (catalogue, availability,
+   * quotes, public pages) go to one that has replayed far enough, everything else to the
+   * primary (decision 0038).
+   */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ protocol: /^postgres(ql)?$/ })).min(1))
+    .optional(),
+  /** Seconds a client that wrote reads the primary, where its write already is. */
+  REPLICA_PIN_SECONDS: z.coerce.number().min(0).max(3600).default(10),
+  /**
    * Owners' uploaded originals go to files in this directory (named by SHA-256) when set, else
    * into the database (media_originals). Images uploaded to a directory need it from then on.
    */
@@ -254,6 +271,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     );
   }
   const env = parsed.data;
+  if (env.DATABASE_REPLICA_URLS && !env.DATABASE_URL) {
+    throw new EnvError(
+      "Invalid environment configuration:\n  DATABASE_REPLICA_URLS needs DATABASE_URL: replicas are of a PostgreSQL primary.\nSee .env.example.",
+    );
+  }
   if (Boolean(env.TURNSTILE_SITE_KEY) !== Boolean(env.TURNSTILE_SECRET_KEY)) {
     throw new EnvError(
       "Invalid environment configuration:\n  TURNSTILE_SITE_KEY and TURNSTILE_SECRET_KEY must be set together.\nSee .env.example.",
