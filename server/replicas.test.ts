@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type DatabaseHandle, openDatabase } from "#db/client.ts";
+import { type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase } from "#db/client.ts";
 import { parseLsn } from "#db/replicas.ts";
 import { seedCatalogue } from "#domain/catalogue/seed-catalogue.ts";
 import type { Deps } from "#domain/deps.ts";
@@ -14,11 +14,13 @@ import { type ReplicaCluster, startReplicaCluster } from "#tests/setup/replica-c
 import { createTestStaff, signIn, STAFF_PASSWORD } from "#tests/setup/staff.ts";
 import { createExpressApp } from "./app.ts";
 import { FRESH_COOKIE } from "./middleware/replica-reads.ts";
+import { createOps } from "./ops/ops.ts";
 import { createServices, type Services } from "./services.ts";
 
 const GORDON = demoEstate("gordon-castle");
 const OWNER = { role: "owner", email: GORDON.email } as const;
 const NameSchema = z.object({ name: z.string() });
+const METRICS_TOKEN = "replica-metrics-token";
 
 describe("log positions", () => {
   it("compare as PostgreSQL orders them", () => {
@@ -58,10 +60,17 @@ describe.skipIf(!BACKENDS.includes("postgres"))("reads on a streaming replica [p
       testServicesEnv({ MAIL_POLL_MS: 60_000, RESPONSE_CACHE_MB: 0 }),
     );
     await createTestStaff(deps, "admin@castellum.test", { isAdmin: true });
+    const ops = createOps({
+      deps,
+      database: handle,
+      migrationsFolder: MIGRATIONS_FOLDER,
+      metricsToken: METRICS_TOKEN,
+    });
     const app = createExpressApp({
       deps,
       env: { NODE_ENV: "test", PUBLIC_URL: "http://localhost", REPLICA_PIN_SECONDS: 30 },
       services,
+      ops,
       replicas: handle.replicas,
     });
     ({ baseUrl, close } = await listenOnFreePort(app));
@@ -105,6 +114,13 @@ describe.skipIf(!BACKENDS.includes("postgres"))("reads on a streaming replica [p
     const name = await nameSeen();
     expect(name.length).toBeGreaterThan(0);
     expect(replicaQueries()).toBeGreaterThan(before);
+    // Operators see it in /metrics, the replica named by host and port, never a password.
+    const metrics = await (
+      await fetch(`${baseUrl}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
+    const replica = new URL(cluster.replicaUrl);
+    expect(metrics).toContain(`castellum_db_replica_up{replica="${replica.host}/postgres"} 1`);
+    expect(metrics).toMatch(/castellum_db_replica_statements_total\{replica="[^"]+"\} [1-9]/);
   });
 
   it("shows an edit at once to whoever is signed in, and to the public once the replica has replayed it", async () => {

@@ -21,7 +21,7 @@ const READINESS_TIMEOUT_MS = 2000;
 
 export interface OpsOptions {
   deps: Deps;
-  database: Pick<DatabaseHandle, "backend" | "poolStats">;
+  database: Pick<DatabaseHandle, "backend" | "poolStats" | "replicas">;
   migrationsFolder: string;
   /** /metrics answers only a request with `Authorization: Bearer <token>`; unset: 404. */
   metricsToken?: string;
@@ -230,6 +230,42 @@ export function createOps(options: OpsOptions): Ops {
           value: pool.max,
         },
       );
+    const replicas = database.replicas?.stats();
+    if (replicas) {
+      for (const replica of replicas.replicas) {
+        const labels = { replica: replica.url };
+        samples.push(
+          {
+            name: "castellum_db_replica_up",
+            help: "1 while the replica answers and may take the public's reads.",
+            type: "gauge",
+            value: replica.healthy ? 1 : 0,
+            labels,
+          },
+          {
+            name: "castellum_db_replica_statements_total",
+            help: "Statements the replica was sent.",
+            type: "counter",
+            value: replica.queries,
+            labels,
+          },
+        );
+        if (replica.lagBytes !== null)
+          samples.push({
+            name: "castellum_db_replica_lag_bytes",
+            help: "How far the replica's replay was behind the primary's log when last compared.",
+            type: "gauge",
+            value: replica.lagBytes,
+            labels,
+          });
+      }
+      samples.push({
+        name: "castellum_db_replica_fallbacks_total",
+        help: "Statements a replica failed that the primary answered.",
+        type: "counter",
+        value: replicas.fallbacks,
+      });
+    }
     return samples;
   }
 

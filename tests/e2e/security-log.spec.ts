@@ -206,7 +206,7 @@ describe("the security log page", () => {
       // The URL changes before the page behind it is drawn.
       await expect
         .poll(
-          () => page.getByRole("navigation").getByRole("link", { name: "Personal data" }).count(),
+          () => page.getByRole("navigation").getByRole("link", { name: "Guest data" }).count(),
           { timeout: 15_000 },
         )
         .toBe(1);

@@ -36,13 +36,14 @@ export function StaffHeader({ email }: { email: string }) {
   const { t } = useTranslation();
   return (
     <header className="bg-heritage text-ivory">
-      <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3 sm:px-6">
+      <div className="mx-auto flex max-w-[100rem] flex-wrap items-center gap-x-4 gap-y-3 px-4 py-3 sm:px-6">
         <Link
           to="/admin/booking-requests"
           className="flex items-baseline gap-3 rounded-sm focus-visible:outline-2 focus-visible:outline-offset-4"
         >
           <span className="font-display text-2xl font-semibold">{SITE.brand}</span>
-          <span className="text-ivory/85 text-sm tracking-[0.12em] uppercase">
+          {/* Between a tablet and a wide screen the nav needs the room: read, not shown. */}
+          <span className="text-ivory/85 text-sm tracking-[0.12em] uppercase lg:max-2xl:sr-only">
             {t("staff.shell.dashboard")}
           </span>
         </Link>
