@@ -42,6 +42,15 @@ export interface PoolStats {
 /** Right when this file runs from source; the bundled server passes the folder explicitly. */
 export const MIGRATIONS_FOLDER = join(import.meta.dirname, "migrations");
 
+/**
+ * Every connection's settings, the primary's and the replicas'. The app's statements read a page
+ * or a row through an index: a parallel plan's workers (started per statement) and JIT
+ * compilation (tens of milliseconds, chosen when the planner's estimate is high) cost more than
+ * such a statement takes. Migrations and maintenance run on the pool too and lose nothing that
+ * matters here. Decision 0027.
+ */
+export const SESSION_SETTINGS = "-c max_parallel_workers_per_gather=0 -c jit=off";
+
 /** Extensions the migrations create (PostgreSQL ships them in contrib). */
 const PGLITE_EXTENSIONS = { pg_trgm, btree_gist };
 
@@ -76,11 +85,7 @@ export async function openDatabase(
       // While the server cannot be reached, a request waits at most this long for a
       // connection and then fails (a 503 to the visitor) instead of hanging.
       connectionTimeoutMillis: 5000,
-      // The app's statements read a page or a row through an index: a parallel plan's workers
-      // (started per statement) and JIT compilation (tens of milliseconds, chosen when the
-      // planner's estimate is high) cost more than such a statement takes. Migrations and
-      // maintenance run on this pool too and lose nothing that matters here. Decision 0027.
-      options: "-c max_parallel_workers_per_gather=0 -c jit=off",
+      options: SESSION_SETTINGS,
     });
     // An idle connection that the server ends (restart, failover, a terminated backend) is an
     // 'error' event on the pool: without a listener it would crash the process. The pool drops
@@ -100,6 +105,7 @@ export async function openDatabase(
         ? routeReadsToReplicas(pool, options.replicaUrls, {
             poolSize: options.poolSize,
             onError: options.onIdleError,
+            sessionSettings: SESSION_SETTINGS,
           })
         : undefined;
     await replicas?.refresh();

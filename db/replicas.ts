@@ -80,14 +80,21 @@ export interface ReplicaSet {
 export function routeReadsToReplicas(
   primary: pg.Pool,
   urls: string[],
-  options: { poolSize?: number; pollMs?: number; onError?: (error: Error) => void } = {},
+  options: {
+    poolSize?: number;
+    pollMs?: number;
+    onError?: (error: Error) => void;
+    /** The primary's connection settings, the same on every replica. */
+    sessionSettings?: string;
+  } = {},
 ): ReplicaSet {
+  const sessionSettings = options.sessionSettings;
   const replicas: Replica[] = urls.map((url) => {
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: 2000,
-      options: "-c max_parallel_workers_per_gather=0 -c jit=off",
+      options: sessionSettings,
     });
     pool.on("error", (error) => options.onError?.(error));
     pool.on("connect", (client) => {

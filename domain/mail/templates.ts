@@ -347,6 +347,15 @@ ${body}
 </body></html>`;
 }
 
+/** A moment as mail and documents sent to a guest write it: "29 November 2026 at 17:51 UTC". */
+export function longMomentUtc(language: string, iso: string): string {
+  return `${new Intl.DateTimeFormat(language, {
+    dateStyle: "long",
+    timeStyle: "short",
+    timeZone: "UTC",
+  }).format(new Date(iso))} UTC`;
+}
+
 /** Text into HTML: every character that could open markup becomes an entity. */
 export function escapeHtml(value: string): string {
   return value

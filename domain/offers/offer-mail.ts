@@ -1,7 +1,7 @@
 import type { Language } from "#i18n/config.ts";
 import { translate } from "#i18n/translate.ts";
 import { formatMoney, isCurrency } from "../pricing/money.ts";
-import { factsMail, type RenderedMail } from "../mail/templates.ts";
+import { factsMail, longMomentUtc, type RenderedMail } from "../mail/templates.ts";
 
 /**
  * The mail an offer's steps call for, in the reader's language: the guest hears of an offer,
@@ -42,14 +42,7 @@ export function renderOfferMail(
     amount === undefined || !isCurrency(facts.currency)
       ? null
       : formatMoney(amount, facts.currency, language);
-  const time = (iso: string | null | undefined) =>
-    iso
-      ? new Intl.DateTimeFormat(language, {
-          dateStyle: "long",
-          timeStyle: "short",
-          timeZone: "UTC",
-        }).format(new Date(iso)) + " UTC"
-      : null;
+  const time = (iso: string | null | undefined) => (iso ? longMomentUtc(language, iso) : null);
   const day = (iso: string | null | undefined) =>
     iso
       ? new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(

@@ -1,6 +1,6 @@
 import type { Language } from "#i18n/config.ts";
 import { translate } from "#i18n/translate.ts";
-import { escapeHtml } from "../mail/templates.ts";
+import { escapeHtml, longMomentUtc } from "../mail/templates.ts";
 import { REQUEST_KINDS, type RequestKind } from "../requests/options.ts";
 import { summarizeRequest } from "../requests/summary.ts";
 import type { PersonalDataReport } from "./access.ts";
@@ -18,14 +18,7 @@ export function personalDataDocument(
   const t = (key: string, params: Record<string, unknown> = {}) =>
     translate(language, `staff.privacy.document.${key}`, params);
   const common = (key: string) => translate(language, key);
-  const moment = (iso: string | null) =>
-    iso
-      ? new Intl.DateTimeFormat(language, {
-          dateStyle: "long",
-          timeStyle: "short",
-          timeZone: "UTC",
-        }).format(new Date(iso)) + " UTC"
-      : "";
+  const moment = (iso: string | null) => (iso ? longMomentUtc(language, iso) : "");
   const row = (label: string, value: string) =>
     `<tr><th scope="row">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`;
   const table = (head: string[], rows: string[][]) =>
