@@ -17,11 +17,15 @@ import { solveBotCheck, validBookingRequest } from "../setup/intake.ts";
 import { ROOT } from "./server.ts";
 import { type Topology, startTopology } from "../topology/topology.ts";
 import { useBrowser } from "./browser.ts";
+import { demoEstate } from "../factories/demo-estates.ts";
+import { type ReplicaCluster, startReplicaCluster } from "../setup/replica-cluster.ts";
+import { signIn } from "../setup/staff.ts";
 
 const ADMIN = { email: "topology.admin@castellum.example", password: "battlement-river-dawn-58" };
 const LIMITED = { email: "limited.admin@castellum.example", password: "drawbridge-silent-oak-31" };
 /** The sign-in tries per account in the window, for every instance (LOGIN_MAX_PER_ACCOUNT). */
 const LOGIN_MAX = 6;
+const METRICS_TOKEN = "topology-metrics-token";
 
 /** Creates an admin with the staff CLI, as an operator would while the instances run. */
 function createAdmin(topology: Topology, account: { email: string; password: string }) {
@@ -72,13 +76,23 @@ async function signInThroughPage(page: Page, email: string, password: string) {
 describe("several instances behind a load balancer", () => {
   const browser = useBrowser();
   let topology: Topology;
+  let cluster: ReplicaCluster | undefined;
   let one: Topology["instances"][number];
   let two: Topology["instances"][number];
 
   beforeAll(async () => {
+    // A primary and a streaming replica of its own: every instance reads the public's pages
+    // from the replica once it has caught up (DATABASE_REPLICA_URLS).
+    cluster = await startReplicaCluster();
     topology = await startTopology({
       instances: 2,
-      env: { LOGIN_MAX_PER_ACCOUNT: String(LOGIN_MAX), LOGIN_MAX_PER_IP: "1000" },
+      databaseUrl: cluster.primaryUrl,
+      replicaUrl: cluster.replicaUrl,
+      env: {
+        LOGIN_MAX_PER_ACCOUNT: String(LOGIN_MAX),
+        LOGIN_MAX_PER_IP: "1000",
+        METRICS_TOKEN,
+      },
     });
     [one, two] = topology.instances as [typeof one, typeof two];
     createAdmin(topology, ADMIN);
@@ -86,6 +100,7 @@ describe("several instances behind a load balancer", () => {
   });
   afterAll(async () => {
     await topology?.stop();
+    cluster?.close();
   });
 
   it("lets staff sign in on instance 1 and change a request's status on instance 2, which the load balancer then shows", async () => {
@@ -278,5 +293,66 @@ describe("several instances behind a load balancer", () => {
     });
     expect(rejected.status).toBe(200);
     await expect.poll(availability).not.toContainEqual(held);
+  });
+
+  it("shows an edit at once to whoever made it, to the public once the replica has it, and answers the public without the replica", async () => {
+    const gordon = demoEstate("gordon-castle");
+    const nameOn = async (base: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${base}/api/castles/${gordon.slug}?lang=en`, { headers });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { name: string }).name;
+    };
+    const cookie = await signIn(topology.url, ADMIN.email, ADMIN.password);
+    const renamed = "Gordon Castle (seen from the replica)";
+    const edit = await fetch(
+      `${topology.url}/api/property-owners/update-property?estate=${gordon.id}`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: topology.url, Cookie: cookie },
+        body: JSON.stringify({ field: "name", value: renamed, lang: "en", propertyId: gordon.id }),
+      },
+    );
+    expect(edit.status, await edit.clone().text()).toBe(200);
+    // Whoever made it reads the primary: at once, on either instance.
+    expect(await nameOn(one.url, { Cookie: cookie })).toBe(renamed);
+    expect(await nameOn(two.url, { Cookie: cookie })).toBe(renamed);
+    // The public, on either instance, within the replica's lag, and from the replica.
+    const replicaStatements = async (base: string) => {
+      const metrics = await fetch(`${base}/metrics`, {
+        headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+      }).then((response) => response.text());
+      const found = /castellum_db_replica_statements_total\{[^}]*\} (\d+)/.exec(metrics);
+      return Number(found?.[1] ?? -1);
+    };
+    const checkIn = addDays(new Date().toISOString().slice(0, 10), 90);
+    let guests = 1;
+    for (const instance of [one, two]) {
+      await expect.poll(() => nameOn(instance.url), { timeout: 10_000 }).toBe(renamed);
+      const before = await replicaStatements(instance.url);
+      await expect
+        .poll(
+          async () => {
+            // A quote is never cached: each one reads the estate's rates and nights.
+            guests += 1;
+            const quote = await fetch(
+              `${instance.url}/api/castles/${gordon.slug}/quote?checkIn=${checkIn}&checkOut=${addDays(checkIn, 7)}&guests=${guests}&lang=en`,
+            );
+            expect(quote.status).toBeLessThan(500);
+            return replicaStatements(instance.url);
+          },
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(before);
+    }
+
+    // The replica goes: the public is answered from the primary, without an error.
+    cluster!.stopReplica();
+    const words = ["castle", "villa", "garden", "lake", "wine", "tower"];
+    for (const [i, word] of words.entries()) {
+      const instance = i % 2 === 0 ? one : two;
+      const response = await fetch(`${instance.url}/api/castles?lang=en&q=${word}`);
+      expect(response.status).toBe(200);
+    }
+    expect(await nameOn(topology.url)).toBe(renamed);
   });
 });

@@ -42,7 +42,8 @@ export async function signIn(
 export function sessionCookieOf(response: Response): string {
   const cookie = response.headers
     .getSetCookie()
-    .find((header) => header.startsWith("castellum_session="));
+    // In production the name carries the `__Host-` prefix.
+    .find((header) => /^(?:__Host-)?castellum_session=/.test(header));
   if (!cookie) throw new Error("no session cookie");
   return cookie.split(";")[0]!;
 }

@@ -41,6 +41,11 @@ export interface TopologyOptions {
    */
   databaseUrl?: string;
   /**
+   * A streaming replica of `databaseUrl`'s server (its URL, any database): every instance reads
+   * the topology's database on it too (DATABASE_REPLICA_URLS).
+   */
+  replicaUrl?: string;
+  /**
    * Redis for every instance. Default: a redis-server of the topology's own on a free port
    * (no persistence, stopped by stop()), so no state is shared with other runs; without the
    * redis-server binary, TEST_REDIS_URL or redis://127.0.0.1:6379.
@@ -365,6 +370,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const database = new URL(serverUrl);
     database.pathname = `/${name}`;
     const databaseUrl = database.toString();
+    const replica = options.replicaUrl ? new URL(options.replicaUrl) : null;
+    if (replica) replica.pathname = `/${name}`;
+    const replicaUrl = replica?.toString();
     cleanups.push(() =>
       withClient(serverUrl, (client) =>
         client.query(`drop database if exists ${name} with (force)`),
@@ -420,6 +428,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
           PUBLIC_URL: url,
           DATA_DIR: dataDir,
           DATABASE_URL: databaseUrl,
+          ...(replicaUrl ? { DATABASE_REPLICA_URLS: replicaUrl } : {}),
           REDIS_URL: redisUrl,
           LOG_LEVEL: "warn",
           // A light proof of work and a quick mail worker keep runs short; every client is
