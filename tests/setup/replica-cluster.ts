@@ -12,7 +12,10 @@ import { join } from "node:path";
  */
 export interface ReplicaCluster {
   primaryUrl: string;
+  /** The first replica's URL (of the `postgres` database: change the path for another). */
   replicaUrl: string;
+  /** Every replica's, in order. */
+  replicaUrls: string[];
   /** Runs SQL on the replica as a superuser (pause or resume its replay). */
   onReplica(sql: string): string;
   stopReplica(): void;
@@ -39,7 +42,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startReplicaCluster(): Promise<ReplicaCluster> {
+export async function startReplicaCluster(
+  options: { replicas?: number } = {},
+): Promise<ReplicaCluster> {
+  const count = options.replicas ?? 1;
   const root = mkdtempSync(join(tmpdir(), "castellum-replica-"));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -56,8 +62,10 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
         })
       : execFileSync(BIN(tool), args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   const primaryDir = join(root, "primary");
-  const replicaDir = join(root, "replica");
-  const [primaryPort, replicaPort] = [await freePort(), await freePort()];
+  const replicaDirs = Array.from({ length: count }, (_, i) => join(root, `replica-${i + 1}`));
+  const primaryPort = await freePort();
+  const replicaPorts: number[] = [];
+  for (let i = 0; i < count; i += 1) replicaPorts.push(await freePort());
   const settings = (port: number) =>
     [
       `port = ${port}`,
@@ -89,36 +97,49 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
     );
     run("pg_ctl", ["-D", primaryDir, "-l", join(root, "primary.log"), "-w", "start"]);
     started.push(primaryDir);
-    run("pg_basebackup", [
-      "-h",
-      "127.0.0.1",
-      "-p",
-      String(primaryPort),
-      "-U",
-      "postgres",
-      "-D",
-      replicaDir,
-      "-R",
-      "-X",
-      "stream",
-      "--no-sync",
-    ]);
-    appendFileSync(join(replicaDir, "postgresql.conf"), settings(replicaPort));
-    run("pg_ctl", ["-D", replicaDir, "-l", join(root, "replica.log"), "-w", "start"]);
-    started.push(replicaDir);
+    for (const [i, replicaDir] of replicaDirs.entries()) {
+      run("pg_basebackup", [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(primaryPort),
+        "-U",
+        "postgres",
+        "-D",
+        replicaDir,
+        "-R",
+        "-X",
+        "stream",
+        "--no-sync",
+      ]);
+      appendFileSync(join(replicaDir, "postgresql.conf"), settings(replicaPorts[i]!));
+      run("pg_ctl", ["-D", replicaDir, "-l", join(root, `replica-${i + 1}.log`), "-w", "start"]);
+      started.push(replicaDir);
+    }
   } catch (error) {
     for (const dir of started.reverse()) stop(dir);
     rmSync(root, { recursive: true, force: true });
     throw error;
   }
+  const replicaUrls = replicaPorts.map((port) => `postgres://postgres@127.0.0.1:${port}/postgres`);
   return {
     primaryUrl: `postgres://postgres@127.0.0.1:${primaryPort}/postgres`,
-    replicaUrl: `postgres://postgres@127.0.0.1:${replicaPort}/postgres`,
+    replicaUrl: replicaUrls[0]!,
+    replicaUrls,
     onReplica: (sql) =>
-      run("psql", ["-h", "127.0.0.1", "-p", String(replicaPort), "-U", "postgres", "-Atc", sql]),
-    stopReplica: () => stop(replicaDir),
+      run("psql", [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(replicaPorts[0]),
+        "-U",
+        "postgres",
+        "-Atc",
+        sql,
+      ]),
+    stopReplica: () => stop(replicaDirs[0]!),
     close() {
-      stop(replicaDir);
+      for (const replicaDir of replicaDirs) stop(replicaDir);
       stop(primaryDir);
       rmSync(root, { recursive: true, force: true });
     },
