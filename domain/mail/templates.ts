@@ -63,7 +63,6 @@ export function renderGuestConfirmation(
   ];
   const statusLine = t("mail.confirmation.statusLink");
   const closing = t("mail.confirmation.closing");
-  const privacy = privacyNoticeFooter(request.language, publicUrl);
   const text = [
     ...paragraphs,
     ...(rows.length > 0
@@ -76,8 +75,6 @@ export function renderGuestConfirmation(
     "",
     closing,
     t("mail.signature"),
-    "",
-    privacy.text,
   ].join("\n");
   const html = layout(
     request.language,
@@ -90,10 +87,9 @@ export function renderGuestConfirmation(
       `<p>${escapeHtml(statusLine)} <a href="${escapeHtml(statusUrl)}">${escapeHtml(statusUrl)}</a></p>`,
       `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
-      privacy.html,
     ].join("\n"),
   );
-  return { subject, text, html };
+  return withPrivacyNotice({ subject, text, html }, request.language, publicUrl);
 }
 
 /**
@@ -189,17 +185,9 @@ export function renderExpiry(request: MailRequest, publicUrl: string): RenderedM
     t("mail.statusChange.statusLinkInConfirmation"),
   ];
   const closing = t("mail.confirmation.closing");
-  const privacy = privacyNoticeFooter(request.language, publicUrl);
-  const text = [
-    ...paragraphs,
-    "",
-    t("mail.howToAnswer"),
-    "",
-    closing,
-    t("mail.signature"),
-    "",
-    privacy.text,
-  ].join("\n");
+  const text = [...paragraphs, "", t("mail.howToAnswer"), "", closing, t("mail.signature")].join(
+    "\n",
+  );
   const html = layout(
     request.language,
     subject,
@@ -207,10 +195,9 @@ export function renderExpiry(request: MailRequest, publicUrl: string): RenderedM
       ...paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
       `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
-      privacy.html,
     ].join("\n"),
   );
-  return { subject, text, html };
+  return withPrivacyNotice({ subject, text, html }, request.language, publicUrl);
 }
 
 /**
@@ -262,7 +249,6 @@ export function renderStatusChange(
     ? t("mail.confirmation.statusLink")
     : t("mail.statusChange.statusLinkInConfirmation");
   const closing = t("mail.confirmation.closing");
-  const privacy = privacyNoticeFooter(request.language, publicUrl);
   const text = [
     greeting,
     changed,
@@ -275,8 +261,6 @@ export function renderStatusChange(
     "",
     closing,
     t("mail.signature"),
-    "",
-    privacy.text,
   ].join("\n");
   const html = layout(
     request.language,
@@ -292,39 +276,27 @@ export function renderStatusChange(
         : `<p>${escapeHtml(statusLine)}</p>`,
       `<p>${escapeHtml(t("mail.howToAnswer"))}</p>`,
       `<p>${escapeHtml(closing)}<br>${escapeHtml(t("mail.signature"))}</p>`,
-      privacy.html,
     ].join("\n"),
   );
-  return { subject, text, html };
+  return withPrivacyNotice({ subject, text, html }, request.language, publicUrl);
 }
 
 /**
- * The last line of every mail to a guest: the privacy notice, in the mail's language. Staff
- * and owner mail has none; it is the guest whose data the notice is about.
+ * `mail` with the privacy notice's line at its end, in the mail's language: every mail to a
+ * guest ends so (staff and owner mail does not; the notice is about the guest's data).
  */
-function privacyNoticeFooter(
-  language: Language,
-  publicUrl: string,
-): { text: string; html: string } {
-  const label = translate(language, "privacyNotice.link");
-  const url = `${publicUrl}/privacy?lang=${language}`;
-  return {
-    text: `${label}: ${url}`,
-    html: `<p style="font-size:12px;color:#57534e"><a href="${escapeHtml(url)}" style="color:#57534e">${escapeHtml(label)}</a></p>`,
-  };
-}
-
-/** `mail` with the privacy notice's line at its end: for the guest mails drawn elsewhere. */
 export function withPrivacyNotice(
   mail: RenderedMail,
   language: Language,
   publicUrl: string,
 ): RenderedMail {
-  const privacy = privacyNoticeFooter(language, publicUrl);
+  const label = translate(language, "privacyNotice.link");
+  const url = `${publicUrl}/privacy?lang=${language}`;
+  const html = `<p style="font-size:12px;color:#57534e"><a href="${escapeHtml(url)}" style="color:#57534e">${escapeHtml(label)}</a></p>`;
   return {
     subject: mail.subject,
-    text: `${mail.text}\n\n${privacy.text}`,
-    html: mail.html.replace(/\n<\/body><\/html>$/, `\n${privacy.html}\n</body></html>`),
+    text: `${mail.text}\n\n${label}: ${url}`,
+    html: mail.html.replace(/\n<\/body><\/html>$/, `\n${html}\n</body></html>`),
   };
 }
 

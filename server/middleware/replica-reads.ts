@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { type ReplicaSet, readingFromReplicas } from "#db/replicas.ts";
 import { readCookie } from "./language.ts";
+import { carriesCookie } from "./response-cache.ts";
 
 /** Set on an answer to a write: until the time it holds, this client reads the primary. */
 export const FRESH_COOKIE = "castellum_fresh";
@@ -56,8 +57,7 @@ export function replicaReads(options: ReplicaReadsOptions) {
       catchUp();
       if (asking || !options.isPublicRead(req.path) || req.headers.authorization) return next();
       const cookie = req.headers.cookie;
-      if (cookie && options.privateCookies.some((name) => readCookie(cookie, name) !== undefined))
-        return next();
+      if (carriesCookie(cookie, options.privateCookies)) return next();
       const pinnedUntil = Number(readCookie(cookie, FRESH_COOKIE) ?? 0);
       if (pinnedUntil > options.now()) return next();
       return readingFromReplicas({ minLsn: required }, next);

@@ -445,7 +445,7 @@ export function invalidateOnWrite(cache: ResponseCache) {
 }
 
 /** Whether any of `names` is among the request's cookies (whatever its value, even malformed). */
-function carriesCookie(header: string | undefined, names: string[]): boolean {
+export function carriesCookie(header: string | undefined, names: string[]): boolean {
   if (!header) return false;
   return header.split(";").some((part) => names.includes(part.split("=")[0]!.trim()));
 }
@@ -454,9 +454,18 @@ function carriesCookie(header: string | undefined, names: string[]): boolean {
 function cacheKeyOf(req: Request, language: string): string {
   const query = req.originalUrl.indexOf("?");
   const params = new URLSearchParams(query >= 0 ? req.originalUrl.slice(query + 1) : "");
+  return keyOf(req.path, params, language, req.headers["user-agent"]);
+}
+
+function keyOf(
+  path: string,
+  params: URLSearchParams,
+  language: string,
+  userAgent: string | undefined,
+): string {
   params.sort();
-  const crawler = isbot(req.headers["user-agent"] ?? "") ? "bot" : "browser";
-  return `${req.path}?${params.toString()}|${language}|${crawler}`;
+  const crawler = isbot(userAgent ?? "") ? "bot" : "browser";
+  return `${path}?${params.toString()}|${language}|${crawler}`;
 }
 
 function waitFor<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -563,9 +572,7 @@ export function cacheHitFastPath(cache: ResponseCache, options: CacheHitFastPath
       acceptLanguage: headers["accept-language"],
     });
     if (fromQuery && kind === "page") return next();
-    params.sort();
-    const crawler = isbot(headers["user-agent"] ?? "") ? "bot" : "browser";
-    const entry = cache.get(`${path}?${params.toString()}|${language}|${crawler}`);
+    const entry = cache.get(keyOf(path, params, language, headers["user-agent"]));
     if (!entry?.wireHeaders) return next();
 
     cache.countHit();
