@@ -35,6 +35,11 @@ export interface GenerateCalendarsOptions {
   rebuildIndexes?: boolean;
   /** `maintenance_work_mem` for the index builds. */
   maintenanceWorkMem?: string;
+  /**
+   * Statements that may run side by side (PostgreSQL with a pool; 1 on PGlite): the two loads,
+   * then the index builds, which PostgreSQL runs on one core each (GiST and GIN).
+   */
+  concurrency?: number;
   onStep?: (step: string, ms: number) => void;
 }
 
@@ -54,6 +59,32 @@ const chance = (key: string, seed: number) =>
 
 /** The tables the load goes around, and the constraint rebuilt after it. */
 const LOADED_TABLES = ["calendar_entries", "guest_requests"];
+
+/**
+ * Runs statements at most `concurrency` at a time, each after `setting` in a transaction of its
+ * own, or alone without one (VACUUM refuses a transaction).
+ */
+async function runSideBySide(
+  db: Database,
+  statements: string[],
+  concurrency: number,
+  setting?: string,
+): Promise<void> {
+  const queue = [...statements];
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, queue.length) }, async () => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+        const statement = next;
+        if (!setting) await db.execute(sql.raw(statement));
+        else
+          await withTransaction(db, async (tx) => {
+            await tx.execute(sql.raw(setting));
+            await tx.execute(sql.raw(statement));
+          });
+      }
+    }),
+  );
+}
 
 /**
  * Fills the calendars of estates `firstId..firstId + count - 1` (no claims on them yet), then
@@ -86,7 +117,7 @@ export async function generateCalendars(
   const slotKey = `(e.id::bigint * 1024 + s.slot)`;
   await step("draw claims", () =>
     run(`
-      create table calendar_gen_claim as
+      create unlogged table calendar_gen_claim as
       select id as property_id, slot, start, start + nights as stop,
         case when ${chance("(id::bigint * 1024 + slot)", 35)} < 0.25 then 'block' else 'stay' end as source,
         (array[${BLOCK_KINDS.filter((kind) => kind !== "other")
@@ -108,36 +139,54 @@ export async function generateCalendars(
       ) c`),
   );
 
-  let indexes: string[] = [];
-  let constraints: string[] = [];
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  let rebuilt: string[] = [];
   if (options.rebuildIndexes) {
-    [indexes, constraints] = await step("drop secondary indexes", async () => {
+    rebuilt = await step("drop secondary indexes and foreign keys", async () => {
       const tables = LOADED_TABLES.map((table) => `'${table}'`).join(",");
       const found = await rows<{ name: string; definition: string }>(`
         select i.indexname as name, i.indexdef as definition
         from pg_indexes i
         where i.schemaname = current_schema() and i.tablename in (${tables})
           and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`);
-      const exclusions = await rows<{ table: string; name: string; definition: string }>(`
-        select t.relname as table, c.conname as name, pg_get_constraintdef(c.oid) as definition
+      // Exclusion constraints and foreign keys on the loaded tables: a foreign key checked row
+      // by row costs a primary-key probe per claim, added back it is one join of the tables.
+      const constraints = await rows<{
+        table: string;
+        name: string;
+        definition: string;
+        kind: string;
+      }>(`
+        select t.relname as table, c.conname as name, pg_get_constraintdef(c.oid) as definition,
+          c.contype as kind
         from pg_constraint c join pg_class t on t.oid = c.conrelid
-        where c.contype = 'x' and t.relname in (${tables})`);
+        where c.contype in ('x', 'f') and t.relname in (${tables})
+          and t.relnamespace = current_schema()::regnamespace`);
       for (const index of found) await run(`drop index "${index.name}"`);
-      for (const exclusion of exclusions)
-        await run(`alter table "${exclusion.table}" drop constraint "${exclusion.name}"`);
+      for (const constraint of constraints)
+        await run(`alter table "${constraint.table}" drop constraint "${constraint.name}"`);
+      const added = (kind: string) =>
+        constraints
+          .filter((constraint) => constraint.kind === kind)
+          .map(
+            (constraint) =>
+              `alter table "${constraint.table}" add constraint "${constraint.name}" ${constraint.definition}`,
+          );
+      // The GiST builds are the longest: first, so the other connection takes the rest.
+      const gist = (definition: string) => /using gist/i.test(definition);
       return [
-        found.map((index) => index.definition),
-        exclusions.map(
-          (exclusion) =>
-            `alter table "${exclusion.table}" add constraint "${exclusion.name}" ${exclusion.definition}`,
-        ),
+        ...added("x"),
+        ...found.map((index) => index.definition).filter(gist),
+        ...found.map((index) => index.definition).filter((definition) => !gist(definition)),
+        ...added("f"),
       ];
     });
   }
 
   // A stay is a confirmed property booking holding the nights, as confirming one makes it.
-  await step("stays' requests", () =>
-    run(`
+  // Without the foreign keys (dropped above) the two loads do not wait for each other.
+  const loads = {
+    "stays' requests": `
       insert into guest_requests (id, kind, reference, status, language, email, first_name,
         last_name, property_id, stay_start, stay_end, details, status_token_hash, created_at, updated_at)
       select md5('request-' || property_id || '-' || slot)::uuid, 'property_booking',
@@ -146,16 +195,17 @@ export async function generateCalendars(
         property_id, start, stop,
         jsonb_build_object('startDate', start::text, 'endDate', stop::text, 'numberOfGuests', 2),
         md5('token-' || property_id || '-' || slot), start - 30, start - 30
-      from calendar_gen_claim where source = 'stay'`),
-  );
-  await step("claims", () =>
-    run(`
+      from calendar_gen_claim where source = 'stay'`,
+    claims: `
       insert into calendar_entries (id, property_id, nights, source, kind, request_id, created_by)
       select md5('claim-' || property_id || '-' || slot)::uuid, property_id, daterange(start, stop),
         source, case when source = 'block' then kind end,
         case when source = 'stay' then md5('request-' || property_id || '-' || slot)::uuid end,
         case when source = 'block' then 'owner:estate-office-' || property_id || '@estates.example' end
-      from calendar_gen_claim`),
+      from calendar_gen_claim`,
+  };
+  await step(`stays' requests and claims${rebuilt.length ? ", side by side" : ""}`, () =>
+    runSideBySide(db, Object.values(loads), rebuilt.length ? concurrency : 1),
   );
   const [counts] = await rows<{ claims: number; stays: number; nights: number }>(`
     select count(*)::int as claims, count(*) filter (where source = 'stay')::int as stays,
@@ -163,20 +213,24 @@ export async function generateCalendars(
     from calendar_gen_claim`);
   await run(`drop table calendar_gen_claim`);
 
-  if (indexes.length || constraints.length)
-    await step("build secondary indexes", async () => {
-      for (const statement of [...indexes, ...constraints])
-        await withTransaction(db, async (tx) => {
-          if (options.maintenanceWorkMem)
-            await tx.execute(
-              sql.raw(`set local maintenance_work_mem = '${options.maintenanceWorkMem}'`),
-            );
-          await tx.execute(sql.raw(statement));
-        });
-    });
-  await step("vacuum analyze", async () => {
-    for (const table of LOADED_TABLES) await run(`vacuum analyze ${table}`);
-  });
+  if (rebuilt.length)
+    await step("build secondary indexes and constraints", () =>
+      runSideBySide(
+        db,
+        rebuilt,
+        concurrency,
+        options.maintenanceWorkMem
+          ? `set local maintenance_work_mem = '${options.maintenanceWorkMem}'`
+          : undefined,
+      ),
+    );
+  await step("vacuum analyze", () =>
+    runSideBySide(
+      db,
+      LOADED_TABLES.map((table) => `vacuum analyze ${table}`),
+      concurrency,
+    ),
+  );
   return {
     claims: counts?.claims ?? 0,
     stays: counts?.stays ?? 0,
