@@ -153,6 +153,57 @@ describeEachBackend("the facts index", (database) => {
     expect(probed).toBeLessThan((FILTERS.length - 1) * 6);
   });
 
+  it("answers text from the words it holds, from the first page and from cursors either way, as SQL does", async () => {
+    const asked = vi.spyOn(index, "searchText");
+    const queries = [
+      "castle",
+      "Castle villa",
+      "garden",
+      "wine cellar",
+      "château",
+      "castello",
+      "the garden",
+      "城堡",
+      "Ravengate",
+      "Ravengate Castle",
+      "Ravengat",
+      "zzzz castle",
+    ];
+    const facts: Record<string, string>[] = [
+      {},
+      { region: "italy" },
+      { amenities: "pool" },
+      { guests: "41", members: "1" },
+    ];
+    let pastCap = 0;
+    let withinCap = 0;
+    for (const q of queries)
+      for (const extra of facts) {
+        const input = { ...extra, q };
+        const first = await both(input);
+        expect(first.fromIndex, JSON.stringify(input)).toEqual(first.fromSql);
+        if (first.fromSql.isTotalCapped) pastCap++;
+        else if (first.fromSql.total > 0) withinCap++;
+        for (const cursor of [first.fromSql.nextAfter, first.fromSql.previousBefore])
+          if (cursor)
+            for (const direction of ["after", "before"] as const) {
+              const next = { ...input, [direction]: cursor };
+              const page = await both(next, 7);
+              expect(page.fromIndex, JSON.stringify(next)).toEqual(page.fromSql);
+            }
+      }
+    // Memory answered common words (and not rare ones), past the cap and within it.
+    const answers = await Promise.all(
+      asked.mock.results.map((result) => result.value as Promise<FactsMatch | null>),
+    );
+    asked.mockRestore();
+    expect(answers.filter((answer) => answer !== null).length).toBeGreaterThan(queries.length);
+    expect(answers.some((answer) => answer === null)).toBe(true);
+    expect(pastCap).toBeGreaterThan(0);
+    expect(withinCap).toBeGreaterThan(0);
+    expect(index.stats.words).toBeGreaterThan(10);
+  });
+
   it("walks a filter's pages to the end and back, as SQL does", async () => {
     const facts = { region: "italy", amenities: "garden" };
     const walk = async (deps: Deps) => {
@@ -214,6 +265,45 @@ describeEachBackend("the facts index", (database) => {
     expect(await eventually(big, (ids) => ids.length === 3)).toEqual([1500, 4101, 4103]);
     const page = await both(big);
     expect(page.fromIndex).toEqual(page.fromSql);
+  });
+
+  it("follows a change of an estate's words written by plain SQL", async () => {
+    const { deps } = database();
+    await deps.db.execute(sql`update properties set guest_capacity = 200 where id = 1700`);
+    // No other estate takes 200 guests.
+    const unique = filter({ guests: "200" });
+    const withWord = async (word: string) => {
+      const match = await index.searchText({
+        filter: unique,
+        words: [[word]],
+        isBackward: false,
+        limit: 10,
+        cap: CATALOGUE_TOTAL_CAP,
+      });
+      return match?.ids;
+    };
+    // A common word the estate does not have yet, then has, then no longer has.
+    const result = await deps.db.execute(sql`
+      select w from ts_stat('select search_vector from property_search') s(w, ndoc, nentry)
+      where ndoc > 100 and w ~ '^[a-z]+$'
+        and w not in (select unnest(tsvector_to_array(search_vector)) from property_search where property_id = 1700)
+      order by ndoc desc limit 1`);
+    const word = (result as unknown as { rows: { w: string }[] }).rows[0]!.w;
+    await vi.waitFor(async () => expect(await withWord(word)).toEqual([]), { timeout: 10_000 });
+    await deps.db.execute(sql`
+      update property_translations set search_document = search_document || ' ' || ${word}
+      where property_id = 1700 and lang = 'zh'`);
+    await vi.waitFor(async () => expect(await withWord(word)).toEqual([1700]), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await deps.db.execute(sql`
+      update property_translations set search_document = 'nothing here'
+      where property_id = 1700 and lang = 'zh'`);
+    await vi.waitFor(async () => expect(await withWord(word)).toEqual([]), {
+      timeout: 10_000,
+      interval: 20,
+    });
   });
 
   it("builds afresh for an estate inside the ids it holds, and after a change to everything", async () => {

@@ -7,11 +7,19 @@
  * The database keeps the truth: the lexemes are the `facts` column it computes
  * (search-facts.ts), and the page's estates are then read from it by id.
  *
+ * The words of `property_search` that many estates share ("castle", "villa", "pool": those in
+ * at least WORD_SHARE of them) are kept beside the facts the same way (decision 0040), so that a
+ * common word with or without filters is an intersection too, where a GIN index would decode
+ * every entry of the word. Rarer words are left to the GIN index, which finds their few
+ * estates fast; a word with a common and a rare form (the English and the plain one) takes the
+ * rare form's estates from the index and the common one's from memory.
+ *
  * The index follows the catalogue's change notifications (catalogue-changes.ts): it is built
  * when this instance starts listening, re-reads the estates a notification names before the
  * next search, is rebuilt after a change that names none, and is off (searches go to SQL)
  * while it builds or while the listener is lost. The database announces every change of an
- * estate's facts itself (migration 0021), so no writer can leave it stale.
+ * estate's facts (migration 0021) and of its words (migration 0032) itself, so no writer can
+ * leave it stale.
  */
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
@@ -31,6 +39,21 @@ import { factsTerms } from "./search-facts.ts";
 /** Estates read per statement while building (about 3 MB of rows in flight). */
 const BUILD_BATCH = 50_000;
 
+/**
+ * A word (a lexeme of `property_search.search_vector`) in at least this share of the estates is
+ * kept in memory, up to MAX_WORD_SETS of them, the commonest first: each is a bitset of one bit
+ * per estate (125 KB at a million). Below it, the GIN index reads a word's estates faster than
+ * a walk finds them, and a page of them costs a few milliseconds.
+ */
+const WORD_SHARE = 0.005;
+const MAX_WORD_SETS = 400;
+
+/**
+ * A word with a common form and rarer ones: the rare forms' estates are read from the GIN index
+ * when they are at most this many together (as last counted), else SQL answers the search.
+ */
+const RARE_FORMS_MAX = 5_000;
+
 /** What a search asks: a page of ids after or before a cursor, and a count up to a cap. */
 export interface FactsSearch {
   filter: CatalogueFilter;
@@ -41,6 +64,13 @@ export interface FactsSearch {
   limit: number;
   /** The count stops past this. */
   cap: number;
+  /** Also every matching id in ascending order, when they are no more than `cap`. */
+  withAll?: boolean;
+}
+
+/** A search with text: each word is any of its forms (lexemes), and every word must match. */
+export interface WordsSearch extends FactsSearch {
+  words: readonly (readonly string[])[];
 }
 
 export interface FactsMatch {
@@ -48,6 +78,8 @@ export interface FactsMatch {
   ids: number[];
   /** How many estates match over the whole catalogue, up to `cap + 1`. */
   total: number;
+  /** Every match in ascending id, when asked for (`withAll`) and no more than `cap`. */
+  all?: number[];
 }
 
 export type FactsIndexState = "off" | "building" | "ready";
@@ -59,6 +91,12 @@ interface Row {
   bedrooms: number;
 }
 
+interface WordsRow {
+  id: number;
+  /** The estate's words that the store keeps, or all of them on a re-read. */
+  words: string[] | null;
+}
+
 /** The estates' facts, position by position (positions in ascending id). */
 class Store {
   ids: Int32Array;
@@ -67,6 +105,13 @@ class Store {
   /** Set for an estate that exists (a deleted one keeps its position, unset). */
   alive: Uint32Array;
   lexemes = new Map<string, Uint32Array>();
+  /** The common words' bitsets (WORD_SHARE): fixed at build, kept exact by re-reads. */
+  words = new Map<string, Uint32Array>();
+  /**
+   * Every other word of the catalogue, with the estates it was in when counted (re-reads only
+   * add): a form missing from both maps is in no estate, one found here is rare.
+   */
+  rareWords = new Map<string, number>();
   size = 0;
 
   constructor(capacity: number) {
@@ -126,10 +171,21 @@ class Store {
     }
   }
 
+  /** Writes an estate's words at its position: the common ones' bits, the rest counted. */
+  writeWords(position: number, words: readonly string[]): void {
+    for (const set of this.words.values()) clearBit(set, position);
+    for (const word of words) {
+      const set = this.words.get(word);
+      if (set) setBit(set, position);
+      else this.rareWords.set(word, (this.rareWords.get(word) ?? 0) + 1);
+    }
+  }
+
   /** Unsets every bit of a position: the estate is gone. */
   clear(position: number): void {
     clearBit(this.alive, position);
     for (const set of this.lexemes.values()) clearBit(set, position);
+    for (const set of this.words.values()) clearBit(set, position);
   }
 
   private grow(capacity: number): void {
@@ -149,12 +205,15 @@ class Store {
     };
     this.alive = wider(this.alive);
     for (const [lexeme, set] of this.lexemes) this.lexemes.set(lexeme, wider(set));
+    for (const [word, set] of this.words) this.words.set(word, wider(set));
   }
 
   /** Bytes held (for the bench and the ops page). */
   get bytes(): number {
     // ids, guests and bedrooms; then the bitsets: alive and one per lexeme.
-    return this.ids.byteLength * 3 + this.alive.byteLength * (1 + this.lexemes.size);
+    return (
+      this.ids.byteLength * 3 + this.alive.byteLength * (1 + this.lexemes.size + this.words.size)
+    );
   }
 }
 
@@ -176,16 +235,22 @@ function popcount(word: number): number {
   return (((bits + (bits >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** The filter compiled against a store: the word of matching estates at any word index. */
-function compile(store: Store, filter: CatalogueFilter) {
+/**
+ * The filter compiled against a store: the word of matching estates at any word index. `also`
+ * are more terms, each one set (a word of the text, its forms already joined).
+ */
+function compile(store: Store, filter: CatalogueFilter, also: readonly Uint32Array[] = []) {
   const { terms, guestsAtLeast, bedroomsAtLeast } = factsTerms(filter);
   // Each term is any of its lexemes; a lexeme no estate has drops out of the term.
-  const sets = terms.map((term) =>
-    term.flatMap((lexeme) => {
-      const set = store.lexemes.get(lexeme);
-      return set ? [set] : [];
-    }),
-  );
+  const sets = [
+    ...terms.map((term) =>
+      term.flatMap((lexeme) => {
+        const set = store.lexemes.get(lexeme);
+        return set ? [set] : [];
+      }),
+    ),
+    ...also.map((set) => [set]),
+  ];
   const isEmpty = sets.some((term) => term.length === 0);
   const { alive, guests, bedrooms } = store;
   const wordAt = (index: number): number => {
@@ -205,8 +270,8 @@ function compile(store: Store, filter: CatalogueFilter) {
   return { isEmpty, wordAt, isExact, fits };
 }
 
-function search(store: Store, input: FactsSearch): FactsMatch {
-  const { isEmpty, wordAt, isExact, fits } = compile(store, input.filter);
+function search(store: Store, input: FactsSearch, also?: readonly Uint32Array[]): FactsMatch {
+  const { isEmpty, wordAt, isExact, fits } = compile(store, input.filter, also);
   if (isEmpty || store.size === 0) return { ids: [], total: 0 };
   const words = wordsFor(store.size);
 
@@ -252,7 +317,20 @@ function search(store: Store, input: FactsSearch): FactsMatch {
       }
     }
   }
-  return { ids, total: Math.min(total, input.cap + 1) };
+  let all: number[] | undefined;
+  if (input.withAll && total <= input.cap) {
+    all = [];
+    for (let index = 0; index < words; index++) {
+      let word = wordAt(index);
+      while (word !== 0) {
+        const bit = 31 - Math.clz32(word & -word);
+        word &= word - 1;
+        const position = index * 32 + bit;
+        if (fits(position)) all.push(store.ids[position]!);
+      }
+    }
+  }
+  return { ids, total: Math.min(total, input.cap + 1), ...(all ? { all } : {}) };
 }
 
 async function readRows(
@@ -263,6 +341,45 @@ async function readRows(
     select id, tsvector_to_array(facts) as lexemes, guest_capacity, bedrooms
     from properties ${where}`);
   return (result as unknown as { rows: Row[] }).rows;
+}
+
+/** An array literal of text for a statement's parameter. */
+function textArray(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+}
+
+/** A tsquery (its text) that any of these lexemes matches. */
+function anyOf(lexemes: readonly string[]): string {
+  return lexemes
+    .map((lexeme) => `'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`)
+    .join(" | ");
+}
+
+/** Every word of the catalogue's text and the number of estates it is in. */
+async function readVocabulary(
+  deps: Pick<IndexDeps, "db">,
+): Promise<{ word: string; estates: number }[]> {
+  const result = await deps.db.execute(sql`
+    select word, ndoc as estates from ts_stat('select search_vector from property_search')`);
+  return (result as unknown as { rows: { word: string; estates: number }[] }).rows;
+}
+
+/**
+ * The estates' words among `kept`, a batch in id order after `after`. The filter runs in the
+ * database (a hashed lookup per word), so only the kept words travel.
+ */
+async function readKeptWords(
+  deps: Pick<IndexDeps, "db">,
+  kept: readonly string[],
+  after: number,
+): Promise<WordsRow[]> {
+  const result = await deps.db.execute(sql`
+    select property_id as id,
+      array(select w from unnest(tsvector_to_array(search_vector)) w
+        where w = any(${textArray(kept)}::text[])) as words
+    from property_search where property_id > ${after}
+    order by property_id limit ${BUILD_BATCH}`);
+  return (result as unknown as { rows: WordsRow[] }).rows;
 }
 
 /** The facts index of one instance. Create it off; the catalogue listener turns it on. */
@@ -286,11 +403,12 @@ export class FactsIndex {
   }
 
   /** Estates indexed and bytes held, for the bench and the logs. */
-  get stats(): { estates: number; lexemes: number; bytes: number } {
+  get stats(): { estates: number; lexemes: number; words: number; bytes: number } {
     const store = this.#store;
     return {
       estates: store?.size ?? 0,
       lexemes: store?.lexemes.size ?? 0,
+      words: store?.words.size ?? 0,
       bytes: store?.bytes ?? 0,
     };
   }
@@ -354,6 +472,54 @@ export class FactsIndex {
     return search(store, input);
   }
 
+  /**
+   * A page of ids and a capped count for a search with text (each word any of its forms) and
+   * filters, or null when SQL should answer: the index is not ready, a word has no common form
+   * (the GIN index finds a rare word's estates fast), or its rare forms are too many to read.
+   */
+  async searchText(input: WordsSearch): Promise<FactsMatch | null> {
+    if (this.#state !== "ready" || input.words.length === 0) return null;
+    try {
+      await this.#sync();
+    } catch (error) {
+      this.#deps.log.warn({ err: error }, "facts index could not re-read changed estates");
+      return null;
+    }
+    const store = this.#store;
+    if (this.#state !== "ready" || !store) return null;
+    const plans = [];
+    let rareEstates = 0;
+    for (const forms of input.words) {
+      const common = forms.flatMap((form) => store.words.get(form) ?? []);
+      if (common.length === 0) return null;
+      const rare = forms.filter((form) => store.rareWords.has(form));
+      for (const form of rare) rareEstates += store.rareWords.get(form)!;
+      plans.push({ common, rare });
+    }
+    if (rareEstates > RARE_FORMS_MAX) return null;
+    const sets: Uint32Array[] = [];
+    for (const { common, rare } of plans) {
+      if (common.length === 1 && rare.length === 0) {
+        sets.push(common[0]!);
+        continue;
+      }
+      const set = new Uint32Array(store.alive.length);
+      for (const from of common) for (let i = 0; i < set.length; i++) set[i]! |= from[i]!;
+      if (rare.length) {
+        const result = await this.#deps.db.execute(sql`
+          select property_id as id from property_search
+          where search_vector @@ ${anyOf(rare)}::tsquery`);
+        if (this.#store !== store || this.#state !== "ready") return null;
+        for (const { id } of (result as unknown as { rows: { id: number }[] }).rows) {
+          const position = store.positionOf(id);
+          if (position >= 0) setBit(set, position);
+        }
+      }
+      sets.push(set);
+    }
+    return search(store, input, sets);
+  }
+
   async #build(epoch: number): Promise<void> {
     const started = performance.now();
     const counted = await this.#deps.db.execute(sql`select count(*)::int as n from properties`);
@@ -371,12 +537,49 @@ export class FactsIndex {
       after = rows.at(-1)!.id;
     }
     if (epoch !== this.#epoch) return;
+    const factsMs = Math.round(performance.now() - started);
+    await this.#buildWords(store, epoch);
+    if (epoch !== this.#epoch) return;
     this.#store = store;
     this.#state = "ready";
     this.#deps.log.info(
-      { estates: store.size, ms: Math.round(performance.now() - started), bytes: store.bytes },
+      {
+        estates: store.size,
+        words: store.words.size,
+        factsMs,
+        ms: Math.round(performance.now() - started),
+        bytes: store.bytes,
+      },
       "facts index built",
     );
+  }
+
+  /** The common words' bitsets, and the count of every other word. */
+  async #buildWords(store: Store, epoch: number): Promise<void> {
+    const vocabulary = await readVocabulary(this.#deps);
+    if (epoch !== this.#epoch) return;
+    const least = Math.max(1, WORD_SHARE * store.size);
+    const common = vocabulary
+      .filter((entry) => entry.estates >= least)
+      .sort((a, b) => b.estates - a.estates)
+      .slice(0, MAX_WORD_SETS);
+    const kept = new Set(common.map((entry) => entry.word));
+    for (const entry of vocabulary)
+      if (!kept.has(entry.word)) store.rareWords.set(entry.word, entry.estates);
+    if (!kept.size) return;
+    for (const word of kept) store.words.set(word, new Uint32Array(store.alive.length));
+    let after = 0;
+    for (;;) {
+      const rows = await readKeptWords(this.#deps, [...kept], after);
+      if (epoch !== this.#epoch) return;
+      for (const row of rows) {
+        const position = store.positionOf(row.id);
+        if (position < 0) continue;
+        for (const word of row.words ?? []) setBit(store.words.get(word)!, position);
+      }
+      if (rows.length < BUILD_BATCH) break;
+      after = rows.at(-1)!.id;
+    }
   }
 
   /** Re-reads the estates notifications named, one statement for all of them. */
@@ -400,17 +603,26 @@ export class FactsIndex {
   }
 
   async #refresh(ids: number[], epoch: number): Promise<void> {
-    const rows = await readRows(this.#deps, sql`where id = any(${`{${ids.join(",")}}`}::int[])`);
+    const named = `{${ids.join(",")}}`;
+    const rows = await readRows(this.#deps, sql`where id = any(${named}::int[])`);
+    const wordsRead = await this.#deps.db.execute(sql`
+      select property_id as id, tsvector_to_array(search_vector) as words
+      from property_search where property_id = any(${named}::int[])`);
     const store = this.#store;
     if (epoch !== this.#epoch || !store) return;
     const found = new Map(rows.map((row) => [row.id, row]));
+    const words = new Map(
+      (wordsRead as unknown as { rows: WordsRow[] }).rows.map((row) => [row.id, row.words ?? []]),
+    );
     const added: Row[] = [];
     for (const id of ids) {
       const row = found.get(id);
       const position = store.positionOf(id);
       if (position >= 0) {
-        if (row) store.write(position, row);
-        else store.clear(position);
+        if (row) {
+          store.write(position, row);
+          store.writeWords(position, words.get(id) ?? []);
+        } else store.clear(position);
       } else if (row) added.push(row);
     }
     added.sort((a, b) => a.id - b.id);
@@ -421,6 +633,9 @@ export class FactsIndex {
       void this.start();
       return;
     }
-    for (const row of added) store.append(row);
+    for (const row of added) {
+      store.append(row);
+      store.writeWords(store.size - 1, words.get(row.id) ?? []);
+    }
   }
 }

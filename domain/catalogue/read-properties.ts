@@ -231,17 +231,24 @@ function factsCondition(
  */
 const FEW_FACTS = 2000;
 
-/** The ids matching the filters when the facts index has them and they are few, else undefined. */
+/**
+ * The ids matching the filters, and the words when memory holds them, when the facts index has
+ * them and they are few, else undefined.
+ */
 async function fewFactsIds(deps: Deps, filter: CatalogueFilter): Promise<number[] | undefined> {
-  const { terms } = factsTerms(filter);
-  if (!deps.factsIndex || terms.length === 0) return undefined;
-  const match = await deps.factsIndex.search({
-    filter,
-    isBackward: false,
-    limit: FEW_FACTS,
-    cap: FEW_FACTS,
-  });
-  return match && match.total <= FEW_FACTS ? match.ids : undefined;
+  if (!deps.factsIndex) return undefined;
+  const words = filter.q ? await wordsInMemory(deps, filter.q) : null;
+  const few = { filter, isBackward: false, limit: FEW_FACTS, cap: FEW_FACTS };
+  const match = words
+    ? await deps.factsIndex.searchText({ ...few, words })
+    : factsTerms(filter).terms.length
+      ? await deps.factsIndex.search(few)
+      : null;
+  if (match && match.total <= FEW_FACTS) return match.ids;
+  // The words' estates are many, or not in memory: the filters' alone may still be few.
+  return words && factsTerms(filter).terms.length
+    ? ((m) => (m && m.total <= FEW_FACTS ? m.ids : undefined))(await deps.factsIndex.search(few))
+    : undefined;
 }
 
 /**
@@ -356,6 +363,22 @@ async function fullTextQuery(
     ...forms.map((lexemes) => Math.max(0, ...lexemes.map((form) => wordShares.get(form) ?? 0))),
   );
   return { query, isRare: wordShares.size > 0 && !chinese && rarest <= RARE_WORD_SHARE };
+}
+
+/**
+ * The words of a search as the facts index matches them: each any of its forms, Chinese
+ * bigrams as words of one form. Null when memory cannot say (a lone Chinese character matches
+ * as a prefix) or nothing is left to search for.
+ */
+async function wordsInMemory(deps: Deps, q: string): Promise<string[][] | null> {
+  const { words, chinese } = catalogueQueryTerms(q);
+  const forms = (await wordForms(deps, words)).filter(
+    (lexemes): lexemes is string[] => lexemes !== null && lexemes.length > 0,
+  );
+  const bigrams = chinese?.split(" & ") ?? [];
+  if (bigrams.some((term) => term.endsWith(":*"))) return null;
+  const all = [...forms, ...bigrams.map((bigram) => [bigram])];
+  return all.length ? all : null;
 }
 
 /** How a text search matches and scores: words (full text) or, when they find nothing, names (trigrams). */
@@ -532,6 +555,8 @@ function searchStatements(
 export async function searchProperties(deps: Deps, input: SearchInput): Promise<CataloguePage> {
   const indexed = await searchFactsIndex(deps, input);
   if (indexed) return pageOf(input, indexed.counted, indexed.rows, null);
+  const inMemory = await searchWordsIndex(deps, input);
+  if (inMemory) return inMemory;
 
   const { filter } = input;
   const { statement, statistics } = await statementsFor(deps, input);
@@ -600,6 +625,68 @@ async function searchFactsIndex(
     : [];
   const byId = new Map(read.map((row) => [row.id, row]));
   return { counted: match.total, rows: match.ids.flatMap((id) => byId.get(id) ?? []) };
+}
+
+/**
+ * A search with text and no dates whose words the facts index holds (decision 0040): the
+ * matches are counted in memory. Within the cap, they are the ids the page statement scores
+ * and sorts by relevance, probed by primary key; past it, the page's ids in catalogue order
+ * come from memory too and one statement reads their estates. When nothing matches, the names
+ * are tried for a typo, as through SQL. Null when SQL must answer.
+ */
+async function searchWordsIndex(deps: Deps, input: SearchInput): Promise<CataloguePage | null> {
+  const { filter } = input;
+  if (!deps.factsIndex || !filter.q || (filter.checkIn && filter.checkOut)) return null;
+  const words = await wordsInMemory(deps, filter.q);
+  if (!words) return null;
+  const { pageSize, isBackward, cursor } = travelOf(input);
+  const match = await deps.factsIndex.searchText({
+    filter,
+    words,
+    cursorId: cursor?.id,
+    isBackward,
+    limit: pageSize + 1,
+    cap: CATALOGUE_TOTAL_CAP,
+    withAll: true,
+  });
+  if (!match) return null;
+  const statistics = await sharesOf(deps);
+  if (match.total === 0) {
+    const fuzzy = fuzzyNameMatch(filter.q);
+    if (!fuzzy) return emptyPage();
+    const { statement } = searchStatements(input, statistics.facts, undefined);
+    const rows = await rowsOf(deps, statement(fuzzy));
+    return pageOf(
+      input,
+      rows[0]?.total ?? 0,
+      rows.filter((row) => row.id !== null),
+      fuzzy,
+    );
+  }
+  const text = await fullTextMatch(deps, filter.q, statistics.words);
+  if (!text) return null;
+  if (match.all) {
+    const { statement } = searchStatements(input, statistics.facts, match.all);
+    const rows = await rowsOf(deps, statement(text));
+    return pageOf(
+      input,
+      rows[0]?.total ?? 0,
+      rows.filter((row) => row.id !== null),
+      text,
+    );
+  }
+  const read = match.ids.length
+    ? await readRows(deps, input.language, inArray(properties.id, match.ids), {
+        images: input.images,
+      })
+    : [];
+  const byId = new Map(read.map((row) => [row.id, row]));
+  return pageOf(
+    input,
+    match.total,
+    match.ids.flatMap((id) => byId.get(id) ?? []),
+    text,
+  );
 }
 
 /**
