@@ -27,10 +27,10 @@ export interface GenerateCalendarsOptions {
   from: string;
   days?: number;
   /**
-   * Drop the secondary indexes of calendar_entries and guest_requests and the exclusion
-   * constraint before the load, and build them again after it (much faster for millions of
-   * claims). Their definitions are read from the database, so what is rebuilt is what was
-   * migrated.
+   * Drop the indexes and constraints of calendar_entries and guest_requests (keys, the
+   * exclusion constraint, foreign keys either way) before the load, and build them again after
+   * it (much faster for millions of claims). Their definitions are read from the database, so
+   * what is rebuilt is what was migrated, and checked as it is added back.
    */
   rebuildIndexes?: boolean;
   /** `maintenance_work_mem` for the index builds. */
@@ -140,17 +140,19 @@ export async function generateCalendars(
   );
 
   const concurrency = Math.max(1, options.concurrency ?? 1);
-  let rebuilt: string[] = [];
+  let rebuilt: { indexes: string[]; foreignKeys: string[] } = { indexes: [], foreignKeys: [] };
   if (options.rebuildIndexes) {
-    rebuilt = await step("drop secondary indexes and foreign keys", async () => {
+    rebuilt = await step("drop indexes and constraints", async () => {
       const tables = LOADED_TABLES.map((table) => `'${table}'`).join(",");
       const found = await rows<{ name: string; definition: string }>(`
         select i.indexname as name, i.indexdef as definition
         from pg_indexes i
         where i.schemaname = current_schema() and i.tablename in (${tables})
           and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`);
-      // Exclusion constraints and foreign keys on the loaded tables: a foreign key checked row
-      // by row costs a primary-key probe per claim, added back it is one join of the tables.
+      // Every constraint of the loaded tables, and the foreign keys that point at them. Keys
+      // drawn at random (uuids, token hashes) cost a random insert into a large index per row;
+      // built after the load, each index is one sort. A foreign key checked row by row costs a
+      // probe per claim; added back, it is one join of the two tables.
       const constraints = await rows<{
         table: string;
         name: string;
@@ -160,26 +162,34 @@ export async function generateCalendars(
         select t.relname as table, c.conname as name, pg_get_constraintdef(c.oid) as definition,
           c.contype as kind
         from pg_constraint c join pg_class t on t.oid = c.conrelid
-        where c.contype in ('x', 'f') and t.relname in (${tables})
-          and t.relnamespace = current_schema()::regnamespace`);
+        where t.relnamespace = current_schema()::regnamespace
+          and ((c.contype in ('p', 'u', 'x', 'f') and t.relname in (${tables}))
+            or (c.contype = 'f' and c.confrelid in (
+              select oid from pg_class where relname in (${tables})
+                and relnamespace = current_schema()::regnamespace)))`);
       for (const index of found) await run(`drop index "${index.name}"`);
-      for (const constraint of constraints)
+      const byKind = (kinds: string) =>
+        constraints.filter((constraint) => kinds.includes(constraint.kind));
+      // Foreign keys first: a key cannot go while one points at it.
+      for (const constraint of [...byKind("f"), ...byKind("pux")])
         await run(`alter table "${constraint.table}" drop constraint "${constraint.name}"`);
-      const added = (kind: string) =>
-        constraints
-          .filter((constraint) => constraint.kind === kind)
-          .map(
-            (constraint) =>
-              `alter table "${constraint.table}" add constraint "${constraint.name}" ${constraint.definition}`,
-          );
+      const added = (kinds: string) =>
+        byKind(kinds).map(
+          (constraint) =>
+            `alter table "${constraint.table}" add constraint "${constraint.name}" ${constraint.definition}`,
+        );
       // The GiST builds are the longest: first, so the other connection takes the rest.
       const gist = (definition: string) => /using gist/i.test(definition);
-      return [
-        ...added("x"),
-        ...found.map((index) => index.definition).filter(gist),
-        ...found.map((index) => index.definition).filter((definition) => !gist(definition)),
-        ...added("f"),
-      ];
+      return {
+        indexes: [
+          ...added("x"),
+          ...found.map((index) => index.definition).filter(gist),
+          ...added("pu"),
+          ...found.map((index) => index.definition).filter((definition) => !gist(definition)),
+        ],
+        // After the keys they point at.
+        foreignKeys: added("f"),
+      };
     });
   }
 
@@ -204,8 +214,9 @@ export async function generateCalendars(
         case when source = 'block' then 'owner:estate-office-' || property_id || '@estates.example' end
       from calendar_gen_claim`,
   };
-  await step(`stays' requests and claims${rebuilt.length ? ", side by side" : ""}`, () =>
-    runSideBySide(db, Object.values(loads), rebuilt.length ? concurrency : 1),
+  const isBare = rebuilt.foreignKeys.length > 0;
+  await step(`stays' requests and claims${isBare ? ", side by side" : ""}`, () =>
+    runSideBySide(db, Object.values(loads), isBare ? concurrency : 1),
   );
   const [counts] = await rows<{ claims: number; stays: number; nights: number }>(`
     select count(*)::int as claims, count(*) filter (where source = 'stay')::int as stays,
@@ -213,17 +224,17 @@ export async function generateCalendars(
     from calendar_gen_claim`);
   await run(`drop table calendar_gen_claim`);
 
-  if (rebuilt.length)
-    await step("build secondary indexes and constraints", () =>
-      runSideBySide(
-        db,
-        rebuilt,
-        concurrency,
-        options.maintenanceWorkMem
-          ? `set local maintenance_work_mem = '${options.maintenanceWorkMem}'`
-          : undefined,
-      ),
+  if (rebuilt.indexes.length || rebuilt.foreignKeys.length) {
+    const memory = options.maintenanceWorkMem
+      ? `set local maintenance_work_mem = '${options.maintenanceWorkMem}'`
+      : undefined;
+    await step("build indexes and constraints", () =>
+      runSideBySide(db, rebuilt.indexes, concurrency, memory),
     );
+    await step("check foreign keys", () =>
+      runSideBySide(db, rebuilt.foreignKeys, concurrency, memory),
+    );
+  }
   await step("vacuum analyze", () =>
     runSideBySide(
       db,
