@@ -132,6 +132,14 @@ describeEachBackend("the facts index", (database) => {
         const input = { ...facts, ...extra };
         const { fromIndex, fromSql, match } = await both(input);
         expect(fromIndex, JSON.stringify(input)).toEqual(fromSql);
+        // And the pages either side, where a date search probes from the cursor.
+        for (const cursor of [fromSql.nextAfter, fromSql.previousBefore])
+          if (cursor)
+            for (const direction of ["after", "before"] as const) {
+              const next = { ...input, [direction]: cursor };
+              const page = await both(next, 7);
+              expect(page.fromIndex, JSON.stringify(next)).toEqual(page.fromSql);
+            }
         if ("checkIn" in extra) dated += fromSql.total;
         // Filters alone go to the index, text and dates to SQL with the few ids it found.
         if (match && match.total <= 2000) probed++;
@@ -202,6 +210,35 @@ describeEachBackend("the facts index", (database) => {
     expect(pastCap).toBeGreaterThan(0);
     expect(withinCap).toBeGreaterThan(0);
     expect(index.stats.words).toBeGreaterThan(10);
+  });
+
+  it("answers dates from the estates memory finds, probing them for the nights, at any cursor, as SQL does", async () => {
+    const checkIn = addDays(utcToday(), 12);
+    const checkOut = addDays(utcToday(), 15);
+    const probed = vi.spyOn(index, "search");
+    const probedText = vi.spyOn(index, "searchText");
+    for (const extra of [{}, { region: "italy" }, { q: "castle" }, { q: "garden", guests: "20" }])
+      for (const id of [undefined, 1001 + 31, 1800, 2500, 3900])
+        for (const direction of ["after", "before"] as const) {
+          const input: Record<string, string> = { ...extra, checkIn, checkOut };
+          if (id !== undefined) input[direction] = formatCursor({ id });
+          const args = {
+            language: "en" as const,
+            filter: filter(input),
+            pageSize: 9,
+            images: false,
+          };
+          expect(seen(await searchProperties(indexed, args)), JSON.stringify(input)).toEqual(
+            seen(await searchProperties(database().deps, args)),
+          );
+        }
+    // The candidates were asked of memory (a count of none: the nights decide it).
+    const asked = [...probed.mock.calls, ...probedText.mock.calls].filter(
+      ([search]) => search.cap === 0,
+    );
+    probed.mockRestore();
+    probedText.mockRestore();
+    expect(asked.length).toBeGreaterThanOrEqual(40);
   });
 
   it("walks a filter's pages to the end and back, as SQL does", async () => {

@@ -555,7 +555,8 @@ function searchStatements(
 export async function searchProperties(deps: Deps, input: SearchInput): Promise<CataloguePage> {
   const indexed = await searchFactsIndex(deps, input);
   if (indexed) return pageOf(input, indexed.counted, indexed.rows, null);
-  const inMemory = await searchWordsIndex(deps, input);
+  const inMemory =
+    (await searchWordsIndex(deps, input)) ?? (await searchDatesInMemory(deps, input));
   if (inMemory) return inMemory;
 
   const { filter } = input;
@@ -685,6 +686,109 @@ async function searchWordsIndex(deps: Deps, input: SearchInput): Promise<Catalog
     input,
     match.total,
     match.ids.flatMap((id) => byId.get(id) ?? []),
+    text,
+  );
+}
+
+/** The first candidates a date search probes; each further batch is twice the last. */
+const FIRST_DATED_BATCH = 1_200;
+
+/** Of `ids`, those free for every night of the stay, in the order given: a probe each. */
+async function freeAmong(
+  deps: Deps,
+  ids: readonly number[],
+  checkIn: string,
+  checkOut: string,
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const result = await deps.db.execute(sql`
+    select c.id from unnest(${`{${ids.join(",")}}`}::int[]) with ordinality as c(id, n)
+    where ${freeNightsCondition(sql`c.id`, checkIn, checkOut)}
+    order by c.n`);
+  return (result as unknown as { rows: { id: number }[] }).rows.map((row) => row.id);
+}
+
+/**
+ * A search with dates whose filters and words the facts index holds: the estates matching
+ * them come from memory in id order, and only those are probed for the nights, a batch at a
+ * time until the count passes the cap or they run out. The count costs about as many probes
+ * as it counts (a free estate ends a probe at once), whatever the filters, where SQL would
+ * first find the filters' estates through the GIN index or a walk. Within the cap, the free
+ * estates are all known: the page is taken from them (scored by the page statement with
+ * text). Past it, the page's candidates from the cursor are probed the same way. Null when
+ * SQL must answer.
+ */
+async function searchDatesInMemory(deps: Deps, input: SearchInput): Promise<CataloguePage | null> {
+  const { filter } = input;
+  const index = deps.factsIndex;
+  const { checkIn, checkOut } = filter;
+  if (!index || !checkIn || !checkOut) return null;
+  const words = filter.q ? await wordsInMemory(deps, filter.q) : null;
+  if (filter.q && !words) return null;
+  const candidates = (cursorId: number | undefined, isBackward: boolean, limit: number) => {
+    const asked = { filter, cursorId, isBackward, limit, cap: 0 };
+    return words ? index.searchText({ ...asked, words }) : index.search(asked);
+  };
+
+  const free: number[] = [];
+  let isEveryOneProbed = false;
+  let lastProbed = 0;
+  for (let batch = FIRST_DATED_BATCH; ; batch *= 2) {
+    const match = await candidates(lastProbed || undefined, false, batch);
+    if (!match) return null;
+    free.push(...(await freeAmong(deps, match.ids, checkIn, checkOut)));
+    lastProbed = match.ids.at(-1) ?? lastProbed;
+    if (match.ids.length < batch) isEveryOneProbed = true;
+    if (isEveryOneProbed || free.length > CATALOGUE_TOTAL_CAP) break;
+  }
+  const total = Math.min(free.length, CATALOGUE_TOTAL_CAP + 1);
+  const { pageSize, isBackward, cursor } = travelOf(input);
+  const limit = pageSize + 1;
+
+  if (total <= CATALOGUE_TOTAL_CAP && filter.q) {
+    // Scored and sorted by the page statement, among the free estates alone.
+    const statistics = await sharesOf(deps);
+    const text = await fullTextMatch(deps, filter.q, statistics.words);
+    if (!text) return null;
+    const undated = { ...input, filter: { ...filter, checkIn: undefined, checkOut: undefined } };
+    const { statement } = searchStatements(undated, statistics.facts, free);
+    const rows = await rowsOf(deps, statement(text));
+    return pageOf(
+      input,
+      rows[0]?.total ?? 0,
+      rows.filter((row) => row.id !== null),
+      text,
+    );
+  }
+
+  // The page's ids in the direction of travel. The free estates found while counting are
+  // every free one up to the last candidate probed; past that, candidates are probed on.
+  const beyond = (id: number) => (!cursor ? true : isBackward ? id < cursor.id : id > cursor.id);
+  let ids = (isBackward ? [...free].reverse() : free).filter(beyond).slice(0, limit);
+  const isComplete = isBackward
+    ? isEveryOneProbed || (cursor !== undefined && cursor.id <= lastProbed + 1)
+    : isEveryOneProbed || ids.length === limit;
+  if (!isComplete) {
+    let from = isBackward ? cursor?.id : Math.max(cursor?.id ?? 0, lastProbed);
+    if (isBackward) ids = [];
+    for (let batch = limit * 4; ids.length < limit; batch *= 2) {
+      const match = await candidates(from, isBackward, batch);
+      if (!match) return null;
+      ids.push(...(await freeAmong(deps, match.ids, checkIn, checkOut)));
+      if (match.ids.length < batch) break;
+      from = match.ids.at(-1);
+    }
+    ids = ids.slice(0, limit);
+  }
+  const read = ids.length
+    ? await readRows(deps, input.language, inArray(properties.id, ids), { images: input.images })
+    : [];
+  const byId = new Map(read.map((row) => [row.id, row]));
+  const text = filter.q ? await fullTextMatch(deps, filter.q, (await sharesOf(deps)).words) : null;
+  return pageOf(
+    input,
+    total,
+    ids.flatMap((id) => byId.get(id) ?? []),
     text,
   );
 }
