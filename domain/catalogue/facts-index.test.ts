@@ -217,7 +217,13 @@ describeEachBackend("the facts index", (database) => {
     const checkOut = addDays(utcToday(), 15);
     const probed = vi.spyOn(index, "search");
     const probedText = vi.spyOn(index, "searchText");
-    for (const extra of [{}, { region: "italy" }, { q: "castle" }, { q: "garden", guests: "20" }])
+    const extras: Record<string, string>[] = [
+      {},
+      { region: "italy" },
+      { q: "castle" },
+      { q: "garden", guests: "20" },
+    ];
+    for (const extra of extras)
       for (const id of [undefined, 1001 + 31, 1800, 2500, 3900])
         for (const direction of ["after", "before"] as const) {
           const input: Record<string, string> = { ...extra, checkIn, checkOut };
