@@ -218,7 +218,7 @@ describeEachBackend("the facts index", (database) => {
     const probed = vi.spyOn(index, "search");
     const probedText = vi.spyOn(index, "searchText");
     const extras: Record<string, string>[] = [
-      {},
+      { members: "1" },
       { region: "italy" },
       { q: "castle" },
       { q: "garden", guests: "20" },

@@ -690,8 +690,16 @@ async function searchWordsIndex(deps: Deps, input: SearchInput): Promise<Catalog
   );
 }
 
-/** The first candidates a date search probes; each further batch is twice the last. */
-const FIRST_DATED_BATCH = 1_200;
+/**
+ * The candidates a date search probes next to count past the cap: the free estates still
+ * wanted, over the share of those probed so far that were free, with a margin, so that a
+ * second batch is rarely needed and a third almost never.
+ */
+function nextDatedBatch(free: number, probed: number): number {
+  const wanted = CATALOGUE_TOTAL_CAP + 1 - free;
+  const share = probed === 0 ? 0.8 : Math.max(free / probed, 0.02);
+  return Math.min(Math.max(Math.ceil((wanted / share) * 1.15), 64), 50_000);
+}
 
 /** Of `ids`, those free for every night of the stay, in the order given: a probe each. */
 async function freeAmong(
@@ -723,6 +731,9 @@ async function searchDatesInMemory(deps: Deps, input: SearchInput): Promise<Cata
   const index = deps.factsIndex;
   const { checkIn, checkOut } = filter;
   if (!index || !checkIn || !checkOut) return null;
+  // Dates alone: every estate is a candidate, and a walk of the catalogue probing each one
+  // is the same work in one statement.
+  if (!filter.q && factsTerms(filter).terms.length === 0) return null;
   const words = filter.q ? await wordsInMemory(deps, filter.q) : null;
   if (filter.q && !words) return null;
   const candidates = (cursorId: number | undefined, isBackward: boolean, limit: number) => {
@@ -733,10 +744,12 @@ async function searchDatesInMemory(deps: Deps, input: SearchInput): Promise<Cata
   const free: number[] = [];
   let isEveryOneProbed = false;
   let lastProbed = 0;
-  for (let batch = FIRST_DATED_BATCH; ; batch *= 2) {
+  for (let probed = 0; ;) {
+    const batch = nextDatedBatch(free.length, probed);
     const match = await candidates(lastProbed || undefined, false, batch);
     if (!match) return null;
     free.push(...(await freeAmong(deps, match.ids, checkIn, checkOut)));
+    probed += match.ids.length;
     lastProbed = match.ids.at(-1) ?? lastProbed;
     if (match.ids.length < batch) isEveryOneProbed = true;
     if (isEveryOneProbed || free.length > CATALOGUE_TOTAL_CAP) break;
