@@ -50,10 +50,15 @@ const WORD_SHARE = 0.005;
 const WORD_SETS_BYTES = 128 * 2 ** 20;
 
 /**
- * A word with a common form and rarer ones: the rare forms' estates are read from the GIN index
- * when they are at most this many together (as last counted), else SQL answers the search.
+ * A rarer word's estates are read from the GIN index the first time a search asks for it (a
+ * few thousand at most, as the common ones are kept), then kept as a sorted list of positions
+ * and followed by the re-reads like the bitsets, the lists last asked for first, up to
+ * RARE_LISTS_BYTES together: estates' names are searched again and again.
  */
-const RARE_FORMS_MAX = 5_000;
+const RARE_LISTS_BYTES = 16 * 2 ** 20;
+
+/** A rare form counted in more estates than this (re-reads only add) is left to SQL. */
+const RARE_FORMS_MAX = 20_000;
 
 /** What a search asks: a page of ids after or before a cursor, and a count up to a cap. */
 export interface FactsSearch {
@@ -113,6 +118,11 @@ class Store {
    * add): a form missing from both maps is in no estate, one found here is rare.
    */
   rareWords = new Map<string, number>();
+  /** Rare words' estates read so far: sorted positions, the last asked for at the end. */
+  rareLists = new Map<string, Int32Array>();
+  rareListsBytes = 0;
+  /** Bumped by every re-read, so a rare list read meanwhile is not kept (it may be stale). */
+  version = 0;
   size = 0;
 
   constructor(capacity: number) {
@@ -172,9 +182,21 @@ class Store {
     }
   }
 
-  /** Writes an estate's words at its position: the common ones' bits, the rest counted. */
+  /**
+   * Writes an estate's words at its position: the common ones' bits, the rare lists kept, and
+   * the count of the rest.
+   */
   writeWords(position: number, words: readonly string[]): void {
+    this.version++;
     for (const set of this.words.values()) clearBit(set, position);
+    const has = new Set(words);
+    for (const [word, list] of this.rareLists) {
+      const updated = withPosition(list, position, has.has(word));
+      if (updated !== list) {
+        this.rareListsBytes += updated.byteLength - list.byteLength;
+        this.rareLists.set(word, updated);
+      }
+    }
     for (const word of words) {
       const set = this.words.get(word);
       if (set) setBit(set, position);
@@ -182,11 +204,35 @@ class Store {
     }
   }
 
+  /** Keeps a rare word's positions, dropping the lists asked for longest ago past the budget. */
+  keepRare(word: string, positions: Int32Array): void {
+    const old = this.rareLists.get(word);
+    if (old) this.rareListsBytes -= old.byteLength;
+    this.rareLists.delete(word);
+    this.rareLists.set(word, positions);
+    this.rareListsBytes += positions.byteLength;
+    for (const [oldest, list] of this.rareLists) {
+      if (this.rareListsBytes <= RARE_LISTS_BYTES) break;
+      this.rareLists.delete(oldest);
+      this.rareListsBytes -= list.byteLength;
+    }
+  }
+
+  /** A rare word's kept positions, now the last asked for; undefined when not kept. */
+  rareList(word: string): Int32Array | undefined {
+    const list = this.rareLists.get(word);
+    if (list) {
+      this.rareLists.delete(word);
+      this.rareLists.set(word, list);
+    }
+    return list;
+  }
+
   /** Unsets every bit of a position: the estate is gone. */
   clear(position: number): void {
     clearBit(this.alive, position);
     for (const set of this.lexemes.values()) clearBit(set, position);
-    for (const set of this.words.values()) clearBit(set, position);
+    this.writeWords(position, []);
   }
 
   private grow(capacity: number): void {
@@ -211,11 +257,34 @@ class Store {
 
   /** Bytes held (for the bench and the ops page). */
   get bytes(): number {
-    // ids, guests and bedrooms; then the bitsets: alive and one per lexeme.
+    // ids, guests and bedrooms; the bitsets: alive, one per fact and one per common word;
+    // the rare words' lists.
     return (
-      this.ids.byteLength * 3 + this.alive.byteLength * (1 + this.lexemes.size + this.words.size)
+      this.ids.byteLength * 3 +
+      this.alive.byteLength * (1 + this.lexemes.size + this.words.size) +
+      this.rareListsBytes
     );
   }
+}
+
+/** `list` with `position` in it or not (a new array when that changes it). */
+function withPosition(list: Int32Array, position: number, isIn: boolean): Int32Array {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle]! < position) low = middle + 1;
+    else high = middle;
+  }
+  const found = list[low] === position;
+  if (found === isIn) return list;
+  const updated = new Int32Array(list.length + (isIn ? 1 : -1));
+  updated.set(list.subarray(0, low));
+  if (isIn) {
+    updated[low] = position;
+    updated.set(list.subarray(low), low + 1);
+  } else updated.set(list.subarray(low + 1), low);
+  return updated;
 }
 
 function wordsFor(capacity: number): number {
@@ -475,8 +544,8 @@ export class FactsIndex {
 
   /**
    * A page of ids and a capped count for a search with text (each word any of its forms) and
-   * filters, or null when SQL should answer: the index is not ready, a word has no common form
-   * (the GIN index finds a rare word's estates fast), or its rare forms are too many to read.
+   * filters, or null when SQL should answer: the index is not ready, or a rare form was
+   * counted in too many estates to read.
    */
   async searchText(input: WordsSearch): Promise<FactsMatch | null> {
     if (this.#state !== "ready" || input.words.length === 0) return null;
@@ -488,37 +557,48 @@ export class FactsIndex {
     }
     const store = this.#store;
     if (this.#state !== "ready" || !store) return null;
-    const plans = [];
-    let rareEstates = 0;
+    if (
+      input.words.some((forms) =>
+        forms.some((form) => (store.rareWords.get(form) ?? 0) > RARE_FORMS_MAX),
+      )
+    )
+      return null;
+    const sets: Uint32Array[] = [];
     for (const forms of input.words) {
       const common = forms.flatMap((form) => store.words.get(form) ?? []);
-      if (common.length === 0) return null;
-      const rare = forms.filter((form) => store.rareWords.has(form));
-      for (const form of rare) rareEstates += store.rareWords.get(form)!;
-      plans.push({ common, rare });
-    }
-    if (rareEstates > RARE_FORMS_MAX) return null;
-    const sets: Uint32Array[] = [];
-    for (const { common, rare } of plans) {
+      const rare = forms.filter((form) => store.rareWords.has(form) || store.rareLists.has(form));
       if (common.length === 1 && rare.length === 0) {
         sets.push(common[0]!);
         continue;
       }
       const set = new Uint32Array(store.alive.length);
       for (const from of common) for (let i = 0; i < set.length; i++) set[i]! |= from[i]!;
-      if (rare.length) {
-        const result = await this.#deps.db.execute(sql`
-          select property_id as id from property_search
-          where search_vector @@ ${anyOf(rare)}::tsquery`);
-        if (this.#store !== store || this.#state !== "ready") return null;
-        for (const { id } of (result as unknown as { rows: { id: number }[] }).rows) {
-          const position = store.positionOf(id);
-          if (position >= 0) setBit(set, position);
-        }
+      for (const form of rare) {
+        const positions = store.rareList(form) ?? (await this.#readRare(store, form));
+        if (!positions || this.#store !== store || this.#state !== "ready") return null;
+        for (const position of positions) setBit(set, position);
       }
       sets.push(set);
     }
     return search(store, input, sets);
+  }
+
+  /**
+   * A rare word's positions from the GIN index, kept unless an estate was re-read meanwhile
+   * (the list may have missed that change; the next search reads it again).
+   */
+  async #readRare(store: Store, word: string): Promise<Int32Array | null> {
+    const version = store.version;
+    const result = await this.#deps.db.execute(sql`
+      select property_id as id from property_search where search_vector @@ ${anyOf([word])}::tsquery`);
+    if (this.#store !== store) return null;
+    const positions = Int32Array.from(
+      (result as unknown as { rows: { id: number }[] }).rows
+        .map(({ id }) => store.positionOf(id))
+        .filter((position) => position >= 0),
+    ).sort();
+    if (store.version === version) store.keepRare(word, positions);
+    return positions;
   }
 
   async #build(epoch: number): Promise<void> {
