@@ -384,6 +384,12 @@ async function wordsInMemory(deps: Deps, q: string): Promise<string[][] | null> 
 /** How a text search matches and scores: words (full text) or, when they find nothing, names (trigrams). */
 interface TextMatch {
   condition: SQL;
+  /**
+   * The same condition as a function no index answers, for estates already probed by id: the
+   * planner would otherwise ask the GIN index for every word, decoding all of a common one's
+   * entries to keep a few estates.
+   */
+  onRow?: SQL;
   /** Relevance as an integer (keyset cursors carry it exactly). */
   score: SQL;
   /** A word of the query is rare (RARE_WORD_SHARE): its matches are few enough to read all. */
@@ -401,6 +407,7 @@ async function fullTextMatch(
   return {
     isRare,
     condition: sql`${propertySearch.searchVector} @@ ${query}::tsquery`,
+    onRow: sql`ts_match_vq(${propertySearch.searchVector}, ${query}::tsquery)`,
     // Names carry weight A in the vector, so an estate named by the query ranks first.
     score: sql`(ts_rank(${propertySearch.searchVector}, ${query}::tsquery) * 1000000)::int`,
   };
@@ -445,6 +452,8 @@ function pageStatement(input: {
   language: Language;
   facts: (table: SearchTable) => SQL | undefined;
   text: TextMatch | null;
+  /** The facts name the estates by id: the text is checked on their rows. */
+  isProbedById: boolean;
   cursor: CatalogueCursor | undefined;
   isBackward: boolean;
   limit: number;
@@ -452,7 +461,8 @@ function pageStatement(input: {
 }): SQL {
   const { text, cursor, isBackward, limit } = input;
   const from = text ? TEXT_TABLE : FACTS_TABLE;
-  const matching = and(input.facts(from), text?.condition) ?? sql`true`;
+  const textCondition = input.isProbedById ? (text?.onRow ?? text?.condition) : text?.condition;
+  const matching = and(input.facts(from), textCondition) ?? sql`true`;
   const direction = isBackward ? sql`desc` : sql`asc`;
   const beyond = (column: SQL) =>
     !cursor
@@ -533,6 +543,7 @@ function searchStatements(
         language,
         facts,
         text,
+        isProbedById: knownIds !== undefined,
         cursor,
         isBackward,
         // One row more than a page tells whether another page lies in the direction of travel.
