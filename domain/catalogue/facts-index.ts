@@ -531,14 +531,8 @@ export class FactsIndex {
    */
   async search(input: FactsSearch): Promise<FactsMatch | null> {
     if (this.#state !== "ready") return null;
-    try {
-      await this.#sync();
-    } catch (error) {
-      this.#deps.log.warn({ err: error }, "facts index could not re-read changed estates");
-      return null;
-    }
-    const store = this.#store;
-    if (this.#state !== "ready" || !store) return null;
+    const store = await this.#readyStore();
+    if (!store) return null;
     return search(store, input);
   }
 
@@ -549,14 +543,8 @@ export class FactsIndex {
    */
   async searchText(input: WordsSearch): Promise<FactsMatch | null> {
     if (this.#state !== "ready" || input.words.length === 0) return null;
-    try {
-      await this.#sync();
-    } catch (error) {
-      this.#deps.log.warn({ err: error }, "facts index could not re-read changed estates");
-      return null;
-    }
-    const store = this.#store;
-    if (this.#state !== "ready" || !store) return null;
+    const store = await this.#readyStore();
+    if (!store) return null;
     if (
       input.words.some((forms) =>
         forms.some((form) => (store.rareWords.get(form) ?? 0) > RARE_FORMS_MAX),
@@ -599,6 +587,17 @@ export class FactsIndex {
     ).sort();
     if (store.version === version) store.keepRare(word, positions);
     return positions;
+  }
+
+  /** The store once the changes heard so far are re-read, or null when SQL must answer. */
+  async #readyStore(): Promise<Store | null> {
+    try {
+      await this.#sync();
+    } catch (error) {
+      this.#deps.log.warn({ err: error }, "facts index could not re-read changed estates");
+      return null;
+    }
+    return this.#state === "ready" ? this.#store : null;
   }
 
   async #build(epoch: number): Promise<void> {

@@ -609,6 +609,20 @@ function travelOf(input: SearchInput) {
   return { pageSize, isBackward, cursor: isBackward ? filter.before : filter.after };
 }
 
+/** The estates of `ids` with their text and images, in the order of `ids`: one statement. */
+async function rowsInOrder(
+  deps: Deps,
+  input: SearchInput,
+  ids: readonly number[],
+): Promise<PropertyRow[]> {
+  if (ids.length === 0) return [];
+  const read = await readRows(deps, input.language, inArray(properties.id, [...ids]), {
+    images: input.images,
+  });
+  const byId = new Map(read.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /**
  * A search with filters alone (no text, no dates), answered by the facts index when this
  * instance has one and it is ready (decision 0028): the page's ids and the capped count from
@@ -630,13 +644,7 @@ async function searchFactsIndex(
     cap: CATALOGUE_TOTAL_CAP,
   });
   if (!match) return null;
-  const read = match.ids.length
-    ? await readRows(deps, input.language, inArray(properties.id, match.ids), {
-        images: input.images,
-      })
-    : [];
-  const byId = new Map(read.map((row) => [row.id, row]));
-  return { counted: match.total, rows: match.ids.flatMap((id) => byId.get(id) ?? []) };
+  return { counted: match.total, rows: await rowsInOrder(deps, input, match.ids) };
 }
 
 /**
@@ -687,18 +695,7 @@ async function searchWordsIndex(deps: Deps, input: SearchInput): Promise<Catalog
       text,
     );
   }
-  const read = match.ids.length
-    ? await readRows(deps, input.language, inArray(properties.id, match.ids), {
-        images: input.images,
-      })
-    : [];
-  const byId = new Map(read.map((row) => [row.id, row]));
-  return pageOf(
-    input,
-    match.total,
-    match.ids.flatMap((id) => byId.get(id) ?? []),
-    text,
-  );
+  return pageOf(input, match.total, await rowsInOrder(deps, input, match.ids), text);
 }
 
 /**
@@ -804,17 +801,8 @@ async function searchDatesInMemory(deps: Deps, input: SearchInput): Promise<Cata
     }
     ids = ids.slice(0, limit);
   }
-  const read = ids.length
-    ? await readRows(deps, input.language, inArray(properties.id, ids), { images: input.images })
-    : [];
-  const byId = new Map(read.map((row) => [row.id, row]));
-  const text = filter.q ? await fullTextMatch(deps, filter.q, (await sharesOf(deps)).words) : null;
-  return pageOf(
-    input,
-    total,
-    ids.flatMap((id) => byId.get(id) ?? []),
-    text,
-  );
+  // Past the cap, or without text, the page is in catalogue order: no relevance to score.
+  return pageOf(input, total, await rowsInOrder(deps, input, ids), null);
 }
 
 /**
