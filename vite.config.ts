@@ -10,10 +10,11 @@ import { defineConfig } from "vite";
 const FRAMEWORK =
   /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|i18next|react-i18next|cookie|set-cookie-parser|turbo-stream|html-parse-stringify|void-elements|clsx|class-variance-authority)[\\/]/;
 const SHELL =
-  /[\\/](app[\\/]components[\\/](ui[\\/](button|cn)|external-link|language-links|site-header|site-footer|site-nav|navigation-progress|not-found-content|page-header|responsive-image)|app[\\/](meta|hydration|hooks[\\/]use-toast)|domain[\\/]media[\\/]media-url|i18n[\\/](config|instance)|content[\\/]site|domain[\\/]catalogue[\\/]catalogue-keys|domain[\\/]requests[\\/]dates)\.tsx?$|[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/](shared|context|Icon|createLucideIcon|icons[\\/](menu|x|check|globe|bed-double|map-pin)\.)/;
+  /[\\/](app[\\/]components[\\/](ui[\\/](button|cn)|forms[\\/]when-engaged|external-link|language-links|site-header|site-footer|site-nav|navigation-progress|not-found-content|page-header|responsive-image)|app[\\/](meta|hydration|hooks[\\/]use-toast)|domain[\\/]media[\\/]media-url|i18n[\\/](config|instance)|content[\\/]site|domain[\\/]catalogue[\\/]catalogue-keys|domain[\\/]requests[\\/]dates)\.tsx?$|[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/](shared|context|Icon|createLucideIcon|icons[\\/](menu|x|check|globe|bed-double|map-pin)\.)/;
 const PRELOAD_HELPER = "\0vite/preload-helper.js";
 
-const FORM_ISLAND = /[\\/]app[\\/]components[\\/]forms[\\/](form-island|when-engaged)\.tsx?$/;
+// when-engaged.ts goes with the shell: the hydration islands of other pages use it too.
+const FORM_ISLAND = /[\\/]app[\\/]components[\\/]forms[\\/]form-island\.tsx?$/;
 
 /**
  * What the three guest forms share and load on demand (see app/components/forms/form-island.tsx):

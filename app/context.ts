@@ -88,11 +88,13 @@ export const pageErrorLogContext = createContext<((error: unknown) => void) | nu
 export const cspNonceContext = createContext<string | null>(null);
 
 /**
- * Inlines the critical part of the stylesheet in a rendered page (server/critical-css.ts), or
- * null: the server sets it for the public pages of a production build, so it never reaches the
- * browser bundle and the staff pages keep their ordinary stylesheet.
+ * What a rendered public page goes through before it leaves, so that it paints first: its
+ * critical CSS inlined (server/critical-css.ts), its module script and whole stylesheet held
+ * until the first screen has painted (server/deferred-loading.ts). Null elsewhere: the server
+ * sets it for the public pages of a production build, so it never reaches the browser bundle,
+ * and the staff pages keep their ordinary stylesheet and scripts.
  */
-export const criticalCssContext = createContext<((html: string) => Promise<string>) | null>(null);
+export const firstPaintContext = createContext<((html: string) => Promise<string>) | null>(null);
 
 /**
  * The signed-in person of this request (staff or owner), or null; settled by the server. A staff

@@ -6,8 +6,9 @@
  * appear a frame late, and not at all without JavaScript. And a second: every inline script
  * (React Router's hand-over, its streamed data, React's own) carries this request's
  * Content-Security-Policy nonce (server/middleware/security-headers.ts). And a third: a public
- * page is rendered whole, then its critical CSS is inlined (server/critical-css.ts) before it
- * leaves, so it paints without waiting for the stylesheet.
+ * page is rendered whole, then prepared for its first paint before it leaves: its critical CSS
+ * inlined (server/critical-css.ts), so it paints without waiting for the stylesheet, and its
+ * module script and whole stylesheet held until that paint (server/deferred-loading.ts).
  */
 import { PassThrough } from "node:stream";
 
@@ -17,7 +18,7 @@ import { ServerRouter } from "react-router";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import { criticalCssContext, cspNonceContext, pageErrorLogContext } from "./context.ts";
+import { cspNonceContext, firstPaintContext, pageErrorLogContext } from "./context.ts";
 
 export const streamTimeout = 5_000;
 
@@ -56,7 +57,7 @@ export default function handleRequest(
   // ServerRouter hands the nonce to <Scripts>, <ScrollRestoration>, <Links> and its streamed
   // data; React puts it on the scripts it writes itself.
   const nonce = loadContext.get(cspNonceContext) ?? undefined;
-  const inlineCriticalCss = loadContext.get(criticalCssContext);
+  const prepareFirstPaint = loadContext.get(firstPaintContext);
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -64,9 +65,9 @@ export default function handleRequest(
 
     // Ensure requests from bots and SPA Mode renders wait for all content to load before responding
     // https://react.dev/reference/react-dom/server/renderToPipeableStream#waiting-for-all-content-to-load-for-crawlers-and-static-generation
-    // So do pages whose critical CSS is inlined: it is taken from the whole document.
+    // So do public pages: their critical CSS is taken from the whole document.
     const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || inlineCriticalCss
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || prepareFirstPaint
         ? "onAllReady"
         : "onShellReady";
 
@@ -96,11 +97,11 @@ export default function handleRequest(
 
           pipe(body);
 
-          if (inlineCriticalCss) {
+          if (prepareFirstPaint) {
             resolve(
               wholeDocument(body).then(
                 async (html) =>
-                  new Response(await inlineCriticalCss(html), {
+                  new Response(await prepareFirstPaint(html), {
                     headers: responseHeaders,
                     status: responseStatusCode,
                   }),

@@ -33,6 +33,7 @@ import { NotFoundContent } from "./components/not-found-content.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { useToasts } from "./hooks/use-toast.ts";
+import { START_AFTER_FIRST_SCREEN } from "./first-screen.ts";
 import { markHydrated } from "./hydration.ts";
 import type { PageHandle } from "./page-handle.ts";
 
@@ -63,16 +64,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
  */
 const ZOD_JITLESS =
   "globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true});";
-
-/**
- * A public page's stylesheet may arrive deferred (`media="print" data-swap-media="all"`: its
- * critical rules are inlined, server/critical-css.ts): once loaded, it applies to the screen.
- * Run from this inline script rather than an `onload` attribute, which the CSP forbids.
- */
-const SWAP_DEFERRED_STYLES =
-  "document.querySelectorAll('link[data-swap-media]').forEach(function(l){" +
-  "function on(){l.media=l.getAttribute('data-swap-media')}" +
-  "l.sheet?on():l.addEventListener('load',on)});";
 
 /** Language changes are the only reason to reload the root data. */
 export function shouldRevalidate({
@@ -120,11 +111,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
         {/* Before any module script (React Router's is async): zod compiles no code under our
             CSP. Inline, so it runs as parsed; the response cache allows it by its hash. After
-            <Links />, so the deferred stylesheet is already in the document. */}
+            <Links />, so the deferred stylesheet is already in the document; it also starts a
+            public page's deferred module script after the first screen (app/first-screen.ts). */}
         <script
           nonce={nonce ?? undefined}
           suppressHydrationWarning
-          dangerouslySetInnerHTML={{ __html: ZOD_JITLESS + SWAP_DEFERRED_STYLES }}
+          dangerouslySetInnerHTML={{ __html: ZOD_JITLESS + START_AFTER_FIRST_SCREEN }}
         />
       </head>
       <body className="flex min-h-screen flex-col">

@@ -1,6 +1,7 @@
 /**
  * First-load JavaScript per route: every module script and modulepreload the server-rendered
- * HTML asks for, gzipped, beside the blank page of the same stack.
+ * HTML asks for (at once, or after the first screen), gzipped, beside the blank page of the
+ * same stack.
  */
 import { gzipSync } from "node:zlib";
 import { PUBLIC_PAGES } from "#content/site.ts";
@@ -16,6 +17,10 @@ async function firstLoadJs(
   const urls = new Set<string>();
   for (const match of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g))
     urls.add(match[1] ?? "");
+  // A public page lists its modules on its deferred module script instead (they load after its
+  // first screen, server/deferred-loading.ts): the same first load, later.
+  for (const match of html.matchAll(/data-modulepreload="([^"]*)"/g))
+    for (const url of (match[1] ?? "").split(" ").filter(Boolean)) urls.add(url);
   for (const match of html.matchAll(/import\s*\(?\s*"([^"]+\.js)"/g)) urls.add(match[1] ?? "");
   for (const match of html.matchAll(/<script[^>]+src="([^"]+\.js)"/g)) urls.add(match[1] ?? "");
   let raw = 0;

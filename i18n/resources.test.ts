@@ -9,6 +9,21 @@ describe("the messages a page receives", () => {
     const messages = messagesFor("en", messageAreasOf("/castles"));
     expect(messages).not.toHaveProperty("staff");
     expect(messages).not.toHaveProperty("owner");
+    // Nor the guest's request page's: an offer, its payments, the status, the mails' words.
+    for (const namespace of ["offers", "requestStatus", "conversation", "lifecycle", "mail"])
+      expect(messages, namespace).not.toHaveProperty(namespace);
+    expect(messages.forms.submit).toBeTypeOf("string");
+  });
+
+  it("gives the guest's request page its own, and the staff and owner areas them too", () => {
+    expect(messageAreasOf("/requests/abc")).toEqual(["guestRequest"]);
+    expect(messageAreasOf("/requests/abc.data")).toEqual(["guestRequest"]);
+    for (const areas of [["guestRequest"], ["staff"], ["owner"]] as const) {
+      const messages = messagesFor("zh", areas);
+      expect(messages.offers, areas.join()).toBeDefined();
+      expect(messages.mail, areas.join()).toBeDefined();
+      expect(messages.requestStatus, areas.join()).toBeDefined();
+    }
   });
 
   it("gives the owner pages the owner's messages", () => {

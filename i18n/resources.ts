@@ -48,9 +48,33 @@ export const RESOURCES: Record<Language, CommonMessages> = {
   },
 };
 
+/**
+ * Common namespaces that only the guest's request page and the staff and owner areas show: an
+ * offer and its payments, a request's status, history and conversation, the words of the mails.
+ * They are a third of the common messages, which every public page carries in its HTML and
+ * reads before it hydrates.
+ */
+const REQUEST_NAMESPACES = [
+  "offers",
+  "requestStatus",
+  "conversation",
+  "lifecycle",
+  "mail",
+] as const;
+type RequestNamespace = (typeof REQUEST_NAMESPACES)[number];
+
 /** The messages a page needs: the common ones, plus those of the areas it belongs to. */
 export function messagesFor(language: Language, areas: readonly MessageArea[] = []) {
-  const { staff, owner, ...common } = RESOURCES[language];
+  const { staff, owner, ...all } = RESOURCES[language];
+  // Every area (the request page, staff, owner) shows requests; the other public pages do not.
+  const common: Omit<typeof all, RequestNamespace> & Partial<Pick<typeof all, RequestNamespace>> =
+    areas.length > 0
+      ? all
+      : (Object.fromEntries(
+          Object.entries(all).filter(
+            ([key]) => !(REQUEST_NAMESPACES as readonly string[]).includes(key),
+          ),
+        ) as Omit<typeof all, RequestNamespace>);
   return {
     ...common,
     ...(areas.includes("staff") ? { staff } : {}),

@@ -5,7 +5,7 @@ import type { ReplicaSet } from "#db/replicas.ts";
 import { sessionPolicyOf } from "#domain/auth/sessions.ts";
 import { nowOf } from "#domain/clock.ts";
 import {
-  criticalCssContext,
+  firstPaintContext,
   cspNonceContext,
   pageErrorLogContext,
   publicPagesContext,
@@ -68,6 +68,7 @@ import { DomainError, NoClaimedEstateError } from "#domain/errors.ts";
 import { sessionCookieOf, sessionMiddleware } from "./middleware/session.ts";
 import { signInStagePageGate, signInStepOfPage } from "./middleware/sign-in-stage.ts";
 import type { CriticalCss } from "./critical-css.ts";
+import { deferLoading } from "./deferred-loading.ts";
 import type { StaffServices } from "./services.ts";
 import type { Deps } from "#domain/deps.ts";
 import { z } from "zod";
@@ -128,7 +129,10 @@ export interface AppOptions {
   build?: () => Promise<ServerBuild>;
   /** /healthz, /readyz, /metrics, request metrics and the database-outage answers (server/ops). */
   ops?: Ops;
-  /** Inlines each public page's critical CSS (a production build's stylesheet); none in tests. */
+  /**
+   * Inlines each public page's critical CSS (a production build's stylesheet); none in tests.
+   * Their module scripts and whole stylesheet wait for their first screen (server/deferred-loading.ts).
+   */
   criticalCss?: CriticalCss;
   /** Streaming replicas the public reads may use (DATABASE_REPLICA_URLS). */
   replicas?: ReplicaSet;
@@ -317,7 +321,15 @@ export function createExpressApp({
     const publicPages = publicPagesOf(deps, services?.payments ?? null);
     if (ops) app.use(ops.outage.pageGate());
     app.use(pageMethodsOnly());
-    app.use(announceStylesheets(build, { earlyHints: env.EARLY_HINTS ?? false }));
+    app.use(
+      announceStylesheets(build, {
+        earlyHints: env.EARLY_HINTS ?? false,
+        // A public page with its critical rules inlined paints without the stylesheet, which
+        // waits for its first screen (server/deferred-loading.ts): announcing it would put it
+        // at the head of the line instead.
+        isWithoutStylesheet: (path) => Boolean(criticalCss) && publicReadOf(path) === "page",
+      }),
+    );
     app.use(
       createRequestHandler({
         build,
@@ -329,10 +341,13 @@ export function createExpressApp({
           context.set(pageErrorLogContext, (error) =>
             deps.log.error({ err: error, url: loggableUrl(req.originalUrl) }, "page failed"),
           );
-          // Public pages only: the staff and owner pages keep their ordinary stylesheet.
+          // Public pages only: the staff and owner pages keep their ordinary stylesheet and
+          // scripts.
           context.set(
-            criticalCssContext,
-            criticalCss && publicReadOf(req.path) === "page" ? criticalCss.inline : null,
+            firstPaintContext,
+            criticalCss && publicReadOf(req.path) === "page"
+              ? async (html) => deferLoading(await criticalCss.inline(html))
+              : null,
           );
           context.set(requestInfoContext, {
             language: res.locals.language,
@@ -365,13 +380,14 @@ export function createExpressApp({
 }
 
 /**
- * Every page answer names the stylesheet in a `Link: rel=preload` header, which the response
- * cache keeps with the page, so a browser (or a CDN) can fetch it while the HTML is still on
- * its way; with `earlyHints`, a 103 says it before the page is even rendered.
+ * Every page answer whose first paint needs the stylesheet (the staff and owner pages) names it
+ * in a `Link: rel=preload` header, which the response cache keeps with the page, so a browser
+ * (or a CDN) can fetch it while the HTML is still on its way; with `earlyHints`, a 103 says it
+ * before the page is even rendered.
  */
 function announceStylesheets(
   build: () => Promise<ServerBuild>,
-  options: { earlyHints: boolean },
+  options: { earlyHints: boolean; isWithoutStylesheet(path: string): boolean },
 ): RequestHandler {
   let links: Promise<string[]> | undefined;
   const linksOf = async () => {
@@ -379,7 +395,11 @@ function announceStylesheets(
     return css.map((href) => `<${href}>; rel=preload; as=style`);
   };
   return async (req, res, next) => {
-    if ((req.method !== "GET" && req.method !== "HEAD") || req.path.endsWith(".data"))
+    if (
+      (req.method !== "GET" && req.method !== "HEAD") ||
+      req.path.endsWith(".data") ||
+      options.isWithoutStylesheet(req.path)
+    )
       return next();
     try {
       links ??= linksOf();

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { BedDouble, MapPin } from "lucide-react";
@@ -6,7 +6,6 @@ import type { PropertyCardData } from "#domain/catalogue/read-properties.ts";
 import { MembersBadge } from "./members-badge.tsx";
 import { ResponsiveImage } from "./responsive-image.tsx";
 import { cn } from "./ui/cn.ts";
-import { type StayDates, staySearchOf } from "#domain/catalogue/catalogue-filter.schema.ts";
 
 /** A hovered card shows its next image every 800 ms (with a 0.4 s fade). */
 export const CARD_IMAGE_INTERVAL_MS = 800;
@@ -25,20 +24,33 @@ export function PropertyCard({
   property,
   isAboveFold,
   sizes = CATALOGUE_CARD_SIZES,
-  stay,
+  staySearch = "",
 }: {
   property: PropertyCardData;
   isAboveFold: boolean;
   /** The image's `sizes`: how wide the grid holding the card draws it. */
   sizes?: string;
-  /** The dates the guest searched for: the estate's page keeps them for its booking form. */
-  stay?: StayDates | null;
+  /**
+   * The dates the guest searched for, as the query string the estate's page keeps for its
+   * booking form (`staySearchOf`). A string rather than the dates, so the card does not bring
+   * the catalogue's schemas (and zod) to pages that show cards without a search.
+   */
+  staySearch?: string;
 }) {
   const { t } = useTranslation();
   const [active, setActive] = useState(0);
   const [isHovered, setHovered] = useState(false);
   const [hasHovered, setHasHovered] = useState(false);
   const imageCount = property.images.length;
+  const article = useRef<HTMLElement>(null);
+
+  // A pointer that came over the card before the page hydrated sent its `mouseenter` to no one:
+  // the card starts cycling as if it had just arrived.
+  useEffect(() => {
+    if (!article.current?.matches(":hover")) return;
+    setHovered(true);
+    setHasHovered(true);
+  }, []);
 
   useEffect(() => {
     if (!isHovered || imageCount < 2) return;
@@ -61,6 +73,7 @@ export function PropertyCard({
 
   return (
     <article
+      ref={article}
       className="group bg-paper shadow-card has-[a:focus-visible]:outline-gold relative flex h-full flex-col overflow-hidden rounded-sm transition-shadow hover:shadow-lg has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2"
       onMouseEnter={enter}
       onMouseLeave={leave}
@@ -85,7 +98,7 @@ export function PropertyCard({
               }
               sizes={sizes}
               isEager={isAboveFold && index === 0}
-              isHighPriority={isAboveFold && index === 0}
+              fetchPriority={isAboveFold && index === 0 ? "high" : undefined}
               className={cn(
                 "absolute inset-0 size-full object-cover transition-opacity duration-[400ms] ease-in-out",
                 index === active ? "opacity-100" : "opacity-0",
@@ -102,7 +115,7 @@ export function PropertyCard({
         </p>
         <h2 className="text-heritage text-2xl leading-tight font-semibold">
           <Link
-            to={`/property/${property.id}${staySearchOf(stay)}`}
+            to={`/property/${property.id}${staySearch}`}
             className="after:absolute after:inset-0 after:content-[''] focus-visible:outline-none"
           >
             {property.name}

@@ -42,7 +42,9 @@ export function PropertyGallery({ name, images }: { name: string; images: Proper
                 alt={alt(index)}
                 sizes={GRID_SIZES}
                 isEager={index < EAGER_IMAGES}
-                isHighPriority={index === 0}
+                // The second is beside the first on a wide screen, below it on a phone: it waits
+                // for the first and the rest of the first screen.
+                fetchPriority={index === 0 ? "high" : index < EAGER_IMAGES ? "low" : undefined}
                 className="size-full object-cover transition-transform duration-500 hover:scale-[1.02]"
               />
             </button>

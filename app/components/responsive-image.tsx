@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { preload } from "react-dom";
 import type { PropertyImage } from "#domain/catalogue/property.ts";
 import { mediaSrcSet, mediaUrl } from "#domain/media/media-url.ts";
 
@@ -8,7 +9,11 @@ interface ResponsiveImageProps {
   /** The `sizes` attribute: how wide the image is drawn at each breakpoint. */
   sizes: string;
   isEager?: boolean;
-  isHighPriority?: boolean;
+  /**
+   * `high`: the image the page fetches first (its largest paint), announced in the head too;
+   * `low`: an eager image that should wait for everything else the first screen needs.
+   */
+  fetchPriority?: "high" | "low";
   className?: string;
   /** Classes of the `<picture>` wrapper. */
   pictureClassName?: string;
@@ -23,10 +28,21 @@ export function ResponsiveImage({
   alt,
   sizes,
   isEager = false,
-  isHighPriority = false,
+  fetchPriority,
   className,
   pictureClassName,
 }: ResponsiveImageProps) {
+  // The image a page fetches first is announced at the top of the head, before the route's
+  // modules, in the format the <picture> below picks where AVIF is supported (a browser without
+  // it skips the hint by its type and finds the image as before).
+  if (fetchPriority === "high")
+    preload(mediaUrl(image.key, 800, "avif"), {
+      as: "image",
+      imageSrcSet: mediaSrcSet(image.key, "avif"),
+      imageSizes: sizes,
+      type: "image/avif",
+      fetchPriority: "high",
+    });
   const [hasFailed, setFailed] = useState(false);
   const img = useRef<HTMLImageElement>(null);
   // An image that failed before hydration fired its error event before React listened.
@@ -48,7 +64,7 @@ export function ResponsiveImage({
         height={image.height}
         alt={alt}
         loading={isEager ? "eager" : "lazy"}
-        fetchPriority={isHighPriority ? "high" : undefined}
+        fetchPriority={fetchPriority}
         decoding={isEager ? "sync" : "async"}
         onError={() => setFailed(true)}
         className={className}

@@ -12,7 +12,8 @@ import { FOOTER_LINKS } from "./site-nav.ts";
 export function SiteFooter({ year }: { year: number | undefined }) {
   const { t } = useTranslation();
   return (
-    <footer className="border-gold bg-heritage text-ivory mt-24 border-t-2">
+    // Below every page's first screen (bar the shortest): laid out only as it nears the screen.
+    <footer className="border-gold bg-heritage text-ivory mt-24 border-t-2 [contain-intrinsic-size:auto_24rem] [content-visibility:auto]">
       <div className="mx-auto grid max-w-7xl gap-10 px-6 py-14 md:grid-cols-[1.4fr_1fr_1fr]">
         <div>
           <Link

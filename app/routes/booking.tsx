@@ -111,7 +111,7 @@ export default function BookingPage({ loaderData }: Route.ComponentProps) {
             alt={property.name}
             sizes="(min-width: 768px) 320px, (min-width: 640px) calc(100vw - 48px), calc(100vw - 32px)"
             isEager
-            isHighPriority
+            fetchPriority="high"
             className="aspect-[4/3] w-full rounded-sm object-cover"
           />
         )}

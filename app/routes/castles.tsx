@@ -6,6 +6,7 @@ import {
   filterInputFromSearchParams,
   hasFilters,
   readCatalogueFilter,
+  staySearchOf,
 } from "#domain/catalogue/catalogue-filter.schema.ts";
 import { earliestBookableDate, lastBookableDate } from "#domain/requests/dates.ts";
 import { toPropertyCard } from "#domain/catalogue/read-properties.ts";
@@ -43,6 +44,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     earliestDate: earliestBookableDate(),
     lastDate: lastBookableDate(bookingHorizonMonths),
     isFiltered: hasFilters(filter),
+    // The searched dates as the query string each card's link keeps, made here: the page's code
+    // then needs none of the catalogue's schemas (zod) in the browser.
+    staySearch: staySearchOf(
+      filter.checkIn && filter.checkOut
+        ? { checkIn: filter.checkIn, checkOut: filter.checkOut }
+        : null,
+    ),
     hasInvalidFilter,
     total: page.total,
     isTotalCapped: page.isTotalCapped,
@@ -125,11 +133,7 @@ export default function Castles({ loaderData }: Route.ComponentProps) {
               <PropertyCard
                 property={property}
                 isAboveFold={index < ABOVE_FOLD_CARDS}
-                stay={
-                  filter.checkIn && filter.checkOut
-                    ? { checkIn: filter.checkIn, checkOut: filter.checkOut }
-                    : null
-                }
+                staySearch={loaderData.staySearch}
               />
             </li>
           ))}

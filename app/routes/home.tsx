@@ -26,6 +26,7 @@ import type { PageHandle } from "../page-handle.ts";
 import type { Route } from "./+types/home";
 import { publicPagesContext, requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
+import { hydrationIsland } from "../components/hydration-island.tsx";
 import { PropertyCard } from "../components/property-card.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
 import { ButtonLink } from "../components/ui/button.tsx";
@@ -109,7 +110,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             alt=""
             sizes="100vw"
             isEager
-            isHighPriority
+            fetchPriority="high"
             pictureClassName="absolute inset-0 -z-10"
             className="size-full object-cover"
           />
@@ -141,13 +142,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
       </section>
-      <FeaturedSection featured={loaderData.featured} text={content.featured} />
-      <CardSection id="token-utility" section={content.tokenUtility} columns="lg:grid-cols-4">
-        <p className="text-heritage mt-3 text-sm font-medium">
-          {t("home.supplyFact", { supply: loaderData.supply })}
-        </p>
-      </CardSection>
-      <CardSection
+      <FeaturedIsland featured={loaderData.featured} text={content.featured} />
+      <CardSectionIsland
+        id="token-utility"
+        section={content.tokenUtility}
+        columns="lg:grid-cols-4"
+        note={t("home.supplyFact", { supply: loaderData.supply })}
+      />
+      <CardSectionIsland
         id="member-benefits"
         section={content.memberBenefits}
         columns="sm:grid-cols-2 lg:grid-cols-4"
@@ -155,6 +157,12 @@ export default function Home({ loaderData }: Route.ComponentProps) {
     </>
   );
 }
+
+// Below the hero, the page hydrates in parts (components/hydration-island.tsx), each as it nears
+// the screen: the featured estates' cards (their images change on hover), then the two card
+// sections. The hero and the header are live first, in a shorter task.
+const FeaturedIsland = hydrationIsland(FeaturedSection, "visible");
+const CardSectionIsland = hydrationIsland(CardSection, "visible");
 
 /** The featured grid (max-w-7xl, px-4 then px-6, gap-8; 1, 2 from 640 px, 4 from 1024 px). */
 const FEATURED_CARD_SIZES =
@@ -210,12 +218,13 @@ function CardSection({
   id,
   section,
   columns,
-  children,
+  note,
 }: {
   id: string;
   section: Loaded["content"]["tokenUtility"];
   columns: string;
-  children?: React.ReactNode;
+  /** A line under the section's introduction. */
+  note?: string;
 }) {
   return (
     <section aria-labelledby={`${id}-title`} className="border-gold/30 bg-paper/60 border-t">
@@ -224,7 +233,7 @@ function CardSection({
           {section.title}
         </h2>
         <p className="text-muted mt-4 max-w-2xl text-lg">{section.intro}</p>
-        {children}
+        {note && <p className="text-heritage mt-3 text-sm font-medium">{note}</p>}
         <ul className={`mt-10 grid grid-cols-1 gap-6 ${columns}`} data-testid={id}>
           {section.cards.map((card, index) => {
             const Icon = CARD_ICONS[card.key] ?? Building2;

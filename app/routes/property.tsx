@@ -13,20 +13,35 @@ import { localizedUrl, pageMeta } from "../meta.ts";
 import { BackLink, EstateRouteError } from "../components/back-link.tsx";
 import { EstateHeader } from "../components/estate-header.tsx";
 import { MembersBadge } from "../components/members-badge.tsx";
+import { hydrationIsland } from "../components/hydration-island.tsx";
 import { PropertyGallery } from "../components/property-gallery.tsx";
 import { ShareControl } from "../components/share-control.tsx";
 import { ButtonLink } from "../components/ui/button.tsx";
 import { formatMoney } from "#domain/pricing/money.ts";
 import { shareImageOf } from "../share-image.ts";
-import {
-  AvailabilityCalendar,
-  availabilityWindowOf,
-} from "../components/availability-calendar.tsx";
+import { availabilityWindowOf } from "../components/availability-calendar.tsx";
 import { utcToday } from "#domain/requests/dates.ts";
 import { readStayDates, staySearchOf } from "#domain/catalogue/catalogue-filter.schema.ts";
 
 /** The largest paint is a photo: app/root.tsx leaves the display face unpreloaded. */
 export const handle: PageHandle = { lcpIsImage: true };
+
+// The page hydrates in parts (components/hydration-island.tsx): the header, price and links
+// first, then the share buttons and the gallery's buttons once the page is idle, and the
+// calendar, far below, as it nears the screen. Each is a short task of its own. The calendar's
+// code is not in the page's first load: it is fetched once the page is idle (the server
+// renders the calendar whole all the same).
+const ShareIsland = hydrationIsland(ShareControl, "idle");
+const GalleryIsland = hydrationIsland(PropertyGallery, "idle");
+const CalendarIsland = hydrationIsland(
+  {
+    load: () =>
+      import("../components/availability-calendar.tsx").then(
+        (module) => module.AvailabilityCalendar,
+      ),
+  },
+  "visible",
+);
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { language, bookingHorizonMonths } = context.get(requestInfoContext);
@@ -43,9 +58,20 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
       property,
       today,
       unavailable,
-      fromPrice,
-      // The dates searched for on /castles, passed on to the booking form.
-      stay: readStayDates(new URL(request.url).searchParams, bookingHorizonMonths),
+      // Written here in the page's language: formatting money is the costliest step of the
+      // page's hydration (the browser loads the locale's currency data for it).
+      fromPrice: fromPrice
+        ? translate(language, "pricing.fromNight", {
+            price: formatMoney(fromPrice.nightly, fromPrice.currency, language, {
+              wholeWhenRound: true,
+            }),
+          })
+        : null,
+      // The dates searched for on /castles, passed on to the booking form. As the link's query
+      // string, made here: the page's code then needs none of the catalogue's schemas (zod).
+      bookingSearch: staySearchOf(
+        readStayDates(new URL(request.url).searchParams, bookingHorizonMonths),
+      ),
       title: translate(language, "property.metaTitle", { brand: SITE.brand, name: property.name }),
       shareTitle: translate(language, "property.shareTitle", {
         brand: SITE.brand,
@@ -87,9 +113,9 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function PropertyPage({
-  loaderData: { property, shareTitle, today, unavailable, stay, fromPrice },
+  loaderData: { property, shareTitle, today, unavailable, bookingSearch, fromPrice },
 }: Route.ComponentProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   return (
     <article className="mx-auto max-w-7xl px-4 py-10 sm:px-6 lg:py-14">
       <PropertyBackLink />
@@ -101,18 +127,14 @@ export default function PropertyPage({
           badge={property.membersOnly && <MembersBadge />}
         />
         <div className="flex flex-wrap items-center justify-between gap-4">
-          <ShareControl title={shareTitle} description={property.summary} />
+          <ShareIsland title={shareTitle} description={property.summary} />
           <div className="flex flex-wrap items-center gap-x-6 gap-y-3">
             {fromPrice && (
               <p className="text-ink text-lg" data-testid="from-price">
-                {t("pricing.fromNight", {
-                  price: formatMoney(fromPrice.nightly, fromPrice.currency, i18n.language, {
-                    wholeWhenRound: true,
-                  }),
-                })}
+                {fromPrice}
               </p>
             )}
-            <ButtonLink to={`/booking/${property.slug}${staySearchOf(stay)}#top`} size="lg">
+            <ButtonLink to={`/booking/${property.slug}${bookingSearch}#top`} size="lg">
               <CalendarCheck aria-hidden className="size-4" />
               {t("property.book")}
             </ButtonLink>
@@ -120,9 +142,9 @@ export default function PropertyPage({
         </div>
       </header>
 
-      <PropertyGallery name={property.name} images={property.images} />
+      <GalleryIsland name={property.name} images={property.images} />
 
-      <div className="mt-12 grid gap-12 lg:grid-cols-[2fr_1fr]">
+      <div className="mt-12 grid gap-12 [contain-intrinsic-size:auto_40rem] [content-visibility:auto] lg:grid-cols-[2fr_1fr]">
         <div className="space-y-10">
           <section>
             <h2 className="text-heritage text-3xl font-semibold">{t("property.about")}</h2>
@@ -140,11 +162,11 @@ export default function PropertyPage({
           <FactList title={t("property.activities")} items={property.activities} />
         </div>
       </div>
-      <AvailabilityCalendar
+      <CalendarIsland
         unavailable={unavailable}
         today={today}
         intro={t("availability.intro")}
-        className="border-gold/40 bg-paper shadow-card mt-14 rounded-sm border p-6 sm:p-10"
+        className={CALENDAR_CLASS}
         monthClassName="xl:w-[calc(25%-1.5rem)]"
       />
       <div className="border-gold/40 mt-14 border-t pt-8">
@@ -153,6 +175,13 @@ export default function PropertyPage({
     </article>
   );
 }
+
+/**
+ * The calendar's box. Far below the first screen, and over a thousand elements: the browser lays
+ * it out only as it nears the screen (`content-visibility`), with room kept for it until then.
+ */
+const CALENDAR_CLASS =
+  "border-gold/40 bg-paper shadow-card mt-14 rounded-sm border p-6 [contain-intrinsic-size:auto_44rem] [content-visibility:auto] sm:p-10";
 
 function FactList({ title, items }: { title: string; items: string[] }) {
   return (

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { localize, TEAM } from "#content/site-content.ts";
 import { portraitImage } from "#content/demo-art/team-portraits.ts";
+import type { PageHandle } from "../page-handle.ts";
 import type { Route } from "./+types/team";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
@@ -8,6 +9,9 @@ import { contentPageMeta } from "../page-meta-loader.ts";
 import { ExternalLink } from "../components/external-link.tsx";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
+
+/** The largest paint is the first portrait: app/root.tsx leaves the display face unpreloaded. */
+export const handle: PageHandle = { lcpIsImage: true };
 
 export function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);
@@ -52,6 +56,9 @@ export default function Team({ loaderData }: Route.ComponentProps) {
                 alt={t("team.portraitAlt", { name: member.name })}
                 sizes={PORTRAIT_SIZES}
                 isEager={index < 4}
+                // The first portrait is the page's largest paint on a phone: fetched first, and
+                // the page's code waits for it (app/first-screen.ts).
+                fetchPriority={index === 0 ? "high" : undefined}
                 className="size-full object-cover"
               />
             </div>

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
+import { DEFERRED_MODULE_TYPE } from "#app/first-screen.ts";
 
 declare global {
   namespace Express {
@@ -128,7 +129,11 @@ export function staticAssetHeaders(options: { hsts: boolean }) {
   };
 }
 
-/** Inline scripts the browser runs: no `src`, and a JavaScript (or module) type. */
+/**
+ * Inline scripts the browser runs: no `src`, and a JavaScript (or module) type, or the type of a
+ * public page's deferred module script, which the page's own script runs as a module once the
+ * first screen has painted (app/first-screen.ts): its text is allowed by the same hash.
+ */
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 const EXECUTABLE_TYPE = /^(?:|module|importmap|(?:text|application)\/(?:x-)?(?:java|ecma)script)$/i;
 
@@ -143,7 +148,7 @@ export function inlineScriptHashes(html: string): string[] {
     if (/\ssrc\s*=/i.test(` ${attributes}`)) continue;
     const type = /\stype\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(` ${attributes}`);
     const typeValue = (type?.[1] ?? type?.[2] ?? type?.[3] ?? "").trim();
-    if (!EXECUTABLE_TYPE.test(typeValue)) continue;
+    if (!EXECUTABLE_TYPE.test(typeValue) && typeValue !== DEFERRED_MODULE_TYPE) continue;
     hashes.add(`'sha256-${createHash("sha256").update(body, "utf8").digest("base64")}'`);
   }
   return [...hashes];

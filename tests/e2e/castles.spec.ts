@@ -118,6 +118,8 @@ describe("the castle network's loading and error states", () => {
   it("says 'Loading...' while the list reloads", async () => {
     const page = await browser.newPage();
     await page.goto("/castles");
+    // The language link reloads the list through the router once the scripts have run.
+    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(/\/castles\.data/, async (route) => {
@@ -134,6 +136,9 @@ describe("the castle network's loading and error states", () => {
   it("says 'Failed to load properties' when the list cannot be loaded", async () => {
     const page = await browser.newPage();
     await page.goto("/");
+    // Followed before the page's scripts have run (they wait for its first screen), the link
+    // loads the whole page: the data request whose failure this is about is the router's.
+    await page.waitForFunction(() => "__reactRouterDataRouter" in window);
     await page.route(/\/castles\.data/, (route) => route.fulfill({ status: 500, body: "" }));
     await page.getByRole("link", { name: "Book a Stay" }).click();
     await expect

@@ -88,20 +88,53 @@ describe("the first paint of a public page", () => {
     expect(blocked).toEqual([]);
   });
 
-  it("keeps the ordinary stylesheet on staff pages, and names it early on every page", async () => {
+  it("keeps the ordinary stylesheet on staff pages, and names it early there only", async () => {
     const page = await browser.newPage();
     for (const path of ["/", "/", "/faqs?lang=zh", "/admin/login"]) {
       const answer = await page.request.get(path);
       const html = await answer.text();
       const href = html.match(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/)?.[1];
       expect(href, path).toMatch(STYLESHEET);
-      // From the response cache too: the second "/" is a stored copy.
-      expect(answer.headers().link, path).toBe(`<${href}>; rel=preload; as=style`);
       const isStaff = path.startsWith("/admin");
-      // The inlined rules, then the deferred stylesheet; the staff pages' link left as it was.
-      const deferred = /<style>[^]+?<\/style><link[^>]*media="print" data-swap-media="all"/;
+      // A staff page needs its stylesheet to paint: the answer names it (from the response
+      // cache too: the second "/" is a stored copy). A public page paints from its inlined
+      // rules and fetches the whole stylesheet after its first screen: nothing names it early.
+      expect(answer.headers().link, path).toBe(
+        isStaff ? `<${href}>; rel=preload; as=style` : undefined,
+      );
+      // The inlined rules, then the deferred stylesheet, held; the staff pages' link as it was.
+      const deferred =
+        /<style>[^]+?<\/style><link[^>]*media="print" data-swap-media="all" disabled/;
       expect(deferred.test(html), path).toBe(!isStaff);
       expect(/<link[^>]*data-swap-media/.test(html), path).toBe(!isStaff);
+    }
+  });
+
+  it("fetches the largest image before the scripts and the stylesheet, which follow its paint", async () => {
+    for (const language of ["en", "zh"]) {
+      const page = await browser.newPage();
+      const requested: string[] = [];
+      page.on("request", (request) => requested.push(new URL(request.url()).pathname));
+      await page.goto(`/property/gordon-castle?lang=${language}`);
+      // The page hydrates, its scripts started by the root's inline script.
+      await page.waitForFunction(() => "__reactRouterDataRouter" in window);
+      const firstPhoto = requested.findIndex((path) => /\/media\/gordon-castle-1-/.test(path));
+      const firstScript = requested.findIndex((path) => /^\/assets\/.+\.js$/.test(path));
+      const stylesheet = requested.findIndex((path) => STYLESHEET.test(path));
+      expect(firstPhoto, language).toBeGreaterThanOrEqual(0);
+      expect(firstScript, language).toBeGreaterThan(firstPhoto);
+      expect(stylesheet, language).toBeGreaterThan(firstPhoto);
+      // The photo is announced at the top of the head, at high priority, in the <picture>'s
+      // first format; the route's modules are not announced in the HTML at all.
+      const html = await (
+        await page.request.get(`/property/gordon-castle?lang=${language}`)
+      ).text();
+      const head = html.slice(0, html.indexOf("<body"));
+      expect(head).toMatch(
+        /^<!DOCTYPE html><html[^>]*><head><meta charSet="utf-8"\/><meta name="viewport"[^>]*\/>(?:<link rel="preload" as="image" href="\/brand\/crest.svg"\/>)?<link rel="preload" as="image" type="image\/avif" fetchPriority="high" imageSrcSet="\/media\/gordon-castle-1-/,
+      );
+      expect(html).not.toContain('rel="modulepreload"');
+      await page.close();
     }
   });
 });
@@ -124,19 +157,21 @@ describe("103 Early Hints", () => {
     );
   }
 
-  it("name the stylesheet before the page when EARLY_HINTS is on, and not otherwise", async () => {
+  it("name a staff page's stylesheet before the page when EARLY_HINTS is on, and not otherwise", async () => {
     // On: a server of the journey's own. Off: the worker's shared server, which leaves it unset.
     const dataDir = copyDataDir("hints", dataTemplate("seeded"));
     try {
       const server = await startServer({ DATA_DIR: dataDir, EARLY_HINTS: "true" });
       try {
         const [on, off] = await Promise.all(
-          [server.baseURL, sharedServer().baseURL].map((url) => getWithHints(`${url}/castles`)),
+          [server.baseURL, sharedServer().baseURL].map((url) => getWithHints(`${url}/admin/login`)),
         );
         expect(on!.status).toBe(200);
         expect(on!.hints.map((hint) => hint.status)).toEqual([103]);
         expect(on!.hints[0]!.link).toMatch(/^<\/assets\/[^/]+\.css>; rel=preload; as=style$/);
         expect(off).toEqual({ hints: [], status: 200 });
+        // A public page paints without its stylesheet (its rules are inlined): no hint.
+        expect(await getWithHints(`${server.baseURL}/castles`)).toEqual({ hints: [], status: 200 });
       } finally {
         await server.stop();
       }

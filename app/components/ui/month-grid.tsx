@@ -12,11 +12,13 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import type { Language } from "#i18n/config.ts";
 import { Button } from "./button.tsx";
 import { cn } from "./cn.ts";
+import { addDays } from "#domain/calendar/nights.ts";
 import {
   addMonthsToMonth,
   clampDate,
   dayLabel,
   firstOfMonth,
+  type IsoWeekday,
   lastOfMonth,
   monthTitle,
   monthWeeks,
@@ -59,16 +61,19 @@ export interface DayState {
   mark?: ReactNode;
 }
 
-/** The hatch of a taken day: fine diagonal lines, visible without colour. */
-const HATCH = "bg-[repeating-linear-gradient(135deg,rgb(87_83_78/0.32)_0_1px,transparent_1px_6px)]";
-
+/**
+ * Each tone's look, as a class of app.css (`.day-tone-*`, with `.month-day`, the day's square):
+ * short names, since a year of days is drawn on the estate page, and one set of rules that the
+ * grids and their legends share. Taken days are struck through over a fine diagonal hatch, so
+ * they are told apart without colour.
+ */
 export const DAY_TONE_CLASS: Record<DayTone, string> = {
-  available: "bg-heritage/[0.06] text-heritage font-medium",
-  unavailable: `bg-stone-200/60 ${HATCH} text-muted line-through decoration-muted`,
-  selected: "bg-heritage text-ivory font-semibold",
-  range: "bg-gold-light/50 text-ink font-medium",
-  conflict: `bg-burgundy/10 ${HATCH} text-burgundy font-semibold line-through decoration-burgundy ring-1 ring-inset ring-burgundy`,
-  outside: "text-stone-500",
+  available: "day-tone-available",
+  unavailable: "day-tone-unavailable",
+  selected: "day-tone-selected",
+  range: "day-tone-range",
+  conflict: "day-tone-conflict",
+  outside: "day-tone-outside",
 };
 
 export interface MonthGridsProps {
@@ -136,27 +141,15 @@ export function MonthGrids({
   const lastDay = lastOfMonth(months.at(-1)!);
   const isSelecting = onSelectDay !== undefined;
 
-  const grids = months.map((month) => ({
-    month,
-    weeks: monthWeeks(month, weekStart).map((week) =>
-      week.map((date) => (date ? { date, state: describeDay(date) } : null)),
-    ),
-  }));
-  const canSelect = (state: DayState) =>
-    isSelecting && (state.isSelectable ?? state.tone !== "outside");
-
   // The roving focus: the one day Tab reaches. Kept while it is shown; else the default.
   const [focused, setFocused] = useState<string | null>(null);
   const isShown = (date: string | null | undefined): date is string =>
     !!date && date >= firstDay && date <= lastDay;
-  const firstSelected = grids
-    .flatMap((grid) => grid.weeks.flat())
-    .find((day) => day?.state.tone === "selected")?.date;
   const active = isShown(focused)
     ? focused
     : isShown(focusDate)
       ? focusDate
-      : (firstSelected ?? firstDay);
+      : (firstSelectedDay(firstDay, lastDay, describeDay) ?? firstDay);
 
   const root = useRef<HTMLDivElement>(null);
   const shouldFocus = useRef(false);
@@ -197,86 +190,24 @@ export function MonthGrids({
     if (date && cell.getAttribute("aria-disabled") !== "true") onSelectDay?.(date);
   };
 
-  const tables = grids.map(({ month, weeks }) => (
-    <div
+  // One component per month: hydrating or updating the months is then as many short pieces of
+  // work, each a month's days, rather than one for the whole year.
+  const tables = months.map((month) => (
+    <MonthTable
       key={month}
-      data-slot="month"
+      month={month}
+      language={language}
+      weekStart={weekStart}
+      weekdays={weekdays}
+      describeDay={describeDay}
+      active={active}
+      isSelecting={isSelecting}
       className={cn(
         layout === "strip" &&
           "w-[86%] shrink-0 snap-start sm:w-[calc(50%-1rem)] lg:w-[calc(33.333%-1.334rem)]",
         monthClassName,
       )}
-    >
-      <table
-        role="grid"
-        aria-readonly={isSelecting ? undefined : true}
-        className="w-full table-fixed border-separate border-spacing-0.5"
-      >
-        <caption className="font-display text-heritage mb-2 text-left text-xl font-semibold capitalize">
-          {monthTitle(month, language)}
-        </caption>
-        <thead>
-          <tr>
-            {weekdays.map((name) => (
-              <th key={name.long} scope="col" className="text-muted pb-1 text-xs font-medium">
-                <span aria-hidden>{name.short}</span>
-                <span className="sr-only">{name.long}</span>
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {weeks.map((week, row) => (
-            <tr key={row}>
-              {week.map((day, column) =>
-                day ? (
-                  <td
-                    key={day.date}
-                    role="gridcell"
-                    data-date={day.date}
-                    data-tone={day.state.tone}
-                    tabIndex={day.date === active ? 0 : -1}
-                    aria-label={dayLabel(day.date, language, day.state.label)}
-                    aria-selected={
-                      isSelecting
-                        ? ["selected", "range", "conflict"].includes(day.state.tone)
-                        : undefined
-                    }
-                    aria-disabled={isSelecting && !canSelect(day.state) ? true : undefined}
-                    className={cn(
-                      "rounded-sm p-0 focus-visible:outline-offset-0",
-                      canSelect(day.state) && "group cursor-pointer",
-                    )}
-                  >
-                    <span
-                      className={cn(
-                        "relative flex aspect-square min-h-9 items-center justify-center rounded-sm text-sm tabular-nums",
-                        DAY_TONE_CLASS[day.state.tone],
-                        canSelect(day.state) &&
-                          day.state.tone === "available" &&
-                          "group-hover:bg-heritage/10",
-                      )}
-                    >
-                      {Number(day.date.slice(8))}
-                      {day.state.mark && (
-                        <span
-                          aria-hidden
-                          className="absolute inset-x-0 bottom-0.5 flex justify-center"
-                        >
-                          {day.state.mark}
-                        </span>
-                      )}
-                    </span>
-                  </td>
-                ) : (
-                  <td key={`blank-${column}`} />
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    />
   ));
 
   const handlers = { onKeyDown, onFocus, onClick };
@@ -300,6 +231,110 @@ export function MonthGrids({
       {...handlers}
     >
       {tables}
+    </div>
+  );
+}
+
+/** The first day from `from` to `to` (inclusive) drawn as selected, if any. */
+function firstSelectedDay(
+  from: string,
+  to: string,
+  describeDay: MonthGridsProps["describeDay"],
+): string | undefined {
+  for (let date = from; date <= to; date = addDays(date, 1))
+    if (describeDay(date).tone === "selected") return date;
+  return undefined;
+}
+
+/** One month's table: its days in rows of weeks, the roving focus on `active` if it is here. */
+function MonthTable({
+  month,
+  language,
+  weekStart,
+  weekdays,
+  describeDay,
+  active,
+  isSelecting,
+  className,
+}: {
+  month: string;
+  language: Language;
+  weekStart: IsoWeekday;
+  weekdays: { short: string; long: string }[];
+  describeDay: MonthGridsProps["describeDay"];
+  active: string;
+  isSelecting: boolean;
+  className?: string;
+}) {
+  const weeks = monthWeeks(month, weekStart);
+  return (
+    <div data-slot="month" className={className}>
+      <table
+        role="grid"
+        aria-readonly={isSelecting ? undefined : true}
+        className="w-full table-fixed border-separate border-spacing-0.5"
+      >
+        <caption className="font-display text-heritage mb-2 text-left text-xl font-semibold capitalize">
+          {monthTitle(month, language)}
+        </caption>
+        <thead>
+          <tr>
+            {weekdays.map((name) => (
+              <th key={name.long} scope="col" className="text-muted pb-1 text-xs font-medium">
+                <span aria-hidden>{name.short}</span>
+                <span className="sr-only">{name.long}</span>
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {weeks.map((week, row) => (
+            <tr key={row}>
+              {week.map((date, column) => {
+                if (!date) return <td key={`blank-${column}`} />;
+                const state = describeDay(date);
+                const canSelect = isSelecting && (state.isSelectable ?? state.tone !== "outside");
+                return (
+                  <td
+                    key={date}
+                    role="gridcell"
+                    data-date={date}
+                    data-tone={state.tone}
+                    tabIndex={date === active ? 0 : -1}
+                    aria-label={dayLabel(date, language, state.label)}
+                    aria-selected={
+                      isSelecting
+                        ? ["selected", "range", "conflict"].includes(state.tone)
+                        : undefined
+                    }
+                    aria-disabled={isSelecting && !canSelect ? true : undefined}
+                    // The cell's own look is app.css's `[data-slot="month"] td`.
+                    className={canSelect ? "group cursor-pointer" : undefined}
+                  >
+                    <span
+                      className={cn(
+                        "month-day",
+                        DAY_TONE_CLASS[state.tone],
+                        canSelect && state.tone === "available" && "group-hover:bg-heritage/10",
+                      )}
+                    >
+                      {Number(date.slice(8))}
+                      {state.mark && (
+                        <span
+                          aria-hidden
+                          className="absolute inset-x-0 bottom-0.5 flex justify-center"
+                        >
+                          {state.mark}
+                        </span>
+                      )}
+                    </span>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
