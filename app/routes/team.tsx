@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { localize, TEAM } from "#content/site-content.ts";
 import { portraitImage } from "#content/demo-art/team-portraits.ts";
-import type { PageHandle } from "../page-handle.ts";
 import type { Route } from "./+types/team";
 import { requestInfoContext } from "../context.ts";
 import { pageMeta } from "../meta.ts";
@@ -9,9 +8,6 @@ import { contentPageMeta } from "../page-meta-loader.ts";
 import { ExternalLink } from "../components/external-link.tsx";
 import { PageFrame, PageHeader } from "../components/page-header.tsx";
 import { ResponsiveImage } from "../components/responsive-image.tsx";
-
-/** The largest paint is the first portrait: app/root.tsx leaves the display face unpreloaded. */
-export const handle: PageHandle = { lcpIsImage: true };
 
 export function loader({ context }: Route.LoaderArgs) {
   const { language } = context.get(requestInfoContext);

@@ -203,8 +203,11 @@ export function MonthGrids({
       active={active}
       isSelecting={isSelecting}
       className={cn(
+        // A strip shows one to three months at a time: the others are laid out only as they
+        // scroll near, so a year of days costs the first paint no more than the months shown.
+        // The clip margin keeps an edge day's focus ring whole under the paint containment.
         layout === "strip" &&
-          "w-[86%] shrink-0 snap-start sm:w-[calc(50%-1rem)] lg:w-[calc(33.333%-1.334rem)]",
+          "w-[86%] shrink-0 snap-start [contain-intrinsic-size:auto_20rem] [content-visibility:auto] [overflow-clip-margin:4px] sm:w-[calc(50%-1rem)] lg:w-[calc(33.333%-1.334rem)]",
         monthClassName,
       )}
     />
