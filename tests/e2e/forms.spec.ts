@@ -369,8 +369,11 @@ describe("the property booking page", () => {
     expect(await page.locator("#field-paymentMethod").inputValue()).toBe("casl");
     // The flexibility field appears only in flexible mode.
     expect(await page.locator("#field-flexibilityDays").count()).toBe(0);
+    // Chosen before the form has hydrated, the choice is read from the page when it does.
     await page.getByText("Flexible Dates").click();
-    expect(await page.getByText("How many days flexible are you with your dates?").count()).toBe(1);
+    await expect
+      .poll(() => page.getByText("How many days flexible are you with your dates?").count())
+      .toBe(1);
     expect(await page.locator("#field-startDate").getAttribute("min")).toBe(isoDate(0));
     expect(await page.locator("#field-startDate").getAttribute("max")).toBeTruthy();
 
