@@ -21,6 +21,15 @@ export const MODULE_PRELOAD_ATTRIBUTE = "data-modulepreload";
 export const EARLY_PRESS_KEY = "__castellumEarlyPress";
 
 /**
+ * Where the root's inline script keeps a guest form's submit made before the form's code had
+ * run (`{ form, submitter }`), for the form island to adopt (components/forms/form-island.tsx).
+ */
+export const EARLY_SUBMIT_KEY = "__castellumEarlySubmit";
+
+/** Set by the form island's code once it holds early submits itself: the inline script stops. */
+export const SUBMITS_HELD_KEY = "__castellumSubmitsHeld";
+
+/**
  * The most the page waits for those images (ms after the document is parsed): a stalled image
  * must not leave it without its code.
  */
@@ -38,12 +47,16 @@ const IMAGE_WAIT_LIMIT_MS = 3000;
  * nothing (no animation frames): it starts at once.
  *
  * Until the page has hydrated, a press on a button outside a form (the phone's menu button, the
- * gallery's, the share buttons; a form holds its own submit) does nothing: the script keeps the
- * last such button, and it is pressed again once its part of the page has hydrated
- * (app/hydration.ts), as the forms do with an early submit.
+ * gallery's, the share buttons) does nothing: the script keeps the last such button, and it is
+ * pressed again once its part of the page has hydrated (app/hydration.ts). A guest form's
+ * submit before the form's code has run would be sent natively, a page load that drops what was
+ * typed: the script stops it and keeps it until that code takes over (it is then made again
+ * through the form, components/forms/form-island.tsx). Either starts the page's code at once:
+ * the guest is not waiting for the first screen any more.
  */
 export const START_AFTER_FIRST_SCREEN = `(function(){var d=document,started=0;
-d.addEventListener('click',function(e){var t=e.target,b=t&&t.closest?t.closest('button'):null;if(b&&!b.closest('form')&&!d.documentElement.hasAttribute('data-hydrated'))window.${EARLY_PRESS_KEY}=b},true);
+d.addEventListener('click',function(e){var t=e.target,b=t&&t.closest?t.closest('button'):null;if(b&&!b.closest('form')&&!d.documentElement.hasAttribute('data-hydrated')){window.${EARLY_PRESS_KEY}=b;start()}},true);
+window.addEventListener('submit',function(e){var f=e.target;if(window.${SUBMITS_HELD_KEY}||!f||!f.closest||!f.closest('[data-form-island]'))return;e.preventDefault();e.stopPropagation();window.${EARLY_SUBMIT_KEY}={form:f,submitter:e.submitter||null};start()},true);
 d.querySelectorAll('link[data-swap-media]').forEach(function(l){function on(){l.media=l.getAttribute('data-swap-media')}l.sheet?on():l.addEventListener('load',on)});
 function start(){if(started)return;started=1;var s=d.querySelector('script[type="${DEFERRED_MODULE_TYPE}"]');
 if(s){var f=d.createDocumentFragment();(s.getAttribute('${MODULE_PRELOAD_ATTRIBUTE}')||'').split(' ').forEach(function(h){if(!h)return;var l=d.createElement('link');l.rel='modulepreload';l.href=h;f.appendChild(l)});d.head.appendChild(f)}

@@ -26,6 +26,7 @@
  * database is `castellum_bench_catalogue` beside BENCH_DATABASE_URL (else TEST_DATABASE_URL,
  * else postgres://postgres@127.0.0.1:5432/test); BENCH_CATALOGUE_REUSE=1 keeps it after the run
  * and reuses it when it already holds the asked number of estates (generation takes minutes).
+ * The npm script then runs bench/replicas.ts: the searches a second with one and two replicas.
  */
 import { once } from "node:events";
 import { mkdirSync, writeFileSync } from "node:fs";

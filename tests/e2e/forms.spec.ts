@@ -394,6 +394,26 @@ describe("the property booking page", () => {
       .toBeGreaterThanOrEqual(2);
   });
 
+  it("keeps a Submit pressed before any of the page's code has run, and answers it once it has", async () => {
+    const page = await browser.newPage();
+    const posts = postsFrom(page);
+    // Every module held: the page is as the server sent it, with only its inline script.
+    const releaseCode = await hold(page, /\/assets\/[\w.-]+\.js$/);
+    await page.goto("/booking/gordon-castle");
+    await page.fill("#field-lastName", "L");
+    await page.locator('button[type="submit"]').click();
+    // Not sent natively (a page load that would drop what was typed)...
+    expect(posts).toEqual([]);
+    expect(await page.inputValue("#field-lastName")).toBe("L");
+    // ...but answered once the code has run: the form's errors, what was typed kept.
+    releaseCode();
+    const summary = page.getByTestId("error-summary");
+    await expect.poll(() => summary.isVisible()).toBe(true);
+    expect(await summary.textContent()).toContain("First name: First name is required");
+    expect(await page.inputValue("#field-lastName")).toBe("L");
+    expect(posts).toEqual([]);
+  });
+
   it("speaks Chinese: field errors, then the bot check, then sends", async () => {
     const page = await browser.newPage({ locale: "zh-CN" });
     const posts = postsFrom(page);

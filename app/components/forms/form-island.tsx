@@ -11,6 +11,7 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import { data, useActionData } from "react-router";
+import { EARLY_SUBMIT_KEY, SUBMITS_HELD_KEY } from "#app/first-screen.ts";
 import { isHydrated } from "#app/hydration.ts";
 import { Button } from "../ui/button.tsx";
 import { whenEngaged } from "./when-engaged.ts";
@@ -164,6 +165,15 @@ let isHoldingSubmits = false;
 function holdEarlySubmits() {
   if (isHoldingSubmits) return;
   isHoldingSubmits = true;
+  // Until now the root's inline script held them (app/first-screen.ts): it stops, and the one
+  // it kept, if any, is held here, so the island starts its form as it hydrates.
+  const store = window as unknown as Record<string, unknown>;
+  store[SUBMITS_HELD_KEY] = true;
+  const early = store[EARLY_SUBMIT_KEY] as
+    { form: HTMLFormElement; submitter: HTMLElement | null } | undefined;
+  delete store[EARLY_SUBMIT_KEY];
+  const earlyHost = early?.form.closest("[data-form-island]");
+  if (early && earlyHost) heldSubmits.set(earlyHost, early.submitter);
   window.addEventListener(
     "submit",
     (event) => {
